@@ -1,0 +1,56 @@
+// Executed cost of one variant at one shape: operations per steady-state step (counted by
+// running the kernels under Tally or Exact), logical valley and peak memory (the ledger),
+// and physical heap bytes (the malloc wrapper).
+//
+// Protocol: feed n tokens (warm-up and priming, not counted), then one full landmark cycle of
+// n steady-state steps for continual-landmark variants, or one step for the others (their
+// steps are identical; tests check it). Per step kind:
+//   update_step  the most expensive landmark-update step of the cycle
+//   plain_step   a step that computes no landmark (all such steps cost the same)
+//   amortized    the cycle's total divided by its number of steps
+// Token values are seeded Gaussians; counts do not depend on them.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "attention/op_counts.hpp"
+
+namespace cosda {
+
+struct Point {
+  std::string variant;
+  std::int64_t n = 0, d = 0, m = 1, heads = 1, layers = 1;
+};
+
+inline std::ostream& operator<<(std::ostream& os, const Point& p) {
+  return os << p.variant << " n=" << p.n << " d=" << p.d << " m=" << p.m << " heads=" << p.heads
+            << " layers=" << p.layers;
+}
+
+struct Cost {
+  Point point;
+  OpCounts update_step, plain_step, cycle_total;
+  std::int64_t cycle_steps = 0, update_steps = 0, plain_steps = 0;
+  std::int64_t valley = 0, peak = 0;  // logical, elements
+  std::int64_t heap_retained_bytes = -1, heap_peak_bytes = -1, steady_allocations = -1;
+
+  double amortized(std::int64_t OpCounts::*bucket) const {
+    return double(cycle_total.*bucket) / double(cycle_steps);
+  }
+  double amortized_flops() const { return double(cycle_total.flops()) / double(cycle_steps); }
+};
+
+enum class Counting { kTally, kExact };
+enum class Precision { kDouble, kFloat };
+
+// Why a point cannot run ("" when it can): m out of range for a landmark variant, heads not
+// dividing d, an unknown id.
+std::string skip_reason(const Point& p);
+
+// Throws std::invalid_argument for a point with a skip reason.
+Cost measure(const Point& p, Counting counting = Counting::kTally,
+             Precision precision = Precision::kDouble);
+
+}  // namespace cosda

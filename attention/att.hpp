@@ -1,0 +1,52 @@
+// att: regular scaled dot-product attention re-run over the window at every step.
+// Att(Q,K,V) = D^-1 A V, A = exp(QK^T/sqrt(d)), D = diag(A 1)  (CoTrans Eq. 1; Nyström Eq. 1).
+// Output n x d. State: the last n tokens of Q, K, V. Per step: O(n^2 d).
+#pragma once
+
+#include "attention/attention.hpp"
+#include "attention/ops.hpp"
+#include "attention/window.hpp"
+
+namespace cosda {
+
+template <class E>
+class Att final : public Attention<E> {
+ public:
+  using S = typename E::Scalar;
+  static constexpr VariantTraits kTraits{"att", "Att", false, false, LandmarkKind::kNone};
+
+  explicit Att(const Config& c)
+      : n_(c.n), d_(c.d), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), q_(n_, d_), k_(n_, d_),
+        v_(n_, d_), a_(n_, n_), rs_(n_), out_(n_, d_) {
+    this->ledger_.hold(3 * n_ * d_);
+  }
+
+  bool step(const S* q, const S* k, const S* v) override {
+    push_row(q_, q);
+    push_row(k_, k);
+    push_row(v_, v);
+    if (++seen_ < n_) return false;
+    Live a_live(this->ledger_, n_ * n_ + n_);
+    Live out_live(this->ledger_, n_ * d_);  // holds Q/sqrt(d) until A V overwrites it
+    out_ = q_;
+    ops::scale<E>(out_, inv_sqrt_d_);      // nd mul
+    ops::gemm_nt<E>(out_, k_, a_);         // A = exp(Q K^T / sqrt(d))
+    ops::exp_inplace<E>(a_);
+    ops::row_sums<E>(a_, rs_.data());      // D = diag(A 1)
+    ops::gemm_nn<E>(a_, v_, out_);         // A V
+    for (auto& r : rs_) r = ops::reciprocal<E>(r);
+    ops::scale_rows<E>(out_, rs_.data());  // D^-1 A V
+    return true;
+  }
+  MatCRef<S> output() const override { return out_; }
+
+ private:
+  using Live = cosda::Live<typename E::Ledger>;
+  std::int64_t n_, d_, seen_ = 0;
+  S inv_sqrt_d_;
+  Mat<S> q_, k_, v_, a_;
+  std::vector<S> rs_;
+  Mat<S> out_;
+};
+
+}  // namespace cosda

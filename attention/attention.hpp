@@ -1,0 +1,80 @@
+// The stream-processor interface shared by all nine variants.
+//
+// A variant is fed one token per step: q, k, v rows of width d (one head; see multi_head.hpp
+// for h heads). Tokens are numbered t = 0, 1, ... from the start of the stream.
+//
+// Warm-up convention: a stream starts empty. For t < n-1, step() only stores the token and
+// returns false. At t = n-1 the window holds n tokens: the variant primes its state from that
+// window (a from-scratch computation, never counted as a steady-state step) and returns true.
+// Steady state is every step t >= n; step costs, memory and equivalences are stated for it.
+//
+// Output: single-output variants give 1 x d, the attention of the newest query; the others
+// give n x d, one row per query of the window, oldest first (row n-1 is the newest token).
+// Every output equals scaled dot-product attention s(QK^T/sqrt(d))V (or its Nyström
+// approximation) of the current window; no max-subtraction is used, as in the papers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "attention/exec.hpp"
+
+namespace cosda {
+
+// How a Nyström variant gets its landmarks.
+enum class LandmarkKind { kNone, kSegmentMeans, kContinual, kFixed };
+
+struct VariantTraits {
+  std::string_view id;          // the token used everywhere: files, registry, CLI, results
+  std::string_view paper_name;  // as the Nyström paper writes it
+  bool single_output;           // 1 x d output per step (else n x d)
+  bool continual;               // reuses the previous step's results
+  LandmarkKind landmarks;
+};
+
+struct Config {
+  std::int64_t n = 0;  // window length
+  std::int64_t d = 0;  // features per head
+  std::int64_t m = 0;  // landmarks (Nyström variants; ignored by the others)
+  int pinv_iterations = 6;
+  bool exact_pinv = false;  // Eigen pseudo-inverse instead of the iteration (plain scalars only)
+  // Fixed landmarks, m x d each, for ny_fix and cony_*_fix. Self-attention passes the same
+  // set for queries and keys (Sec. IV-B of the Nyström paper).
+  Mat<double> fixed_q{}, fixed_k{};
+};
+
+template <class E>
+class Attention {
+ public:
+  using Scalar = typename E::Scalar;
+  using Ledger = typename E::Ledger;
+
+  virtual ~Attention() = default;
+
+  // Feeds the next token (d values each). True once the window is full; then output()
+  // holds this step's output.
+  virtual bool step(const Scalar* q, const Scalar* k, const Scalar* v) = 0;
+  virtual MatCRef<Scalar> output() const = 0;
+
+  // Whether the last step computed a new landmark (continual-landmark variants only).
+  virtual bool updated_landmarks() const { return false; }
+  // The landmarks the last output used, queries already scaled by 1/sqrt(d) (Nyström
+  // variants only; null otherwise).
+  virtual const Mat<Scalar>* landmarks_q_scaled() const { return nullptr; }
+  virtual const Mat<Scalar>* landmarks_k() const { return nullptr; }
+
+  const Ledger& ledger() const { return ledger_; }
+  Ledger& ledger() { return ledger_; }
+
+ protected:
+  Ledger ledger_;
+};
+
+inline void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument(what);
+}
+
+}  // namespace cosda

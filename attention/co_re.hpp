@@ -1,0 +1,102 @@
+// co_re: Continual Retroactive SDA. Per step, the n-1 cached queries drop k_old and gain
+// k_new, and the newest query gets a full row (CoTrans Eqs. 2-6; Nyström Eqs. 2-6 with
+// rho(Psi, Omega) = exp(Psi Omega^T / sqrt(d))):
+//   d_i  <- d_i  - exp(q_i.k_old) + exp(q_i.k_new)              (Eq. 2)
+//   AV_i <- AV_i - exp(q_i.k_old) v_old + exp(q_i.k_new) v_new   (Eq. 4)
+//   d_new = exp(q_new K^T) 1,  AV_new = exp(q_new K^T) V         (Eqs. 3, 5)
+//   out = d^-1 . AV                                              (Eq. 6)
+// CoTrans Eqs. 2 and 4 print exp(Q_mem k^T) without 1/sqrt(d); the scaling is required for
+// equality with Eq. 1 (see analysis/corrections.md). Queries are stored pre-scaled.
+// Output n x d. State: Q, K, V rings, AV and d per query. Per step: O(nd).
+#pragma once
+
+#include "attention/attention.hpp"
+#include "attention/ops.hpp"
+#include "attention/window.hpp"
+
+namespace cosda {
+
+template <class E>
+class CoRe final : public Attention<E> {
+ public:
+  using S = typename E::Scalar;
+  static constexpr VariantTraits kTraits{"co_re", "Att_CoRe", false, true, LandmarkKind::kNone};
+
+  explicit CoRe(const Config& c)
+      : n_(c.n), d_(c.d), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), q_(n_, d_), k_(n_, d_),
+        v_(n_, d_), av_(n_, d_), den_(n_), inv_(n_), e_old_(1, n_), e_new_(1, n_), out_(n_, d_) {
+    this->ledger_.hold(4 * n_ * d_ + n_);
+  }
+
+  bool step(const S* q, const S* k, const S* v) override {
+    const std::int64_t j = seen_ % n_;  // ring slot of the token leaving (and arriving)
+    if (++seen_ < n_) return store(j, q, k, v);
+    if (seen_ == n_) {
+      store(j, q, k, v);
+      prime();
+    } else {
+      update(j, q, k, v);
+    }
+    Live out_live(this->ledger_, n_ * d_ + n_);
+    for (std::int64_t i = 0; i < n_; ++i) inv_[i] = ops::reciprocal<E>(den_[i]);
+    for_ring_in_window_order(n_, seen_ % n_, [&](std::int64_t first, std::int64_t count,
+                                                 std::int64_t row) {
+      out_.middleRows(row, count) = av_.middleRows(first, count);
+      ops::scale_rows<E>(out_.middleRows(row, count), inv_.data() + first);  // Eq. 6
+    });
+    return true;
+  }
+  MatCRef<S> output() const override { return out_; }
+
+ private:
+  using Live = cosda::Live<typename E::Ledger>;
+
+  bool store(std::int64_t j, const S* q, const S* k, const S* v) {
+    std::copy(q, q + d_, &q_(j, 0));
+    ops::scale<E>(&q_(j, 0), d_, inv_sqrt_d_);
+    std::copy(k, k + d_, &k_(j, 0));
+    std::copy(v, v + d_, &v_(j, 0));
+    return false;
+  }
+
+  // From scratch over the first window: den = exp(QK^T) 1, AV = exp(QK^T) V.
+  void prime() {
+    Mat<S> a(n_, n_);
+    ops::gemm_nt<E>(q_, k_, a);
+    ops::exp_inplace<E>(a);
+    ops::row_sums<E>(a, den_.data());
+    ops::gemm_nn<E>(a, v_, av_);
+  }
+
+  void update(std::int64_t j, const S* q, const S* k, const S* v) {
+    Live live(this->ledger_, 2 * n_);
+    const Eigen::Map<const Mat<S>> k_new(k, 1, d_);
+    // exp(k_old Q_mem^T / sqrt(d)) and exp(k_new Q_mem^T / sqrt(d)) for the n-1 kept queries.
+    for_rows_except(n_, j, [&](std::int64_t first, std::int64_t count) {
+      ops::gemm_nt<E>(k_.row(j), q_.middleRows(first, count), e_old_.middleCols(first, count));
+      ops::gemm_nt<E>(k_new, q_.middleRows(first, count), e_new_.middleCols(first, count));
+      ops::exp_inplace<E>(&e_old_(0, first), count);
+      ops::exp_inplace<E>(&e_new_(0, first), count);
+      ops::add<E>(&e_old_(0, first), &den_[first], count, -1);  // Eq. 2
+      ops::add<E>(&e_new_(0, first), &den_[first], count, +1);
+      for (std::int64_t i = first; i < first + count; ++i) {
+        ops::axpy<E>(e_old_(0, i), &v_(j, 0), &av_(i, 0), d_, -1);  // Eq. 4
+        ops::axpy<E>(e_new_(0, i), v, &av_(i, 0), d_, +1);
+      }
+    });
+    store(j, q, k, v);
+    // The newest query gets a full row over the window (Eqs. 3, 5); e_old_ holds it.
+    ops::gemm_nt<E>(q_.row(j), k_, e_old_);
+    ops::exp_inplace<E>(e_old_.data(), n_);
+    den_[j] = ops::sum<E>(e_old_.data(), n_);
+    ops::gemm_nn<E>(e_old_, v_, av_.row(j));
+  }
+
+  std::int64_t n_, d_, seen_ = 0;
+  S inv_sqrt_d_;
+  Mat<S> q_, k_, v_, av_;
+  std::vector<S> den_, inv_;
+  Mat<S> e_old_, e_new_, out_;
+};
+
+}  // namespace cosda

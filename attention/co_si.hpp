@@ -1,0 +1,48 @@
+// co_si: Continual Single-Output SDA, the newest query against the cached window.
+// CoSiAtt = a V / (a 1^T), a = exp(q_new K^T / sqrt(d))  (CoTrans Eq. 7; Nyström Eq. 7).
+// Output 1 x d. State: K and V rings of n tokens. Per step: O(nd).
+#pragma once
+
+#include "attention/attention.hpp"
+#include "attention/ops.hpp"
+#include "attention/window.hpp"
+
+namespace cosda {
+
+template <class E>
+class CoSi final : public Attention<E> {
+ public:
+  using S = typename E::Scalar;
+  static constexpr VariantTraits kTraits{"co_si", "Att_CoSi", true, true, LandmarkKind::kNone};
+
+  explicit CoSi(const Config& c)
+      : n_(c.n), d_(c.d), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), k_(n_, d_), v_(n_, d_),
+        q_(1, d_), a_(1, n_), out_(1, d_) {
+    this->ledger_.hold(2 * n_ * d_);
+  }
+
+  bool step(const S* q, const S* k, const S* v) override {
+    const std::int64_t slot = seen_ % n_;
+    std::copy(k, k + d_, &k_(slot, 0));
+    std::copy(v, v + d_, &v_(slot, 0));
+    if (++seen_ < n_) return false;
+    Live live(this->ledger_, 2 * d_ + n_);
+    std::copy(q, q + d_, q_.data());
+    ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
+    ops::gemm_nt<E>(q_, k_, a_);  // a = exp(q K^T / sqrt(d)), keys in ring order
+    ops::exp_inplace<E>(a_.data(), n_);
+    const S inv = ops::reciprocal<E>(ops::sum<E>(a_.data(), n_));
+    ops::gemm_nn<E>(a_, v_, out_);  // a V
+    ops::scale<E>(out_.data(), d_, inv);
+    return true;
+  }
+  MatCRef<S> output() const override { return out_; }
+
+ private:
+  using Live = cosda::Live<typename E::Ledger>;
+  std::int64_t n_, d_, seen_ = 0;
+  S inv_sqrt_d_;
+  Mat<S> k_, v_, q_, a_, out_;
+};
+
+}  // namespace cosda

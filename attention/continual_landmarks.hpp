@@ -1,0 +1,115 @@
+// Continual landmarks (Nyström paper Sec. IV-A, Fig. 1, Sec. IV-C) and the landmark kernel
+// Gamma with its pseudo-inverse, shared by cony_si_cont and cony_re_cont.
+//
+// The m landmarks tile the stream in segments: slot i holds the mean of one segment of
+// sizes[i] tokens (the first n mod m slots one token more, Sec. IV-C). At priming they are
+// the segment means of the first window. Afterwards, once as many tokens as the oldest
+// landmark's segment holds have arrived, a landmark is computed over them and replaces the
+// oldest one in its slot (Eqs. 13-14), so every new landmark has the size of the one it
+// replaces and after n steps the set again equals the current window's segment means.
+// Landmark slots are never moved; slot order is a permutation, to which Nyström is invariant.
+//   Gamma = [rho(qt_i, kt_j)], column and row of the replaced slot recomputed   (Eq. 16)
+//   phi(Gamma)_i <- phi(Gamma)_i - rho(qt_i, kt_old) + rho(qt_i, kt_new)       (Eq. 19, corrected)
+// Eq. 19 prints the subtracted term as rho(Qt_mem, kt_new), which cancels the added one
+// (analysis/corrections.md). The old column is kept in Gamma, so it is not recomputed.
+#pragma once
+
+#include "attention/landmarks.hpp"
+#include "attention/nystrom.hpp"
+#include "attention/window.hpp"
+
+namespace cosda {
+
+template <class E>
+class ContinualLandmarks {
+ public:
+  using S = typename E::Scalar;
+
+  ContinualLandmarks(std::int64_t n, std::int64_t d, std::int64_t m, int iterations, bool exact)
+      : m_(m), d_(d), sizes_(segment_sizes(n, m)), qt_(m, d), kt_(m, d), gamma_(m, m),
+        phi_(m), g_(m, m), gphi_(m, m), col_(1, m), inv_(m), pinv_(m, iterations, exact) {
+    require(m >= 1 && m <= n, "continual landmarks: needs 1 <= m <= n");
+  }
+
+  // Landmarks, Gamma, phi(Gamma), Gamma_phi^+.
+  std::int64_t state_elements() const { return 2 * m_ * d_ + 2 * m_ * m_ + m_; }
+  // Live while a landmark is replaced: the new pair, the column, Gamma_phi, pinv scratch.
+  std::int64_t replace_scratch() const {
+    return 2 * d_ + m_ + m_ * m_ + m_ + pinv_.scratch_elements();
+  }
+
+  const Mat<S>& qt() const { return qt_; }
+  const Mat<S>& kt() const { return kt_; }
+  const Mat<S>& g() const { return g_; }
+
+  // Warm-up token t (0 <= t < n), query already scaled: summed into its segment's landmark.
+  void warm(const S* qs, const S* k, std::int64_t t) {
+    std::int64_t seg = 0, start = 0;
+    while (t >= start + sizes_[seg]) start += sizes_[seg++];
+    if (t == start) {
+      std::copy(qs, qs + d_, &qt_(seg, 0));
+      std::copy(k, k + d_, &kt_(seg, 0));
+    } else {
+      ops::add<E>(qs, &qt_(seg, 0), d_);
+      ops::add<E>(k, &kt_(seg, 0), d_);
+    }
+    if (t == start + sizes_[seg] - 1) {
+      ops::divide<E>(&qt_(seg, 0), d_, S(double(sizes_[seg])));
+      ops::divide<E>(&kt_(seg, 0), d_, S(double(sizes_[seg])));
+    }
+  }
+
+  // At the end of the first window: Gamma, phi(Gamma) and the pseudo-inverse.
+  void prime() {
+    ops::gemm_nt<E>(qt_, kt_, gamma_);
+    ops::exp_inplace<E>(gamma_);
+    ops::row_sums<E>(gamma_, phi_.data());
+    refresh_pinv();
+  }
+
+  // Once per steady-state step: true when this step completes a new landmark segment.
+  bool tick() { return ++since_ == sizes_[next_]; }
+  std::int64_t slot() const { return next_; }
+  std::int64_t segment() const { return sizes_[next_]; }
+
+  // Replaces the oldest landmark (slot()) by (qt_new scaled, kt_new).
+  void replace(const S* qt_new, const S* kt_new) {
+    const std::int64_t l = next_;
+    std::copy(qt_new, qt_new + d_, &qt_(l, 0));
+    std::copy(kt_new, kt_new + d_, &kt_(l, 0));
+    for_rows_except(m_, l, [&](std::int64_t first, std::int64_t count) {
+      ops::gemm_nt<E>(kt_.row(l), qt_.middleRows(first, count), col_.middleCols(first, count));
+      ops::exp_inplace<E>(&col_(0, first), count);
+      for (std::int64_t i = first; i < first + count; ++i) {
+        ops::add<E>(&gamma_(i, l), &phi_[i], 1, -1);  // Eq. 19
+        ops::add<E>(&col_(0, i), &phi_[i], 1, +1);
+        gamma_(i, l) = col_(0, i);  // Eq. 16, column
+      }
+    });
+    ops::gemm_nt<E>(qt_.row(l), kt_, gamma_.row(l));  // Eq. 16, row
+    ops::exp_inplace<E>(&gamma_(l, 0), m_);
+    phi_[l] = ops::sum<E>(&gamma_(l, 0), m_);
+    refresh_pinv();
+    since_ = 0;
+    next_ = (next_ + 1) % m_;
+  }
+
+ private:
+  void refresh_pinv() {  // Gamma_phi^+
+    for (std::int64_t i = 0; i < m_; ++i) inv_[i] = ops::reciprocal<E>(phi_[i]);
+    gphi_ = gamma_;
+    ops::scale_rows<E>(gphi_, inv_.data());
+    pinv_.compute(gphi_, g_);
+  }
+
+  std::int64_t m_, d_;
+  std::vector<std::int64_t> sizes_;
+  std::int64_t next_ = 0, since_ = 0;
+  Mat<S> qt_, kt_, gamma_;
+  std::vector<S> phi_;
+  Mat<S> g_, gphi_, col_;
+  std::vector<S> inv_;
+  Pinv<E> pinv_;
+};
+
+}  // namespace cosda

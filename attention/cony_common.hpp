@@ -1,0 +1,89 @@
+// State shared by the four continual Nyström variants (Nyström paper Sec. IV).
+#pragma once
+
+#include "attention/nystrom.hpp"
+#include "attention/window.hpp"
+
+namespace cosda {
+
+// Delta V (m x d) and phi(Delta) (m) over the current window, one row per landmark, kept up
+// to date by removing k_old/v_old and adding k_new/v_new:
+//   phi(Delta) <- phi(Delta) - rho(Qt, k_old) + rho(Qt, k_new)          (Eq. 24, corrected)
+//   Delta V    <- Delta V - rho(Qt, k_old) v_old + rho(Qt, k_new) v_new  (Eqs. 17, 25)
+// Eq. 24 is printed on reciprocals, phi(Delta)^-1 - rho^-1 + rho^-1, which is not the
+// reciprocal of the updated sum (analysis/corrections.md); the sums are kept and inverted.
+template <class E>
+class DeltaState {
+ public:
+  using S = typename E::Scalar;
+
+  DeltaState(std::int64_t n, std::int64_t d, std::int64_t m)
+      : n_(n), d_(d), m_(m), dv_(m, d), phi_(m), e_old_(1, m), e_new_(1, m), a_(1, n),
+        dvn_(m, d), inv_(m) {}
+
+  std::int64_t state_elements() const { return m_ * d_ + m_; }
+  // Scratch live in slide()/recompute_row() and in normalized().
+  std::int64_t slide_scratch() const { return 2 * m_; }
+  std::int64_t recompute_scratch() const { return n_; }
+  std::int64_t normalized_scratch() const { return m_ * d_ + m_; }
+
+  // Row i from scratch over the window: rho(qt_i, K) 1 and rho(qt_i, K) V  (Eqs. 17, 20).
+  void recompute_row(std::int64_t i, MatCRef<S> qt, MatCRef<S> k, MatCRef<S> v) {
+    ops::gemm_nt<E>(qt.row(i), k, a_);
+    ops::exp_inplace<E>(a_.data(), n_);
+    phi_[i] = ops::sum<E>(a_.data(), n_);
+    ops::gemm_nn<E>(a_, v, dv_.row(i));
+  }
+
+  // The window slides: k_old/v_old leave, k_new/v_new enter, for every landmark row but skip
+  // (skip = -1: all rows).
+  void slide(MatCRef<S> qt, const S* k_old, const S* v_old, const S* k_new, const S* v_new,
+             std::int64_t skip) {
+    const Eigen::Map<const Mat<S>> ko(k_old, 1, d_), kn(k_new, 1, d_);
+    for_rows_except(m_, skip, [&](std::int64_t first, std::int64_t count) {
+      ops::gemm_nt<E>(ko, qt.middleRows(first, count), e_old_.middleCols(first, count));
+      ops::gemm_nt<E>(kn, qt.middleRows(first, count), e_new_.middleCols(first, count));
+      ops::exp_inplace<E>(&e_old_(0, first), count);
+      ops::exp_inplace<E>(&e_new_(0, first), count);
+      ops::add<E>(&e_old_(0, first), &phi_[first], count, -1);
+      ops::add<E>(&e_new_(0, first), &phi_[first], count, +1);
+      for (std::int64_t i = first; i < first + count; ++i) {
+        ops::axpy<E>(e_old_(0, i), v_old, &dv_(i, 0), d_, -1);
+        ops::axpy<E>(e_new_(0, i), v_new, &dv_(i, 0), d_, +1);
+      }
+    });
+  }
+
+  // Delta_phi V = diag(phi(Delta))^-1 Delta V.
+  const Mat<S>& normalized() {
+    for (std::int64_t i = 0; i < m_; ++i) inv_[i] = ops::reciprocal<E>(phi_[i]);
+    dvn_ = dv_;
+    ops::scale_rows<E>(dvn_, inv_.data());
+    return dvn_;
+  }
+
+ private:
+  std::int64_t n_, d_, m_;
+  Mat<S> dv_;
+  std::vector<S> phi_;
+  Mat<S> e_old_, e_new_, a_, dvn_;
+  std::vector<S> inv_;
+};
+
+// The newest query's row of B_phi Gamma_phi^+: beta = rho(q_s, Kt) (raw, kept in `beta`),
+// row = (beta / beta 1^T) G. Returns beta 1^T.  (Eqs. 22, 23, 26)
+template <class E>
+typename E::Scalar beta_row(MatCRef<typename E::Scalar> qs, MatCRef<typename E::Scalar> kt,
+                            MatCRef<typename E::Scalar> g, MatRef<typename E::Scalar> beta,
+                            MatRef<typename E::Scalar> scratch, MatRef<typename E::Scalar> row) {
+  const std::int64_t m = kt.rows();
+  ops::gemm_nt<E>(qs, kt, beta);
+  ops::exp_inplace<E>(&beta(0, 0), m);
+  const auto phi = ops::sum<E>(&beta(0, 0), m);
+  scratch = beta;
+  ops::scale<E>(&scratch(0, 0), m, ops::reciprocal<E>(phi));
+  ops::gemm_nn<E>(scratch, g, row);
+  return phi;
+}
+
+}  // namespace cosda

@@ -1,0 +1,66 @@
+// cony_re_fix: Continual Retroactive Nyström SDA with fixed landmarks (Att_CoNyRe^Fix,
+// Nyström paper Sec. IV-B, Eq. 23): the rows of B_phi Gamma_phi^+ depend only on their own
+// query and the fixed landmarks, so each is computed once when its token arrives and kept;
+// Delta V and phi(Delta) slide per step (Eqs. 24-25); out = (B_phi Gamma_phi^+) Delta_phi V.
+// Output n x d. State: K and V rings, the n x m rows of B_phi Gamma_phi^+, landmarks,
+// Gamma_phi^+, Delta V, phi(Delta). Per step: O(ndm + dm + m^2).
+#pragma once
+
+#include "attention/cony_common.hpp"
+#include "attention/ny_fix.hpp"
+
+namespace cosda {
+
+template <class E>
+class CoNyReFix final : public Attention<E> {
+ public:
+  using S = typename E::Scalar;
+  static constexpr VariantTraits kTraits{"cony_re_fix", "Att_CoNyRe^Fix", false, true,
+                                         LandmarkKind::kFixed};
+
+  explicit CoNyReFix(const Config& c)
+      : n_(c.n), d_(c.d), m_(c.m), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), fixed_(c),
+        delta_(n_, d_, m_), k_(n_, d_), v_(n_, d_), bg_(n_, m_), q_(1, d_), beta_(1, m_),
+        scratch_(1, m_), out_(n_, d_) {
+    this->ledger_.hold(2 * n_ * d_ + n_ * m_ + fixed_.elements() + delta_.state_elements());
+  }
+
+  bool step(const S* q, const S* k, const S* v) override {
+    const std::int64_t j = seen_ % n_;
+    if (seen_ >= n_) {
+      Live live(this->ledger_, delta_.slide_scratch());
+      delta_.slide(fixed_.qt, &k_(j, 0), &v_(j, 0), k, v, -1);
+    }
+    std::copy(k, k + d_, &k_(j, 0));
+    std::copy(v, v + d_, &v_(j, 0));
+    {
+      Live live(this->ledger_, d_ + 2 * m_);
+      std::copy(q, q + d_, q_.data());
+      ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
+      beta_row<E>(q_, fixed_.kt, fixed_.g, beta_, scratch_, bg_.row(j));
+    }
+    if (++seen_ < n_) return false;
+    if (seen_ == n_)
+      for (std::int64_t i = 0; i < m_; ++i) delta_.recompute_row(i, fixed_.qt, k_, v_);
+    Live live(this->ledger_, n_ * d_ + delta_.normalized_scratch());
+    const Mat<S>& dvn = delta_.normalized();
+    for_ring_in_window_order(n_, seen_ % n_, [&](std::int64_t first, std::int64_t count,
+                                                 std::int64_t row) {
+      ops::gemm_nn<E>(bg_.middleRows(first, count), dvn, out_.middleRows(row, count));  // Eq. 23
+    });
+    return true;
+  }
+  MatCRef<S> output() const override { return out_; }
+  const Mat<S>* landmarks_q_scaled() const override { return &fixed_.qt; }
+  const Mat<S>* landmarks_k() const override { return &fixed_.kt; }
+
+ private:
+  using Live = cosda::Live<typename E::Ledger>;
+  std::int64_t n_, d_, m_, seen_ = 0;
+  S inv_sqrt_d_;
+  FixedLandmarks<E> fixed_;
+  DeltaState<E> delta_;
+  Mat<S> k_, v_, bg_, q_, beta_, scratch_, out_;
+};
+
+}  // namespace cosda

@@ -1,0 +1,77 @@
+// cony_si_cont: Continual Single-Output Nyström SDA with continual landmarks
+// (Att_CoNySi^Cont, Nyström paper Sec. IV-A): Eq. 22 on landmark-update steps, Eq. 26 on
+// the others. Delta V and phi(Delta) slide per step (Eqs. 24-25; Eqs. 17, 20 for the
+// replaced landmark's row); Gamma and its pseudo-inverse change only on update steps.
+// Output 1 x d. State: K and V rings, the last ceil(n/m) scaled queries (a new landmark
+// query is their mean), landmarks, Gamma, phi(Gamma), Gamma_phi^+, Delta V, phi(Delta).
+// Per step: O(dm + m^2); update steps O(nd + dm^2... + m^3) for the new Delta row and pinv.
+#pragma once
+
+#include "attention/cony_common.hpp"
+#include "attention/continual_landmarks.hpp"
+
+namespace cosda {
+
+template <class E>
+class CoNySiCont final : public Attention<E> {
+ public:
+  using S = typename E::Scalar;
+  static constexpr VariantTraits kTraits{"cony_si_cont", "Att_CoNySi^Cont", true, true,
+                                         LandmarkKind::kContinual};
+
+  explicit CoNySiCont(const Config& c)
+      : n_(c.n), d_(c.d), m_(c.m), recent_rows_((c.n + c.m - 1) / std::max<std::int64_t>(c.m, 1)),
+        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
+        lm_(n_, d_, m_, c.pinv_iterations, c.exact_pinv), delta_(n_, d_, m_), k_(n_, d_),
+        v_(n_, d_), recent_q_(recent_rows_, d_), new_(2, d_), beta_(1, m_), scratch_(1, m_),
+        row_(1, m_), out_(1, d_) {
+    this->ledger_.hold(2 * n_ * d_ + recent_rows_ * d_ + lm_.state_elements() +
+                       delta_.state_elements());
+  }
+
+  bool step(const S* q, const S* k, const S* v) override {
+    const std::int64_t t = seen_, j = t % n_, r = t % recent_rows_;
+    updated_ = false;
+    if (t >= n_) {
+      updated_ = lm_.tick();
+      Live live(this->ledger_, delta_.slide_scratch());
+      delta_.slide(lm_.qt(), &k_(j, 0), &v_(j, 0), k, v, updated_ ? lm_.slot() : -1);
+    }
+    std::copy(k, k + d_, &k_(j, 0));
+    std::copy(v, v + d_, &v_(j, 0));
+    std::copy(q, q + d_, &recent_q_(r, 0));
+    ops::scale<E>(&recent_q_(r, 0), d_, inv_sqrt_d_);
+    if (t < n_) lm_.warm(&recent_q_(r, 0), k, t);
+    if (++seen_ < n_) return false;
+    if (t == n_ - 1) {
+      lm_.prime();
+      for (std::int64_t i = 0; i < m_; ++i) delta_.recompute_row(i, lm_.qt(), k_, v_);
+    } else if (updated_) {
+      Live live(this->ledger_, lm_.replace_scratch() + delta_.recompute_scratch());
+      const std::int64_t s = lm_.segment(), l = lm_.slot();
+      segment_mean<E>(recent_q_, t - s + 1, s, &new_(0, 0));  // Eqs. 13-14
+      segment_mean<E>(k_, t - s + 1, s, &new_(1, 0));
+      lm_.replace(&new_(0, 0), &new_(1, 0));
+      delta_.recompute_row(l, lm_.qt(), k_, v_);  // Eqs. 17, 20
+    }
+    Live live(this->ledger_, 3 * m_ + d_ + delta_.normalized_scratch());
+    beta_row<E>(recent_q_.row(r), lm_.kt(), lm_.g(), beta_, scratch_, row_);
+    ops::gemm_nn<E>(row_, delta_.normalized(), out_);  // Eqs. 22, 26
+    return true;
+  }
+  MatCRef<S> output() const override { return out_; }
+  bool updated_landmarks() const override { return updated_; }
+  const Mat<S>* landmarks_q_scaled() const override { return &lm_.qt(); }
+  const Mat<S>* landmarks_k() const override { return &lm_.kt(); }
+
+ private:
+  using Live = cosda::Live<typename E::Ledger>;
+  std::int64_t n_, d_, m_, recent_rows_, seen_ = 0;
+  bool updated_ = false;
+  S inv_sqrt_d_;
+  ContinualLandmarks<E> lm_;
+  DeltaState<E> delta_;
+  Mat<S> k_, v_, recent_q_, new_, beta_, scratch_, row_, out_;
+};
+
+}  // namespace cosda

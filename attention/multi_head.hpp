@@ -1,0 +1,78 @@
+// h heads of one variant side by side (CoTrans Eq. 9 without the projections): the token's
+// d features are split into h slices of d/h, each fed to its own head; outputs are
+// concatenated along features. Heads run in parallel with OpenMP in the plain build; counting
+// policies run them one after another (the counters are per thread). Counts and logical
+// memory are summed over heads: heads running in parallel are all live at once.
+#pragma once
+
+#include <vector>
+
+#include "attention/registry.hpp"
+
+namespace cosda {
+
+template <class E>
+class MultiHead {
+ public:
+  using S = typename E::Scalar;
+
+  // c.d is the full width; it must be divisible by heads. Fixed landmarks in c are m x d and
+  // are sliced per head likewise.
+  MultiHead(std::string_view id, const Config& c, std::int64_t heads) : h_(heads), dh_(0) {
+    require(heads >= 1 && c.d % heads == 0, "heads must divide d");
+    dh_ = c.d / heads;
+    const VariantTraits* t = find_variant(id);
+    require(t != nullptr, "unknown variant '" + std::string(id) + "'; known: " + variant_list());
+    rows_ = t->single_output ? 1 : c.n;
+    for (std::int64_t i = 0; i < heads; ++i) {
+      Config hc = c;
+      hc.d = dh_;
+      if (c.fixed_q.size() > 0) {
+        hc.fixed_q = c.fixed_q.middleCols(i * dh_, dh_);
+        hc.fixed_k = c.fixed_k.middleCols(i * dh_, dh_);
+      }
+      heads_.push_back(make_variant<E>(id, hc));
+    }
+    out_.resize(rows_, c.d);
+  }
+
+  bool step(const S* q, const S* k, const S* v) {
+    bool ready = false;
+    if constexpr (E::kCounting) {
+      for (std::int64_t i = 0; i < h_; ++i) ready = heads_[i]->step(q + i * dh_, k + i * dh_, v + i * dh_);
+    } else {
+#pragma omp parallel for if (h_ > 1) reduction(|| : ready)
+      for (std::int64_t i = 0; i < h_; ++i)
+        ready = heads_[i]->step(q + i * dh_, k + i * dh_, v + i * dh_) || ready;
+    }
+    if (ready && h_ > 1)
+      for (std::int64_t i = 0; i < h_; ++i) out_.middleCols(i * dh_, dh_) = heads_[i]->output();
+    return ready;
+  }
+
+  MatCRef<S> output() const { return h_ > 1 ? MatCRef<S>(out_) : heads_[0]->output(); }
+  bool updated_landmarks() const { return heads_[0]->updated_landmarks(); }
+  Attention<E>& head(std::int64_t i) { return *heads_[i]; }
+  std::int64_t heads() const { return h_; }
+
+  std::int64_t valley() const {
+    std::int64_t s = 0;
+    for (const auto& h : heads_) s += h->ledger().valley();
+    return s;
+  }
+  std::int64_t peak() const {
+    std::int64_t s = 0;
+    for (const auto& h : heads_) s += h->ledger().peak();
+    return s;
+  }
+  void reset_peak() {
+    for (auto& h : heads_) h->ledger().reset_peak();
+  }
+
+ private:
+  std::int64_t h_, dh_, rows_ = 0;
+  std::vector<std::unique_ptr<Attention<E>>> heads_;
+  Mat<S> out_;
+};
+
+}  // namespace cosda

@@ -1,0 +1,65 @@
+// ny: Nyströmformer SDA re-run over the window every step, landmarks the segment means of the
+// current window's Q and K (Nyström paper Eq. 8; Sec. IV-C for n mod m != 0).
+// Output n x d. State: the last n tokens of Q, K, V. Per step: O(ndm + nm^2 + m^3).
+#pragma once
+
+#include "attention/landmarks.hpp"
+#include "attention/nystrom.hpp"
+#include "attention/window.hpp"
+
+namespace cosda {
+
+template <class E>
+class Ny final : public Attention<E> {
+ public:
+  using S = typename E::Scalar;
+  static constexpr VariantTraits kTraits{"ny", "Att_Ny", false, false,
+                                         LandmarkKind::kSegmentMeans};
+
+  explicit Ny(const Config& c)
+      : n_(c.n), d_(c.d), m_(c.m), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
+        sizes_(segment_sizes(n_, m_)), core_(n_, d_, m_, c.pinv_iterations, c.exact_pinv),
+        q_(n_, d_), k_(n_, d_), v_(n_, d_), qt_(m_, d_), kt_(m_, d_), out_(n_, d_) {
+    require(m_ >= 1 && m_ <= n_, "ny: needs 1 <= m <= n");
+    this->ledger_.hold(3 * n_ * d_);
+  }
+
+  bool step(const S* q, const S* k, const S* v) override {
+    push_row(q_, q);
+    push_row(k_, k);
+    push_row(v_, v);
+    if (++seen_ < n_) return false;
+    Live live(this->ledger_, n_ * d_ + 2 * m_ * d_ + core_.scratch_elements(false));
+    out_ = q_;  // out_ holds Q/sqrt(d) until the last product overwrites it
+    ops::scale<E>(out_, inv_sqrt_d_);
+    std::int64_t first = 0;
+    for (std::int64_t i = 0; i < m_; ++i) {  // segment-means landmarks
+      segment_mean<E>(out_, first, sizes_[i], &qt_(i, 0));
+      segment_mean<E>(k_, first, sizes_[i], &kt_(i, 0));
+      first += sizes_[i];
+    }
+    core_.attend(out_, k_, v_, qt_, kt_, nullptr, out_);
+    return true;
+  }
+  MatCRef<S> output() const override { return out_; }
+  const Mat<S>* landmarks_q_scaled() const override { return &qt_; }
+  const Mat<S>* landmarks_k() const override { return &kt_; }
+
+  // Att_Ny of a window (q raw) with given landmarks: the reference for the continual variants.
+  void attend_with(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, MatCRef<S> qt_scaled,
+                   MatCRef<S> kt, Mat<S>& out) {
+    out = q;
+    ops::scale<E>(out, inv_sqrt_d_);
+    core_.attend(out, k, v, qt_scaled, kt, nullptr, out);
+  }
+
+ private:
+  using Live = cosda::Live<typename E::Ledger>;
+  std::int64_t n_, d_, m_, seen_ = 0;
+  S inv_sqrt_d_;
+  std::vector<std::int64_t> sizes_;
+  NystromCore<E> core_;
+  Mat<S> q_, k_, v_, qt_, kt_, out_;
+};
+
+}  // namespace cosda

@@ -1,0 +1,75 @@
+// ny_fix: Nyström SDA re-run over the window every step with fixed landmarks (Att_Ny^Fix,
+// Nyström paper Sec. IV-B and Fig. 4): Gamma_phi^+ is computed once, at construction.
+// Output n x d. State: the last n tokens of Q, K, V, the landmarks and Gamma_phi^+.
+// Per step: O(ndm + nm^2).
+#pragma once
+
+#include "attention/nystrom.hpp"
+#include "attention/window.hpp"
+
+namespace cosda {
+
+// Landmarks given in Config (raw, m x d): scaled queries, keys and Gamma_phi^+. Shared by the
+// fixed-landmark variants; computed at construction, outside any step.
+template <class E>
+struct FixedLandmarks {
+  using S = typename E::Scalar;
+  Mat<S> qt, kt, g;
+
+  explicit FixedLandmarks(const Config& c) : qt(c.m, c.d), kt(c.m, c.d), g(c.m, c.m) {
+    require(c.m >= 1 && c.m <= c.n, "fixed landmarks: needs 1 <= m <= n");
+    require(c.fixed_q.rows() == c.m && c.fixed_q.cols() == c.d && c.fixed_k.rows() == c.m &&
+                c.fixed_k.cols() == c.d,
+            "fixed landmarks: expected m x d landmark matrices");
+    for (std::int64_t i = 0; i < c.m; ++i)
+      for (std::int64_t j = 0; j < c.d; ++j) {
+        qt(i, j) = S(c.fixed_q(i, j) / std::sqrt(double(c.d)));
+        kt(i, j) = S(c.fixed_k(i, j));
+      }
+    Pinv<E> pinv(c.m, c.pinv_iterations, c.exact_pinv);
+    Mat<S> gamma(c.m, c.m);
+    std::vector<S> sums(static_cast<std::size_t>(c.m));
+    landmark_kernel_pinv<E>(qt, kt, pinv, gamma, sums, g);
+  }
+  std::int64_t elements() const { return qt.size() + kt.size() + g.size(); }
+};
+
+template <class E>
+class NyFix final : public Attention<E> {
+ public:
+  using S = typename E::Scalar;
+  static constexpr VariantTraits kTraits{"ny_fix", "Att_Ny^Fix", false, false,
+                                         LandmarkKind::kFixed};
+
+  explicit NyFix(const Config& c)
+      : n_(c.n), d_(c.d), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), fixed_(c),
+        core_(n_, d_, c.m, c.pinv_iterations, c.exact_pinv), q_(n_, d_), k_(n_, d_),
+        v_(n_, d_), out_(n_, d_) {
+    this->ledger_.hold(3 * n_ * d_ + fixed_.elements());
+  }
+
+  bool step(const S* q, const S* k, const S* v) override {
+    push_row(q_, q);
+    push_row(k_, k);
+    push_row(v_, v);
+    if (++seen_ < n_) return false;
+    Live live(this->ledger_, n_ * d_ + core_.scratch_elements(true));
+    out_ = q_;  // out_ holds Q/sqrt(d) until the last product overwrites it
+    ops::scale<E>(out_, inv_sqrt_d_);
+    core_.attend(out_, k_, v_, fixed_.qt, fixed_.kt, &fixed_.g, out_);
+    return true;
+  }
+  MatCRef<S> output() const override { return out_; }
+  const Mat<S>* landmarks_q_scaled() const override { return &fixed_.qt; }
+  const Mat<S>* landmarks_k() const override { return &fixed_.kt; }
+
+ private:
+  using Live = cosda::Live<typename E::Ledger>;
+  std::int64_t n_, d_, seen_ = 0;
+  S inv_sqrt_d_;
+  FixedLandmarks<E> fixed_;
+  NystromCore<E> core_;
+  Mat<S> q_, k_, v_, out_;
+};
+
+}  // namespace cosda

@@ -1,0 +1,81 @@
+// The Nyström approximation of SDA over one window, shared by ny and ny_fix, and the
+// reference the continual Nyström variants are tested against:
+//   Att_Ny = B_phi Gamma_phi^+ (Delta_phi V)                        (Nyström paper Eqs. 8-12)
+//   B = exp(Q Kt^T/sqrt(d)) (n x m), Gamma = exp(Qt Kt^T/sqrt(d)) (m x m),
+//   Delta = exp(Qt K^T/sqrt(d)) (m x n), X_phi = rows of X divided by their sums.
+// Delta_phi V is formed as diag(1/phi(Delta)) (Delta V), which is cheaper than normalising
+// Delta. Queries and landmark queries come pre-scaled by 1/sqrt(d).
+#pragma once
+
+#include "attention/attention.hpp"
+#include "attention/ops.hpp"
+#include "attention/pinv.hpp"
+
+namespace cosda {
+
+// Rows of x divided by their sums (row softmax of exponentials already taken).
+// add r(c-1), div r, mul rc.
+template <class E>
+void normalize_rows(MatRef<typename E::Scalar> x, typename E::Scalar* sums) {
+  ops::row_sums<E>(x, sums);
+  for (std::int64_t i = 0; i < x.rows(); ++i) sums[i] = ops::reciprocal<E>(sums[i]);
+  ops::scale_rows<E>(x, sums);
+}
+
+// g = Gamma_phi^+ for landmarks (qt scaled, kt); gamma is m x m scratch.
+template <class E>
+void landmark_kernel_pinv(MatCRef<typename E::Scalar> qt, MatCRef<typename E::Scalar> kt,
+                          Pinv<E>& pinv, Mat<typename E::Scalar>& gamma,
+                          std::vector<typename E::Scalar>& sums, MatRef<typename E::Scalar> g) {
+  ops::gemm_nt<E>(qt, kt, gamma);
+  ops::exp_inplace<E>(gamma);
+  normalize_rows<E>(gamma, sums.data());
+  pinv.compute(gamma, g);
+}
+
+template <class E>
+class NystromCore {
+ public:
+  using S = typename E::Scalar;
+
+  NystromCore(std::int64_t n, std::int64_t d, std::int64_t m, int iterations, bool exact)
+      : n_(n), d_(d), m_(m), pinv_(m, iterations, exact), b_(n, m), gamma_(m, m), g_(m, m),
+        delta_(m, n), dv_(m, d), bg_(n, m), sums_(std::max(n, m)) {}
+
+  // Elements live during attend() besides its arguments.
+  std::int64_t scratch_elements(bool fixed) const {
+    const std::int64_t own_g = fixed ? 0 : 2 * m_ * m_ + pinv_.scratch_elements();
+    return 2 * n_ * m_ + m_ * n_ + m_ * d_ + std::max(n_, m_) + own_g;
+  }
+
+  // out = Att_Ny over the window (qs, k, v). g: precomputed Gamma_phi^+ (fixed landmarks) or
+  // null to compute it here. out may alias qs (qs is last read before out is written).
+  void attend(MatCRef<S> qs, MatCRef<S> k, MatCRef<S> v, MatCRef<S> qt, MatCRef<S> kt,
+              const Mat<S>* g, MatRef<S> out) {
+    ops::gemm_nt<E>(qs, kt, b_);  // B_phi                              (Eq. 10)
+    ops::exp_inplace<E>(b_);
+    normalize_rows<E>(b_, sums_.data());
+    if (g == nullptr) {  // Gamma_phi^+                                  (Eq. 11)
+      landmark_kernel_pinv<E>(qt, kt, pinv_, gamma_, sums_, g_);
+      g = &g_;
+    }
+    ops::gemm_nt<E>(qt, k, delta_);  // Delta_phi V                     (Eq. 12)
+    ops::exp_inplace<E>(delta_);
+    ops::row_sums<E>(delta_, sums_.data());
+    ops::gemm_nn<E>(delta_, v, dv_);
+    for (std::int64_t i = 0; i < m_; ++i) sums_[i] = ops::reciprocal<E>(sums_[i]);
+    ops::scale_rows<E>(dv_, sums_.data());
+    ops::gemm_nn<E>(b_, *g, bg_);  // (B_phi Gamma_phi^+) (Delta_phi V)   (Eq. 8)
+    ops::gemm_nn<E>(bg_, dv_, out);
+  }
+
+  Pinv<E>& pinv() { return pinv_; }
+
+ private:
+  std::int64_t n_, d_, m_;
+  Pinv<E> pinv_;
+  Mat<S> b_, gamma_, g_, delta_, dv_, bg_;
+  std::vector<S> sums_;
+};
+
+}  // namespace cosda

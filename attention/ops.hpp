@@ -1,0 +1,240 @@
+// The arithmetic seam: every operation a kernel executes goes through one of these calls.
+//
+// Each op states its exact count. For E = Exact (Counted scalars) the op runs the textbook
+// loop and the scalar counts itself; for Tally<T> it runs plain Eigen code and adds the stated
+// count; for Plain<T> it runs plain Eigen code only. The textbook algorithm fixes the count,
+// so counts never depend on a BLAS kernel's blocking: a length-k dot product is k
+// multiplications and k-1 additions. tests/counting_test.cpp proves Tally == Exact per op and
+// per variant, bucket by bucket.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "attention/exec.hpp"
+
+namespace cosda::ops {
+
+template <class E>
+using S = typename E::Scalar;
+template <class E>
+inline constexpr bool kScalarLevel = std::is_same_v<typename E::Scalar, Counted>;
+
+template <class T>
+using VecMap = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+template <class T>
+using VecCMap = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+
+// C = A B^T, A: r x k, B: c x k.  mul r*c*k, add r*c*(k-1).
+template <class E>
+void gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
+  const std::int64_t r = a.rows(), n = b.rows(), k = a.cols();
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < r; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        S<E> acc = a(i, 0) * b(j, 0);
+        for (std::int64_t l = 1; l < k; ++l) acc += a(i, l) * b(j, l);
+        c(i, j) = acc;
+      }
+  } else {
+    E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
+    c.noalias() = a * b.transpose();
+  }
+}
+
+// C = A B, A: r x k, B: k x c.  mul r*c*k, add r*c*(k-1).
+template <class E>
+void gemm_nn(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
+  const std::int64_t r = a.rows(), n = b.cols(), k = a.cols();
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < r; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        S<E> acc = a(i, 0) * b(0, j);
+        for (std::int64_t l = 1; l < k; ++l) acc += a(i, l) * b(l, j);
+        c(i, j) = acc;
+      }
+  } else {
+    E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
+    c.noalias() = a * b;
+  }
+}
+
+// x <- exp(x).  exp n.
+template <class E>
+void exp_inplace(S<E>* x, std::int64_t n) {
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < n; ++i) x[i] = exp(x[i]);
+  } else {
+    E::tally({.exp = n});
+    VecMap<S<E>>(x, n) = VecMap<S<E>>(x, n).array().exp();
+  }
+}
+template <class E>
+void exp_inplace(MatRef<S<E>> x) {
+  for (std::int64_t i = 0; i < x.rows(); ++i) exp_inplace<E>(&x(i, 0), x.cols());
+}
+
+// sum of x.  add n-1.
+template <class E>
+S<E> sum(const S<E>* x, std::int64_t n) {
+  if constexpr (kScalarLevel<E>) {
+    S<E> acc = x[0];
+    for (std::int64_t i = 1; i < n; ++i) acc += x[i];
+    return acc;
+  } else {
+    E::tally({.add = n - 1});
+    return VecCMap<S<E>>(x, n).sum();
+  }
+}
+
+// a . b.  mul n, add n-1.
+template <class E>
+S<E> dot(const S<E>* a, const S<E>* b, std::int64_t n) {
+  if constexpr (kScalarLevel<E>) {
+    S<E> acc = a[0] * b[0];
+    for (std::int64_t i = 1; i < n; ++i) acc += a[i] * b[i];
+    return acc;
+  } else {
+    E::tally({.mul = n, .add = n - 1});
+    return VecCMap<S<E>>(a, n).dot(VecCMap<S<E>>(b, n));
+  }
+}
+
+// 1 / a.  div 1.
+template <class E>
+S<E> reciprocal(S<E> a) {
+  if constexpr (kScalarLevel<E>) {
+    return S<E>(1.0) / a;
+  } else {
+    E::tally({.div = 1});
+    return S<E>(1) / a;
+  }
+}
+
+// x <- a x.  mul n.
+template <class E>
+void scale(S<E>* x, std::int64_t n, S<E> a) {
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < n; ++i) x[i] *= a;
+  } else {
+    E::tally({.mul = n});
+    VecMap<S<E>>(x, n) *= a;
+  }
+}
+
+// x <- x / a.  div n.
+template <class E>
+void divide(S<E>* x, std::int64_t n, S<E> a) {
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < n; ++i) x[i] /= a;
+  } else {
+    E::tally({.div = n});
+    VecMap<S<E>>(x, n) /= a;
+  }
+}
+
+// y <- y + a x (sign +1) or y - a x (sign -1).  mul n, add n.
+template <class E>
+void axpy(S<E> a, const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
+  if constexpr (kScalarLevel<E>) {
+    if (sign > 0)
+      for (std::int64_t i = 0; i < n; ++i) y[i] += a * x[i];
+    else
+      for (std::int64_t i = 0; i < n; ++i) y[i] -= a * x[i];
+  } else {
+    E::tally({.mul = n, .add = n});
+    if (sign > 0)
+      VecMap<S<E>>(y, n) += a * VecCMap<S<E>>(x, n);
+    else
+      VecMap<S<E>>(y, n) -= a * VecCMap<S<E>>(x, n);
+  }
+}
+
+// y <- y + x (sign +1) or y - x (sign -1).  add n.
+template <class E>
+void add(const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
+  if constexpr (kScalarLevel<E>) {
+    if (sign > 0)
+      for (std::int64_t i = 0; i < n; ++i) y[i] += x[i];
+    else
+      for (std::int64_t i = 0; i < n; ++i) y[i] -= x[i];
+  } else {
+    E::tally({.add = n});
+    if (sign > 0)
+      VecMap<S<E>>(y, n) += VecCMap<S<E>>(x, n);
+    else
+      VecMap<S<E>>(y, n) -= VecCMap<S<E>>(x, n);
+  }
+}
+
+// out_i = sum_j x_ij.  add r*(c-1).
+template <class E>
+void row_sums(MatCRef<S<E>> x, S<E>* out) {
+  for (std::int64_t i = 0; i < x.rows(); ++i) out[i] = sum<E>(x.row(i).data(), x.cols());
+}
+
+// x_ij <- s_i x_ij.  mul r*c.
+template <class E>
+void scale_rows(MatRef<S<E>> x, const S<E>* s) {
+  for (std::int64_t i = 0; i < x.rows(); ++i) scale<E>(&x(i, 0), x.cols(), s[i]);
+}
+
+// x <- a x.  mul r*c.
+template <class E>
+void scale(MatRef<S<E>> x, S<E> a) {
+  for (std::int64_t i = 0; i < x.rows(); ++i) scale<E>(&x(i, 0), x.cols(), a);
+}
+
+// out = c I - x (square).  add r*r: c - x_ii on the diagonal, -x_ij elsewhere.
+template <class E>
+void shifted_negation(MatCRef<S<E>> x, S<E> c, MatRef<S<E>> out) {
+  const std::int64_t r = x.rows();
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < r; ++i)
+      for (std::int64_t j = 0; j < r; ++j) out(i, j) = i == j ? c - x(i, j) : -x(i, j);
+  } else {
+    E::tally({.add = r * r});
+    out = -x;
+    out.diagonal().array() += c;
+  }
+}
+
+// max_i sum_j |x_ij| (the infinity norm).  other r*c + (r-1), add r*(c-1).
+template <class E>
+S<E> max_abs_row_sum(MatCRef<S<E>> x) {
+  const std::int64_t r = x.rows(), c = x.cols();
+  if constexpr (kScalarLevel<E>) {
+    S<E> best;
+    for (std::int64_t i = 0; i < r; ++i) {
+      S<E> acc = abs(x(i, 0));
+      for (std::int64_t j = 1; j < c; ++j) acc += abs(x(i, j));
+      best = i == 0 ? acc : max(best, acc);
+    }
+    return best;
+  } else {
+    E::tally({.add = r * (c - 1), .other = r * c + (r - 1)});
+    return x.cwiseAbs().rowwise().sum().maxCoeff();
+  }
+}
+
+// max_j sum_i |x_ij| (the 1-norm).  other r*c + (c-1), add c*(r-1).
+template <class E>
+S<E> max_abs_col_sum(MatCRef<S<E>> x) {
+  const std::int64_t r = x.rows(), c = x.cols();
+  if constexpr (kScalarLevel<E>) {
+    S<E> best;
+    for (std::int64_t j = 0; j < c; ++j) {
+      S<E> acc = abs(x(0, j));
+      for (std::int64_t i = 1; i < r; ++i) acc += abs(x(i, j));
+      best = j == 0 ? acc : max(best, acc);
+    }
+    return best;
+  } else {
+    E::tally({.add = c * (r - 1), .other = r * c + (c - 1)});
+    return x.cwiseAbs().colwise().sum().maxCoeff();
+  }
+}
+
+}  // namespace cosda::ops

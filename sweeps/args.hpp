@@ -1,0 +1,133 @@
+// Strict command-line flags: every flag is declared with its help; unknown flags, missing
+// values, repeated flags and malformed numbers are InputErrors naming the flag and the fix.
+#pragma once
+
+#include <charconv>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sweeps/errors.hpp"
+
+namespace cosda {
+
+struct FlagSpec {
+  std::string name;  // without the leading "--"
+  std::string value;  // placeholder for the value ("" for a switch)
+  std::string help;
+};
+
+class Args {
+ public:
+  Args(std::string command, std::vector<FlagSpec> specs, std::vector<std::string> argv)
+      : command_(std::move(command)), specs_(std::move(specs)) {
+    for (std::size_t i = 0; i < argv.size(); ++i) {
+      const std::string& a = argv[i];
+      if (a == "--help" || a == "-h") {
+        help_ = true;
+        continue;
+      }
+      if (a.rfind("--", 0) != 0) {
+        positional_.push_back(a);
+        continue;
+      }
+      std::string name = a.substr(2), value;
+      bool inline_value = false;
+      if (auto eq = name.find('='); eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name = name.substr(0, eq);
+        inline_value = true;
+      }
+      const FlagSpec* spec = find(name);
+      if (spec == nullptr)
+        throw InputError("cosda " + command_ + ": unknown flag --" + name + "; allowed: " +
+                         allowed() + " (see cosda " + command_ + " --help)");
+      if (values_.count(name))
+        throw InputError("cosda " + command_ + ": flag --" + name + " given twice; give it once");
+      if (!spec->value.empty() && !inline_value) {
+        if (i + 1 >= argv.size())
+          throw InputError("cosda " + command_ + ": flag --" + name + " needs a value (--" +
+                           name + " " + spec->value + ")");
+        value = argv[++i];
+      }
+      values_[name] = value;
+    }
+  }
+
+  bool help() const { return help_; }
+  const std::vector<std::string>& positional() const { return positional_; }
+  bool has(const std::string& name) const { return values_.count(name) > 0; }
+
+  std::string usage() const {
+    std::string s;
+    for (const auto& f : specs_) {
+      std::string left = "  --" + f.name + (f.value.empty() ? "" : " " + f.value);
+      if (left.size() < 28) left.resize(28, ' ');
+      s += left + " " + f.help + "\n";
+    }
+    return s;
+  }
+
+  std::optional<std::string> get(const std::string& name) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) return std::nullopt;
+    return it->second;
+  }
+  std::string require(const std::string& name) const {
+    auto v = get(name);
+    if (!v)
+      throw InputError("cosda " + command_ + ": missing required flag --" + name + " " +
+                       find(name)->value);
+    return *v;
+  }
+
+  // An integer flag in [lo, hi].
+  std::int64_t integer(const std::string& name, std::int64_t lo, std::int64_t hi,
+                       std::optional<std::int64_t> fallback = std::nullopt) const {
+    auto v = get(name);
+    if (!v) {
+      if (fallback) return *fallback;
+      require(name);
+    }
+    std::int64_t x = 0;
+    const char* end = v->data() + v->size();
+    auto [p, ec] = std::from_chars(v->data(), end, x);
+    if (ec != std::errc() || p != end || x < lo || x > hi)
+      throw InputError("cosda " + command_ + ": flag --" + name + " must be an integer in [" +
+                       std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + *v + "'");
+    return x;
+  }
+
+  // One of the listed choices.
+  std::string choice(const std::string& name, const std::vector<std::string>& choices,
+                     const std::string& fallback) const {
+    const std::string v = get(name).value_or(fallback);
+    for (const auto& c : choices)
+      if (c == v) return v;
+    std::string list;
+    for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
+    throw InputError("cosda " + command_ + ": flag --" + name + " must be one of " + list +
+                     ", got '" + v + "'");
+  }
+
+ private:
+  const FlagSpec* find(const std::string& name) const {
+    for (const auto& f : specs_)
+      if (f.name == name) return &f;
+    return nullptr;
+  }
+  std::string allowed() const {
+    std::string s;
+    for (const auto& f : specs_) s += (s.empty() ? "--" : ", --") + f.name;
+    return s;
+  }
+
+  std::string command_;
+  std::vector<FlagSpec> specs_;
+  std::map<std::string, std::string> values_;
+  std::vector<std::string> positional_;
+  bool help_ = false;
+};
+
+}  // namespace cosda

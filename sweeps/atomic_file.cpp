@@ -1,0 +1,141 @@
+#include "sweeps/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include "sweeps/errors.hpp"
+
+namespace cosda {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Longest part of the destination name copied into the temporary name, so that the suffix still
+// fits within the usual 255-byte file name limit.
+constexpr std::size_t kMaxTempStem = 200;
+// How many temporary names to try before giving up (stale files from earlier runs may exist).
+constexpr int kMaxTempAttempts = 100;
+
+[[noreturn]] void fail(const fs::path& path, std::string_view step, int error) {
+  throw std::runtime_error(one_line("cannot write " + path.string() + ": " + std::string(step) +
+                                    ": " + std::generic_category().message(error)));
+}
+
+// Owns the temporary file until it has been renamed into place.
+class TempFile {
+ public:
+  TempFile() = default;
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  ~TempFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+
+  // Creates a fresh temporary file next to `target`; returns errno on failure (0 on success).
+  int create(const fs::path& target) {
+    static std::atomic<unsigned long> counter{0};
+    const std::string stem = target.filename().string().substr(0, kMaxTempStem);
+    const std::string prefix = "." + stem + ".tmp." + std::to_string(::getpid()) + ".";
+    for (int attempt = 0; attempt < kMaxTempAttempts; ++attempt) {
+      fs::path candidate = target.parent_path() / (prefix + std::to_string(counter++));
+      const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (fd >= 0) {
+        fd_ = fd;
+        path_ = std::move(candidate);
+        return 0;
+      }
+      if (errno != EEXIST) return errno;
+    }
+    return EEXIST;
+  }
+
+  // Writes everything, retrying short writes and EINTR; returns errno on failure.
+  int write_all(std::string_view bytes) const {
+    while (!bytes.empty()) {
+      const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return errno;
+      }
+      bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return 0;
+  }
+
+  int sync() const { return ::fsync(fd_) == 0 ? 0 : errno; }
+
+  int close() {
+    const int fd = std::exchange(fd_, -1);
+    // The descriptor is released even when close() reports an error, so never retry it.
+    return ::close(fd) == 0 ? 0 : errno;
+  }
+
+  int rename_to(const fs::path& target) {
+    if (::rename(path_.c_str(), target.c_str()) != 0) return errno;
+    path_.clear();
+    return 0;
+  }
+
+ private:
+  int fd_ = -1;
+  fs::path path_;
+};
+
+void sync_directory(const fs::path& dir) {
+  const fs::path name = dir.empty() ? fs::path(".") : dir;
+  const int fd = ::open(name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  // Best effort: the rename has already happened, and some file systems reject fsync here.
+  (void)::fsync(fd);
+  ::close(fd);
+}
+
+}  // namespace
+
+void write_file_atomic(const fs::path& path, std::string_view bytes) {
+  if (!path.has_filename() || path.filename() == "." || path.filename() == "..") {
+    fail(path, "checking the path", EISDIR);
+  }
+  const fs::path parent = path.parent_path();
+  if (!parent.empty()) {
+    std::error_code ec;
+    fs::create_directories(parent, ec);
+    if (ec) {
+      throw std::runtime_error(one_line("cannot write " + path.string() + ": creating directory " +
+                                        parent.string() + ": " + ec.message()));
+    }
+  }
+  TempFile temp;
+  if (const int error = temp.create(path)) fail(path, "creating a temporary file", error);
+  if (const int error = temp.write_all(bytes)) fail(path, "writing", error);
+  if (const int error = temp.sync()) fail(path, "flushing to disk", error);
+  if (const int error = temp.close()) fail(path, "closing", error);
+  if (const int error = temp.rename_to(path)) fail(path, "renaming into place", error);
+  sync_directory(parent);
+}
+
+AtomicWriter::AtomicWriter(std::filesystem::path path) : path_(std::move(path)) {}
+
+void AtomicWriter::write(std::string_view bytes) {
+  if (committed_) throw std::logic_error("AtomicWriter::write after commit: " + path_.string());
+  buffer_.append(bytes);
+}
+
+void AtomicWriter::commit() {
+  if (committed_) throw std::logic_error("AtomicWriter::commit called twice: " + path_.string());
+  write_file_atomic(path_, buffer_);
+  committed_ = true;
+  buffer_.clear();
+  buffer_.shrink_to_fit();
+}
+
+}  // namespace cosda

@@ -1,0 +1,44 @@
+// build/bin/cosda: the command line of the suite.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+#include "sweeps/commands.hpp"
+#include "sweeps/errors.hpp"
+
+namespace {
+
+void usage(std::FILE* out) {
+  fmt::print(out, "usage: cosda <command> [flags]   (cosda <command> --help for its flags)\n\n");
+  for (const auto& c : cosda::kCommands) fmt::print(out, "  {:<10} {}\n", c.name, c.summary);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const cosda::Argv args(argv + 2, argv + argc);
+  for (const auto& c : cosda::kCommands) {
+    if (std::strcmp(argv[1], c.name) != 0) continue;
+    try {
+      return c.run(args);
+    } catch (const cosda::InputError& e) {
+      fmt::print(stderr, "cosda: {}\n", cosda::one_line(e.what()));
+      return 2;
+    } catch (const std::invalid_argument& e) {
+      fmt::print(stderr, "cosda {}: {}\n", c.name, cosda::one_line(e.what()));
+      return 2;
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "cosda {}: error: {}\n", c.name, cosda::one_line(e.what()));
+      return 1;
+    }
+  }
+  fmt::print(stderr, "cosda: unknown command '{}'; run 'cosda --help' for the list\n",
+             cosda::one_line(argv[1]));
+  return 2;
+}

@@ -1,0 +1,195 @@
+// Executed counts: the fast path (Tally) equals scalar-level counting (Exact, Counted
+// scalars through the same kernels) bucket by bucket, per op and per variant, and counting
+// does not change what is computed.
+#include <type_traits>
+
+#include "analysis/measure.hpp"
+#include "attention/multi_head.hpp"
+#include "tests/test_util.hpp"
+
+namespace cosda::test {
+namespace {
+
+static_assert(!std::is_convertible_v<Counted, double>, "no implicit way out of the count");
+static_assert(!std::is_convertible_v<double, Counted>, "constants are spelled S(x)");
+
+std::string describe(const OpCounts& c) {
+  return "mul " + std::to_string(c.mul) + ", add " + std::to_string(c.add) + ", div " +
+         std::to_string(c.div) + ", exp " + std::to_string(c.exp) + ", other " +
+         std::to_string(c.other);
+}
+
+TEST(Counted, CountsEachOperationInItsBucket) {
+  const OpCounts before = thread_counts();
+  Counted a(2.0), b(3.0);
+  Counted c = a * b + a - b / a;
+  c = exp(c) + sqrt(b);
+  c = -c;
+  const bool lt = a < b;
+  const OpCounts got = thread_counts() - before;
+  EXPECT_TRUE(lt);
+  EXPECT_EQ(got, (OpCounts{.mul = 1, .add = 4, .div = 1, .exp = 1, .other = 2}))
+      << describe(got);
+  EXPECT_DOUBLE_EQ(c.value(), -(std::exp(2.0 * 3.0 + 2.0 - 1.5) + std::sqrt(3.0)));
+}
+
+// Each seam op: the count Tally adds equals what Counted execution records.
+template <class F>
+void expect_same_count(F&& op, const std::string& what) {
+  OpCounts before = thread_counts();
+  op(Exact{});
+  const OpCounts exact = thread_counts() - before;
+  before = thread_counts();
+  op(Tally<double>{});
+  const OpCounts tally = thread_counts() - before;
+  EXPECT_EQ(exact, tally) << what << ": exact " << describe(exact) << " vs tally "
+                          << describe(tally);
+  EXPECT_GT(exact.flops(), 0) << what;
+}
+
+TEST(Seam, EveryOpTalliesWhatItExecutes) {
+  for (std::int64_t r : {1, 3}) {
+    for (std::int64_t c : {1, 4}) {
+      for (std::int64_t k : {1, 5}) {
+        const std::string shape = std::to_string(r) + "x" + std::to_string(c) + "x" +
+                                  std::to_string(k);
+        auto mats = [&](auto e) {
+          using S = typename decltype(e)::Scalar;
+          return std::tuple{Mat<S>(Mat<S>::Constant(r, k, S(0.5))),
+                            Mat<S>(Mat<S>::Constant(c, k, S(0.25))),
+                            Mat<S>(Mat<S>::Constant(k, c, S(0.25))), Mat<S>(r, c)};
+        };
+        expect_same_count([&](auto e) {
+          using E = decltype(e);
+          auto [a, b, bt, out] = mats(e);
+          ops::gemm_nt<E>(a, b, out);
+        }, "gemm_nt " + shape);
+        expect_same_count([&](auto e) {
+          using E = decltype(e);
+          auto [a, b, bt, out] = mats(e);
+          ops::gemm_nn<E>(a, bt, out);
+        }, "gemm_nn " + shape);
+        expect_same_count([&](auto e) {
+          using E = decltype(e);
+          using S = typename E::Scalar;
+          auto [a, b, bt, out] = mats(e);
+          std::vector<S> s(static_cast<std::size_t>(r));
+          ops::exp_inplace<E>(a);
+          ops::row_sums<E>(a, s.data());
+          ops::scale_rows<E>(a, s.data());
+          ops::scale<E>(a, S(2));
+          ops::divide<E>(a.data(), a.size(), S(3));
+          ops::axpy<E>(S(2), b.data(), a.data(), std::min(a.size(), b.size()), -1);
+          ops::add<E>(b.data(), a.data(), std::min(a.size(), b.size()), +1);
+          (void)ops::dot<E>(a.data(), a.data(), a.size());
+          (void)ops::reciprocal<E>(S(4));
+        }, "elementwise " + shape);
+        expect_same_count([&](auto e) {
+          using E = decltype(e);
+          using S = typename E::Scalar;
+          Mat<S> x = Mat<S>::Constant(r, r, S(0.5)), out(r, r);
+          ops::shifted_negation<E>(x, S(7), out);
+          (void)ops::max_abs_row_sum<E>(x);
+          (void)ops::max_abs_col_sum<E>(x);
+        }, "square " + shape);
+      }
+    }
+  }
+}
+
+// The acceptance grid: small shapes with n mod m != 0, m = 1, m = n, several d, two heads.
+std::vector<Point> grid() {
+  std::vector<Point> g;
+  const std::int64_t shapes[][3] = {{4, 2, 2},  {7, 3, 1}, {7, 3, 7}, {10, 4, 3},
+                                    {11, 5, 4}, {12, 1, 5}, {16, 6, 4}, {9, 2, 2}};
+  for (const auto& id : variant_ids())
+    for (const auto& s : shapes) {
+      g.push_back({id, s[0], s[1], s[2], 1});
+      if (s[1] % 2 == 0) g.push_back({id, s[0], s[1], s[2], 2});
+    }
+  return g;
+}
+
+class FastPath : public ::testing::TestWithParam<Point> {};
+
+TEST_P(FastPath, TallyEqualsScalarLevelCountingBucketByBucket) {
+  const Point& p = GetParam();
+  const Cost exact = measure(p, Counting::kExact);
+  const Cost tally = measure(p, Counting::kTally);
+  EXPECT_EQ(exact.update_step, tally.update_step) << describe(exact.update_step) << " vs "
+                                                  << describe(tally.update_step);
+  EXPECT_EQ(exact.plain_step, tally.plain_step) << describe(exact.plain_step) << " vs "
+                                                << describe(tally.plain_step);
+  EXPECT_EQ(exact.cycle_total, tally.cycle_total);
+  EXPECT_EQ(exact.update_steps, tally.update_steps);
+  EXPECT_EQ(exact.valley, tally.valley);
+  EXPECT_EQ(exact.peak, tally.peak);
+  EXPECT_GT(tally.cycle_total.flops(), 0);
+  const VariantTraits& t = *find_variant(p.variant);
+  if (t.landmarks == LandmarkKind::kContinual) {
+    EXPECT_EQ(tally.update_steps, p.m) << "one landmark per segment, m per cycle";
+    EXPECT_EQ(tally.cycle_steps, p.n);
+  } else {
+    EXPECT_EQ(tally.update_steps, 0);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, FastPath, ::testing::ValuesIn(grid()),
+                         [](const auto& info) {
+                           const Point& p = info.param;
+                           return shape_name(p.variant, {p.n, p.d, p.m}) + "_h" +
+                                  std::to_string(p.heads);
+                         });
+
+// Counting executes the same algorithm: Counted values equal plain double values, and the
+// counts do not depend on the token values.
+TEST(Counting, ScalarLevelRunComputesTheSameOutputs) {
+  for (const auto& id : variant_ids()) {
+    const std::int64_t n = 10, d = 4, m = 3;
+    Config c{.n = n, .d = d, .m = m};
+    if (find_variant(id)->landmarks == LandmarkKind::kFixed)
+      c.fixed_q = c.fixed_k = random_stream(m, d, 3);
+    auto plain = make_variant<Plain<double>>(id, c);
+    auto counted = make_variant<Exact>(id, c);
+    const MatD x = random_stream(3 * n, d, 9);
+    for (std::int64_t i = 0; i < x.rows(); ++i) {
+      const Mat<double> xi = x.row(i);
+      Mat<Counted> ci(1, d);
+      for (std::int64_t j = 0; j < d; ++j) ci(0, j) = Counted(xi(0, j));
+      const bool a = plain->step(xi.data(), xi.data(), xi.data());
+      const bool b = counted->step(ci.data(), ci.data(), ci.data());
+      ASSERT_EQ(a, b);
+      if (!a) continue;
+      const auto out = counted->output();
+      for (std::int64_t r = 0; r < out.rows(); ++r)
+        for (std::int64_t j = 0; j < out.cols(); ++j)
+          EXPECT_NEAR(out(r, j).value(), plain->output()(r, j), 1e-12) << id << " step " << i;
+    }
+  }
+}
+
+// Steps of variants without landmark updates all cost the same; so do the plain steps of
+// continual-landmark variants.
+TEST(Counting, SteadyStateStepsCostTheSame) {
+  for (const auto& id : variant_ids()) {
+    const std::int64_t n = 10, d = 4, m = 3;
+    Config c{.n = n, .d = d, .m = m};
+    if (find_variant(id)->landmarks == LandmarkKind::kFixed)
+      c.fixed_q = c.fixed_k = random_stream(m, d, 3);
+    auto v = make_variant<Tally<double>>(id, c);
+    const MatD x = random_stream(4 * n, d, 10);
+    std::optional<OpCounts> plain;
+    for (std::int64_t i = 0; i < x.rows(); ++i) {
+      const Mat<double> xi = x.row(i);
+      const OpCounts before = thread_counts();
+      v->step(xi.data(), xi.data(), xi.data());
+      const OpCounts got = thread_counts() - before;
+      if (i < n || v->updated_landmarks()) continue;
+      if (!plain) plain = got;
+      EXPECT_EQ(*plain, got) << id << " step " << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cosda::test

@@ -1,0 +1,669 @@
+// Tests for the command-line I/O layer: InputError, write_file_atomic/AtomicWriter and the .npy
+// reader/writer.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sweeps/atomic_file.hpp"
+#include "sweeps/errors.hpp"
+#include "sweeps/npy.hpp"
+
+namespace cosda {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kName = "X.npy";
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// ---------------------------------------------------------------------------------------------
+// Helpers.
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_bytes(const fs::path& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+void append_le(std::uint64_t value, std::size_t width, std::string* out) {
+  for (std::size_t i = 0; i < width; ++i) out->push_back(static_cast<char>(value >> (8 * i)));
+}
+
+std::string f8_bytes(const std::vector<double>& values) {
+  std::string out;
+  for (const double v : values) {
+    std::uint64_t raw;
+    std::memcpy(&raw, &v, sizeof raw);
+    append_le(raw, 8, &out);
+  }
+  return out;
+}
+
+std::string f4_bytes(const std::vector<float>& values) {
+  std::string out;
+  for (const float v : values) {
+    std::uint32_t raw;
+    std::memcpy(&raw, &v, sizeof raw);
+    append_le(raw, 4, &out);
+  }
+  return out;
+}
+
+// Builds a .npy file from a literal header dict, padded with spaces and a final newline.
+std::string make_npy(std::string_view dict, std::string_view payload, int major = 1,
+                     int minor = 0) {
+  const std::size_t width = major == 1 ? 2 : 4;
+  std::string header(dict);
+  const std::size_t unpadded = 8 + width + header.size() + 1;
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header.push_back('\n');
+  std::string out("\x93NUMPY", 6);
+  out.push_back(static_cast<char>(major));
+  out.push_back(static_cast<char>(minor));
+  append_le(header.size(), width, &out);
+  return out + header + std::string(payload);
+}
+
+std::string dict_with(std::string_view descr, std::string_view fortran, std::string_view shape) {
+  return "{'descr': " + std::string(descr) + ", 'fortran_order': " + std::string(fortran) +
+         ", 'shape': " + std::string(shape) + ", }";
+}
+
+// Expects parse_npy(bytes, kName) to throw an InputError whose message is a single line that
+// names the file and contains every phrase in `phrases`.
+void expect_rejected(std::string_view bytes, const std::vector<std::string>& phrases) {
+  try {
+    parse_npy(bytes, kName);
+    ADD_FAILURE() << "accepted an invalid file";
+  } catch (const InputError& error) {
+    const std::string message = error.what();
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    EXPECT_EQ(message.rfind(std::string(kName) + ": ", 0), 0u) << message;
+    for (const std::string& phrase : phrases) {
+      EXPECT_NE(message.find(phrase), std::string::npos)
+          << "missing \"" << phrase << "\" in: " << message;
+    }
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << "threw something other than InputError: " << error.what();
+  }
+}
+
+void expect_rejected(std::string_view bytes, const char* phrase) {
+  expect_rejected(bytes, std::vector<std::string>{phrase});
+}
+
+// A fresh directory per test, removed afterwards.
+class IoFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("cosda_io_test." + std::to_string(::getpid()) + "." +
+                                        info->test_suite_name() + "." + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  // Names of all entries in `dir`, sorted.
+  static std::vector<std::string> listing(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  fs::path dir_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// InputError.
+
+TEST(InputErrorTest, MessageIsAlwaysOneLine) {
+  const InputError error("bad\nname.npy: line one\r\nline\ttwo\x01");
+  EXPECT_STREQ(error.what(), "bad\\nname.npy: line one\\r\\nline\\ttwo\\x01");
+}
+
+TEST(InputErrorTest, KeepsPrintableAndUtf8Text) {
+  const InputError error("données.npy: fine");
+  EXPECT_STREQ(error.what(), "données.npy: fine");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Round trips.
+
+std::vector<double> sample_values(std::size_t count) {
+  std::vector<double> values(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    values[i] = (static_cast<double>(i) - 7.0) * 0.375;  // exact in float32 as well
+  }
+  return values;
+}
+
+std::size_t product(const std::vector<std::size_t>& shape) {
+  std::size_t n = 1;
+  for (const std::size_t d : shape) n *= d;
+  return n;
+}
+
+const std::vector<std::vector<std::size_t>> kShapes = {
+    {}, {1}, {7}, {2, 3}, {3, 1, 4}, {2, 2, 2, 2}, {1, 65}, {0}, {0, 4}, {4, 0}, {2, 0, 3}};
+
+TEST(NpyRoundTripTest, Float64Shapes) {
+  for (const auto& shape : kShapes) {
+    SCOPED_TRACE(format_shape(shape));
+    std::vector<double> values = sample_values(product(shape));
+    if (!values.empty()) values.back() = 0.1;  // not representable in float32
+    const NpyArray array = parse_npy(encode_npy(shape, values, false), kName);
+    EXPECT_EQ(array.shape, shape);
+    EXPECT_EQ(array.data, values);
+    EXPECT_FALSE(array.float32);
+  }
+}
+
+TEST(NpyRoundTripTest, Float32Shapes) {
+  for (const auto& shape : kShapes) {
+    SCOPED_TRACE(format_shape(shape));
+    const std::vector<double> values = sample_values(product(shape));
+    const NpyArray array = parse_npy(encode_npy(shape, values, true), kName);
+    EXPECT_EQ(array.shape, shape);
+    EXPECT_EQ(array.data, values);
+    EXPECT_TRUE(array.float32);
+  }
+}
+
+TEST(NpyRoundTripTest, Float32RoundsToNearest) {
+  const std::vector<double> values = {0.1, -1e-30, 3.4e38, std::ldexp(1.0, -140)};
+  const NpyArray array = parse_npy(encode_npy({4}, values, true), kName);
+  ASSERT_EQ(array.data.size(), values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    EXPECT_EQ(array.data[i], static_cast<double>(static_cast<float>(values[i])));
+  }
+}
+
+TEST(NpyRoundTripTest, ExtremeFloat64Values) {
+  const std::vector<double> values = {std::numeric_limits<double>::max(),
+                                      std::numeric_limits<double>::lowest(),
+                                      std::numeric_limits<double>::denorm_min(), -0.0};
+  const NpyArray array = parse_npy(encode_npy({2, 2}, values, false), kName);
+  EXPECT_EQ(array.data, values);
+  EXPECT_TRUE(std::signbit(array.data[3]));
+}
+
+TEST(NpyRoundTripTest, ZeroSizeArraysAreAccepted) {
+  // Documented choice: a 0 in the shape is a valid, empty array.
+  const NpyArray array = parse_npy(make_npy(dict_with("'<f8'", "False", "(0, 5)"), ""), kName);
+  EXPECT_EQ(array.shape, (std::vector<std::size_t>{0, 5}));
+  EXPECT_TRUE(array.data.empty());
+}
+
+TEST(NpyRoundTripTest, ScalarHasOneValue) {
+  const NpyArray array =
+      parse_npy(make_npy(dict_with("'<f8'", "False", "()"), f8_bytes({2.5})), kName);
+  EXPECT_TRUE(array.shape.empty());
+  EXPECT_EQ(array.data, std::vector<double>{2.5});
+}
+
+TEST(NpyEncodeTest, HeaderMatchesNumPyLayout) {
+  const std::string bytes = encode_npy({3, 4}, sample_values(12), true);
+  ASSERT_GE(bytes.size(), 10u);
+  EXPECT_EQ(bytes.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
+  const std::size_t header_length =
+      static_cast<unsigned char>(bytes[8]) + 256 * static_cast<unsigned char>(bytes[9]);
+  const std::size_t data_offset = 10 + header_length;
+  EXPECT_EQ(data_offset % 64, 0u);
+  EXPECT_EQ(bytes[data_offset - 1], '\n');
+  EXPECT_EQ(bytes.substr(10, header_length)
+                .rfind("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }", 0),
+            0u);
+  EXPECT_EQ(bytes.size(), data_offset + 12 * 4);
+}
+
+TEST(NpyEncodeTest, OneDimensionalShapeHasTrailingComma) {
+  const std::string bytes = encode_npy({5}, sample_values(5), false);
+  EXPECT_NE(bytes.find("'shape': (5,), }"), std::string::npos);
+}
+
+TEST(NpyEncodeTest, RejectsMismatchedDataSize) {
+  const std::vector<double> values = sample_values(5);
+  EXPECT_THROW(encode_npy({2, 3}, values, false), std::invalid_argument);
+}
+
+TEST(NpyEncodeTest, RejectsValuesOutsideFloat32Range) {
+  const std::vector<double> values = {1.0, 1e39};
+  EXPECT_THROW(encode_npy({2}, values, true), std::invalid_argument);
+  EXPECT_NO_THROW(encode_npy({2}, values, false));
+}
+
+TEST_F(IoFileTest, WriteAndReadNpyFile) {
+  const fs::path path = dir_ / "out" / "tokens.npy";
+  const std::vector<double> values = sample_values(6);
+  write_npy(path, {2, 3}, values, false);
+  const NpyArray array = read_npy(path);
+  EXPECT_EQ(array.shape, (std::vector<std::size_t>{2, 3}));
+  EXPECT_EQ(array.data, values);
+  EXPECT_EQ(listing(dir_ / "out"), std::vector<std::string>{"tokens.npy"});
+}
+
+TEST_F(IoFileTest, ReadMissingFileNamesIt) {
+  const fs::path path = dir_ / "missing.npy";
+  try {
+    read_npy(path);
+    FAIL() << "read a missing file";
+  } catch (const InputError& error) {
+    const std::string message = error.what();
+    EXPECT_EQ(message.find('\n'), std::string::npos);
+    EXPECT_NE(message.find(path.string()), std::string::npos) << message;
+    EXPECT_NE(message.find("cannot open"), std::string::npos) << message;
+  }
+}
+
+TEST_F(IoFileTest, ReadFileErrorsNameThePath) {
+  const fs::path path = dir_ / "bad.npy";
+  write_bytes(path, "PK\x03\x04 not numpy");
+  try {
+    read_npy(path);
+    FAIL() << "accepted a non-.npy file";
+  } catch (const InputError& error) {
+    EXPECT_EQ(std::string(error.what()).rfind(path.string() + ": ", 0), 0u) << error.what();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accepted header variants.
+
+TEST(NpyHeaderTest, Version2HeaderAccepted) {
+  const NpyArray array =
+      parse_npy(make_npy(dict_with("'<f8'", "False", "(2,)"), f8_bytes({1, 2}), 2), kName);
+  EXPECT_EQ(array.shape, std::vector<std::size_t>{2});
+  EXPECT_EQ(array.data, (std::vector<double>{1, 2}));
+}
+
+TEST(NpyHeaderTest, Version3HeaderAccepted) {
+  const NpyArray array =
+      parse_npy(make_npy(dict_with("'<f4'", "False", "(1, 2)"), f4_bytes({1, 2}), 3), kName);
+  EXPECT_EQ(array.shape, (std::vector<std::size_t>{1, 2}));
+  EXPECT_TRUE(array.float32);
+}
+
+TEST(NpyHeaderTest, PythonSyntaxVariantsAccepted) {
+  const std::vector<std::string> dicts = {
+      R"({"descr": "<f8", "fortran_order": False, "shape": (2,)})",
+      "{'shape': (2,), 'fortran_order': False, 'descr': '<f8'}",
+      "{ 'descr' : '<f8' ,\n\t'fortran_order' : False , 'shape' : ( 2 , ) , }",
+      "{'descr': '<f8', 'fortran_order': False, 'shape': ((2),)}",
+  };
+  for (const std::string& dict : dicts) {
+    SCOPED_TRACE(dict);
+    const NpyArray array = parse_npy(make_npy(dict, f8_bytes({1, 2})), kName);
+    EXPECT_EQ(array.shape, std::vector<std::size_t>{2});
+  }
+}
+
+TEST(NpyHeaderTest, UnpaddedHeaderAccepted) {
+  const std::string dict = dict_with("'<f8'", "False", "(1,)");
+  std::string bytes("\x93NUMPY\x01\x00", 8);
+  append_le(dict.size(), 2, &bytes);
+  const NpyArray array = parse_npy(bytes + dict + f8_bytes({4}), kName);
+  EXPECT_EQ(array.data, std::vector<double>{4});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rejections, one test per class.
+
+const std::string kGoodDict = dict_with("'<f8'", "False", "(2,)");
+const std::string kGoodData = f8_bytes({1, 2});
+
+TEST(NpyRejectTest, WrongMagic) {
+  std::string bytes = make_npy(kGoodDict, kGoodData);
+  bytes[1] = 'n';
+  expect_rejected(bytes, {"not a .npy file", "magic"});
+  expect_rejected("", "magic");
+  expect_rejected("\x93NUM", "magic");
+  expect_rejected("PK\x03\x04zipfile", "magic");
+}
+
+TEST(NpyRejectTest, TruncatedPreamble) {
+  expect_rejected(std::string("\x93NUMPY\x01", 7), "truncated .npy preamble");
+  expect_rejected(std::string("\x93NUMPY\x01\x00\x10", 9), "truncated .npy preamble");
+  expect_rejected(std::string("\x93NUMPY\x02\x00\x10\x00\x00", 11), "truncated .npy preamble");
+}
+
+TEST(NpyRejectTest, UnsupportedVersion) {
+  expect_rejected(make_npy(kGoodDict, kGoodData, 4, 0),
+                  {"unsupported .npy format version 4.0", "1.0, 2.0, 3.0"});
+  expect_rejected(make_npy(kGoodDict, kGoodData, 1, 1), "version 1.1");
+  expect_rejected(make_npy(kGoodDict, kGoodData, 0, 0), "version 0.0");
+}
+
+TEST(NpyRejectTest, HeaderLengthBeyondFile) {
+  std::string bytes("\x93NUMPY\x01\x00", 8);
+  append_le(500, 2, &bytes);
+  bytes += kGoodDict;
+  expect_rejected(bytes, {"header length 500", "past the end of the file"});
+
+  std::string v2("\x93NUMPY\x02\x00", 8);
+  append_le(0xffffffffu, 4, &v2);
+  expect_rejected(v2 + kGoodDict, "header length 4294967295");
+}
+
+TEST(NpyRejectTest, MissingKey) {
+  expect_rejected(make_npy("{'descr': '<f8', 'shape': (2,)}", kGoodData),
+                  {"lacks the key(s) 'fortran_order'", "required keys"});
+  expect_rejected(make_npy("{}", ""), "'descr', 'fortran_order', 'shape'");
+}
+
+TEST(NpyRejectTest, DuplicateKey) {
+  expect_rejected(
+      make_npy("{'descr': '<f8', 'descr': '<f8', 'fortran_order': False, 'shape': (2,)}",
+               kGoodData),
+      "duplicate key 'descr'");
+}
+
+TEST(NpyRejectTest, UnexpectedKey) {
+  expect_rejected(
+      make_npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), 'extra': 1}", kGoodData),
+      {"unexpected key 'extra'", "allowed keys"});
+}
+
+TEST(NpyRejectTest, MalformedDictSyntax) {
+  const std::vector<std::string> dicts = {
+      "",                                                                 // empty header
+      "descr='<f8'",                                                      // not a dict
+      "{'descr': '<f8' 'fortran_order': False, 'shape': (2,)}",           // missing comma
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (2,)",           // unclosed brace
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (2,)}}",         // trailing text
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (2,)} x",        // trailing text
+      "{'descr': '<f8, 'fortran_order': False, 'shape': (2,)}",           // unbalanced quote
+      "{'descr': '<f8', 'fortran_order': false, 'shape': (2,)}",          // lowercase false
+      "{descr: '<f8', 'fortran_order': False, 'shape': (2,)}",            // unquoted key
+      "{'descr' '<f8', 'fortran_order': False, 'shape': (2,)}",           // missing colon
+      "{'descr': '<f8',, 'fortran_order': False, 'shape': (2,)}",         // double comma
+      "{, 'descr': '<f8', 'fortran_order': False, 'shape': (2,)}",        // leading comma
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (2,,)}",         // double comma in tuple
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (,)}",           // lone comma
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (2 3)}",         // missing comma
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (2,]}",          // mismatched bracket
+      "{'descr': '<\\x66\\x38', 'fortran_order': False, 'shape': (2,)}",  // escapes
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (02,)}",         // leading zero
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (2L,)}",         // Python 2 long
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (2.0,)}",        // float
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (0x2,)}",        // hex
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (+2,)}",         // explicit plus
+      "{'descr': '<f8', 'fortran_order': None, 'shape': (2,)}",           // other names
+      "{'descr': b'<f8', 'fortran_order': False, 'shape': (2,)}",         // bytes literal
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (2,)} # note",   // comment
+      std::string(100, '(') + std::string(100, ')'),                      // deep nesting
+      kGoodDict + std::string(1, '\0'),                                   // NUL byte
+  };
+  for (const std::string& dict : dicts) {
+    SCOPED_TRACE(dict);
+    expect_rejected(make_npy(dict, kGoodData), {"malformed .npy header dict", "dict literal"});
+  }
+}
+
+TEST(NpyRejectTest, DeepNestingInsideDict) {
+  const std::string dict =
+      "{'descr': '<f8', 'fortran_order': False, 'shape': " + std::string(10000, '[') + "}";
+  expect_rejected(make_npy(dict, kGoodData), "nested too deeply");
+}
+
+TEST(NpyRejectTest, UnsupportedDtype) {
+  for (const std::string descr : {"'<i4'", "'<f2'", "'|u1'", "'f8'", "'=f8'", "'<c16'", "''"}) {
+    SCOPED_TRACE(descr);
+    expect_rejected(make_npy(dict_with(descr, "False", "(2,)"), kGoodData),
+                    {"unsupported dtype " + descr, "accepted dtypes: '<f4' (float32), '<f8'"});
+  }
+  expect_rejected(make_npy(dict_with("[('a', '<f8')]", "False", "(2,)"), kGoodData),
+                  {"unsupported dtype", "structured", "'<f4'"});
+}
+
+TEST(NpyRejectTest, BigEndian) {
+  expect_rejected(make_npy(dict_with("'>f8'", "False", "(2,)"), kGoodData),
+                  {"big-endian dtype '>f8'", "'<f8'"});
+  expect_rejected(make_npy(dict_with("'>f4'", "False", "(2,)"), f4_bytes({1, 2})), "big-endian");
+}
+
+TEST(NpyRejectTest, FortranOrder) {
+  expect_rejected(make_npy(dict_with("'<f8'", "True", "(2,)"), kGoodData),
+                  {"fortran_order is True", "C order", "ascontiguousarray"});
+  expect_rejected(make_npy(dict_with("'<f8'", "0", "(2,)"), kGoodData),
+                  "'fortran_order' must be True or False");
+}
+
+TEST(NpyRejectTest, MalformedShape) {
+  for (const std::string shape : {"2", "(2)", "[2]", "'2'", "(2, '3')", "((2,),)", "(True,)"}) {
+    SCOPED_TRACE(shape);
+    expect_rejected(make_npy(dict_with("'<f8'", "False", shape), kGoodData),
+                    {"malformed 'shape'", "tuple of non-negative integers"});
+  }
+}
+
+TEST(NpyRejectTest, NegativeDimension) {
+  expect_rejected(make_npy(dict_with("'<f8'", "False", "(-2, 3)"), kGoodData),
+                  {"negative dimension", "(-2, 3)"});
+  expect_rejected(make_npy(dict_with("'<f8'", "False", "(2, -99999999999999999999999)"), kGoodData),
+                  "negative dimension");
+}
+
+TEST(NpyRejectTest, OverflowingDimensions) {
+  // A single dimension that does not fit in 64 bits.
+  expect_rejected(make_npy(dict_with("'<f8'", "False", "(99999999999999999999999,)"), ""),
+                  {"dimension 0 of 'shape'", "too large"});
+  // Dimensions whose product overflows.
+  expect_rejected(make_npy(dict_with("'<f8'", "False", "(4294967296, 4294967296)"), ""),
+                  {"too large", "overflows"});
+  // A count that fits but whose byte size does not.
+  expect_rejected(make_npy(dict_with("'<f8'", "False", "(2305843009213693952,)"), ""),
+                  {"too large", "overflows"});
+  // Even alongside a zero dimension, the other dimensions must be representable.
+  expect_rejected(make_npy(dict_with("'<f4'", "False", "(0, 4294967296, 4294967296)"), ""),
+                  "too large");
+}
+
+TEST(NpyRejectTest, TruncatedData) {
+  const std::string data = f8_bytes({1, 2, 3, 4, 5, 6});
+  expect_rejected(make_npy(dict_with("'<f8'", "False", "(2, 3)"), data.substr(0, 40)),
+                  {"truncated data", "(2, 3)", "needs 48 bytes", "file has 40"});
+  expect_rejected(make_npy(dict_with("'<f4'", "False", "(2,)"), ""),
+                  {"truncated data", "needs 8 bytes", "file has 0"});
+}
+
+TEST(NpyRejectTest, TrailingBytes) {
+  const std::string data = f8_bytes({1, 2, 3, 4, 5, 6});
+  expect_rejected(make_npy(dict_with("'<f8'", "False", "(2, 3)"), data + "xyz"),
+                  {"trailing bytes", "needs 48 bytes", "file has 51"});
+  expect_rejected(make_npy(dict_with("'<f8'", "False", "(0,)"), "x"),
+                  {"trailing bytes", "needs 0 bytes", "file has 1"});
+}
+
+TEST(NpyRejectTest, NonFiniteValues) {
+  expect_rejected(make_npy(dict_with("'<f8'", "False", "(2, 3)"), f8_bytes({0, 1, 2, 3, kNaN, 5})),
+                  {"non-finite value NaN at flat index 4", "finite"});
+  expect_rejected(make_npy(dict_with("'<f8'", "False", "(3,)"), f8_bytes({0, -kInf, kNaN})),
+                  "non-finite value -inf at flat index 1");
+  expect_rejected(make_npy(dict_with("'<f4'", "False", "(2,)"),
+                           f4_bytes({std::numeric_limits<float>::infinity(), 0})),
+                  "non-finite value inf at flat index 0");
+  expect_rejected(make_npy(dict_with("'<f4'", "False", "(2,)"),
+                           f4_bytes({1, std::numeric_limits<float>::quiet_NaN()})),
+                  "NaN at flat index 1");
+}
+
+TEST(NpyRejectTest, UntrustedTextIsEscapedInMessages) {
+  expect_rejected(
+      make_npy("{'descr': '<f8\xff\xfe', 'fortran_order': False, 'shape': (2,)}", kGoodData),
+      "'<f8\\xff");
+}
+
+// ---------------------------------------------------------------------------------------------
+// require_rank and format_shape.
+
+TEST(RequireRankTest, MessageNamesExpectationAndActualShape) {
+  NpyArray array;
+  array.shape = {3, 4, 5};
+  array.data.resize(60);
+  try {
+    require_rank(array, 2, "X.npy", "(T x d) of tokens");
+    FAIL() << "accepted a 3-D array";
+  } catch (const InputError& error) {
+    EXPECT_STREQ(error.what(),
+                 "X.npy: expected a 2-D array (T x d) of tokens, got shape (3, 4, 5)");
+  }
+  EXPECT_NO_THROW(require_rank(array, 3, "X.npy", ""));
+}
+
+TEST(RequireRankTest, EmptyDescription) {
+  NpyArray array;
+  array.shape = {5};
+  try {
+    require_rank(array, 0, "s.npy", "");
+    FAIL();
+  } catch (const InputError& error) {
+    EXPECT_STREQ(error.what(), "s.npy: expected a 0-D array, got shape (5,)");
+  }
+}
+
+TEST(FormatShapeTest, PythonTupleSyntax) {
+  EXPECT_EQ(format_shape({}), "()");
+  EXPECT_EQ(format_shape({3}), "(3,)");
+  EXPECT_EQ(format_shape({3, 4}), "(3, 4)");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Atomic writes.
+
+TEST_F(IoFileTest, WriteCreatesParentsAndLeavesNoTempFiles) {
+  const fs::path path = dir_ / "a" / "b" / "result.csv";
+  write_file_atomic(path, "x,y\n1,2\n");
+  EXPECT_EQ(read_bytes(path), "x,y\n1,2\n");
+  EXPECT_EQ(listing(dir_ / "a" / "b"), std::vector<std::string>{"result.csv"});
+}
+
+TEST_F(IoFileTest, WriteEmptyAndBinaryContent) {
+  write_file_atomic(dir_ / "empty", "");
+  EXPECT_TRUE(fs::exists(dir_ / "empty"));
+  EXPECT_EQ(fs::file_size(dir_ / "empty"), 0u);
+  const std::string binary("\0\x01\xff\n\r", 5);
+  write_file_atomic(dir_ / "binary", binary);
+  EXPECT_EQ(read_bytes(dir_ / "binary"), binary);
+}
+
+TEST_F(IoFileTest, ReplacesByRenameNotInPlace) {
+  const fs::path path = dir_ / "result.csv";
+  write_bytes(path, "old contents");
+  // A hard link keeps the old inode reachable; an in-place rewrite would change it too.
+  fs::create_hard_link(path, dir_ / "old_link");
+  write_file_atomic(path, "new");
+  EXPECT_EQ(read_bytes(path), "new");
+  EXPECT_EQ(read_bytes(dir_ / "old_link"), "old contents");
+  EXPECT_EQ(listing(dir_), (std::vector<std::string>{"old_link", "result.csv"}));
+}
+
+TEST_F(IoFileTest, FailedWriteThrowsOneLineAndCleansUp) {
+  // Renaming a file over a non-empty directory fails after the temporary file was written.
+  const fs::path target = dir_ / "occupied";
+  fs::create_directories(target);
+  write_bytes(target / "keep", "keep");
+  try {
+    write_file_atomic(target, "data");
+    FAIL() << "replaced a directory";
+  } catch (const std::runtime_error& error) {
+    const std::string message = error.what();
+    EXPECT_EQ(message.find('\n'), std::string::npos);
+    EXPECT_NE(message.find(target.string()), std::string::npos) << message;
+  }
+  EXPECT_EQ(listing(dir_), std::vector<std::string>{"occupied"});
+  EXPECT_EQ(read_bytes(target / "keep"), "keep");
+}
+
+TEST_F(IoFileTest, ParentIsAFile) {
+  write_bytes(dir_ / "file", "x");
+  EXPECT_THROW(write_file_atomic(dir_ / "file" / "child", "data"), std::runtime_error);
+  EXPECT_EQ(read_bytes(dir_ / "file"), "x");
+}
+
+TEST_F(IoFileTest, AtomicWriterWithoutCommitLeavesOldFile) {
+  const fs::path path = dir_ / "result.csv";
+  write_bytes(path, "old contents");
+  {
+    AtomicWriter writer(path);
+    writer.write("new ");
+    writer.write("contents");
+    EXPECT_FALSE(writer.committed());
+  }
+  EXPECT_EQ(read_bytes(path), "old contents");
+  EXPECT_EQ(listing(dir_), std::vector<std::string>{"result.csv"});
+}
+
+TEST_F(IoFileTest, AtomicWriterCommitReplacesFile) {
+  const fs::path path = dir_ / "result.csv";
+  write_bytes(path, "old contents");
+  AtomicWriter writer(path);
+  writer.write("new ");
+  writer.write("contents");
+  EXPECT_EQ(read_bytes(path), "old contents");
+  writer.commit();
+  EXPECT_TRUE(writer.committed());
+  EXPECT_EQ(read_bytes(path), "new contents");
+  EXPECT_THROW(writer.commit(), std::logic_error);
+  EXPECT_THROW(writer.write("more"), std::logic_error);
+  EXPECT_EQ(listing(dir_), std::vector<std::string>{"result.csv"});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fuzzer corpus: every stored input is handled without crashing.
+
+fs::path source_dir() {
+  if (const char* env = std::getenv("COSDA_SOURCE_DIR")) return env;
+  return fs::path(__FILE__).parent_path().parent_path();
+}
+
+TEST(NpyFuzzCorpusTest, StoredInputsParseWithoutCrashing) {
+  const fs::path fuzz_dir = source_dir() / "sweeps" / "fuzz";
+  if (!fs::is_directory(fuzz_dir)) {
+    GTEST_SKIP() << "fuzz corpus not found at " << fuzz_dir << "; set COSDA_SOURCE_DIR";
+  }
+  std::size_t files = 0;
+  for (const char* sub : {"npy_seeds", "npy_regressions"}) {
+    if (!fs::is_directory(fuzz_dir / sub)) continue;
+    for (const auto& entry : fs::directory_iterator(fuzz_dir / sub)) {
+      if (!entry.is_regular_file()) continue;
+      SCOPED_TRACE(entry.path().string());
+      ++files;
+      try {
+        const NpyArray array = parse_npy(read_bytes(entry.path()), entry.path().string());
+        EXPECT_EQ(array.data.size(), product(array.shape));
+      } catch (const InputError& error) {
+        EXPECT_EQ(std::string(error.what()).find('\n'), std::string::npos);
+      }
+    }
+  }
+  EXPECT_GT(files, 0u);
+}
+
+}  // namespace
+}  // namespace cosda

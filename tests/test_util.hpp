@@ -1,0 +1,90 @@
+// Shared test fixtures: seeded token streams and plain-Eigen reference attention written
+// independently of the kernels (no ops seam, no rings, whole window recomputed).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "attention/landmarks.hpp"
+#include "attention/registry.hpp"
+
+namespace cosda::test {
+
+using MatD = Eigen::MatrixXd;
+
+inline MatD random_stream(std::int64_t rows, std::int64_t d, std::uint64_t seed,
+                          double scale = 0.5) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  MatD x(rows, d);
+  for (std::int64_t i = 0; i < x.size(); ++i) x.data()[i] = scale * normal(rng);
+  return x;
+}
+
+// s(QK^T/sqrt(d)) V.
+inline MatD reference_attention(const MatD& q, const MatD& k, const MatD& v) {
+  MatD a = ((q * k.transpose()) / std::sqrt(double(q.cols()))).array().exp();
+  const Eigen::VectorXd rs = a.rowwise().sum();
+  return rs.cwiseInverse().asDiagonal() * (a * v);
+}
+
+// Razavi iteration as Nyströmformer writes it, on plain matrices.
+inline MatD reference_iterative_pinv(const MatD& x, int iterations) {
+  const std::int64_t m = x.rows();
+  const MatD eye = MatD::Identity(m, m);
+  MatD z = x.transpose() / x.colwise().sum().maxCoeff();
+  for (int i = 0; i < iterations; ++i) {
+    const MatD xz = x * z;
+    z = 0.25 * z * (13 * eye - xz * (15 * eye - xz * (7 * eye - xz)));
+  }
+  return z;
+}
+
+inline MatD row_softmax_exp(const MatD& s) {
+  MatD a = s.array().exp();
+  const Eigen::VectorXd rs = a.rowwise().sum();
+  return rs.cwiseInverse().asDiagonal() * a;
+}
+
+// s(Q Kt^T/sqrt d) s(Qt Kt^T/sqrt d)^+ s(Qt K^T/sqrt d) V, landmarks qt (raw) and kt.
+inline MatD reference_nystrom(const MatD& q, const MatD& k, const MatD& v, const MatD& qt,
+                              const MatD& kt, int iterations, bool exact) {
+  const double r = 1.0 / std::sqrt(double(q.cols()));
+  const MatD b = row_softmax_exp(q * kt.transpose() * r);
+  const MatD g = row_softmax_exp(qt * kt.transpose() * r);
+  const MatD delta = row_softmax_exp(qt * k.transpose() * r);
+  const MatD gp = exact ? MatD(g.completeOrthogonalDecomposition().pseudoInverse())
+                        : reference_iterative_pinv(g, iterations);
+  return b * gp * (delta * v);
+}
+
+// Segment means of the rows of x (Sec. IV-C sizes).
+inline MatD reference_segment_means(const MatD& x, std::int64_t m) {
+  MatD out(m, x.cols());
+  std::int64_t first = 0, i = 0;
+  for (std::int64_t s : segment_sizes(x.rows(), m)) {
+    out.row(i++) = x.middleRows(first, s).colwise().mean();
+    first += s;
+  }
+  return out;
+}
+
+struct Shape {
+  std::int64_t n, d, m;
+};
+inline std::string shape_name(const std::string& id, const Shape& s) {
+  return id + "_n" + std::to_string(s.n) + "_d" + std::to_string(s.d) + "_m" +
+         std::to_string(s.m);
+}
+
+inline std::vector<std::string> variant_ids() {
+  std::vector<std::string> ids;
+  for (const auto& v : kVariants) ids.emplace_back(v.id);
+  return ids;
+}
+
+}  // namespace cosda::test
