@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
     try {
       return c.run(args);
     } catch (const cosda::InputError& e) {
-      fmt::print(stderr, "cosda: {}\n", cosda::one_line(e.what()));
+      fmt::print(stderr, "{}\n", cosda::one_line(e.what()));
       return 2;
     } catch (const std::invalid_argument& e) {
       fmt::print(stderr, "cosda {}: {}\n", c.name, cosda::one_line(e.what()));
