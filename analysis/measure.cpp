@@ -15,7 +15,8 @@ std::string skip_reason(const Point& p) {
   if (p.heads < 1 || p.d % p.heads != 0) return "heads must divide d";
   if (t->landmarks != LandmarkKind::kNone && (p.m < 1 || p.m > p.n))
     return "needs 1 <= m <= n";
-  if (p.layers != 1) return "layers other than 1 are not supported here";
+  if (p.stabilised && !t->continual) return "the stabilised mode applies to continual variants";
+  if (p.layers != 1 && p.layers != 2) return "layers must be 1 or 2";
   return "";
 }
 
@@ -32,6 +33,7 @@ Cost run(const Point& p) {
   c.n = p.n;
   c.d = p.d;
   c.m = t->landmarks == LandmarkKind::kNone ? 1 : p.m;
+  if (p.stabilised) c.exp_shift = 0.0;  // any C: the count is one subtraction per exp
   if (t->landmarks == LandmarkKind::kFixed) {
     c.fixed_q.resize(c.m, c.d);
     for (std::int64_t i = 0; i < c.fixed_q.size(); ++i) c.fixed_q.data()[i] = 0.5 * normal(rng);
@@ -46,7 +48,7 @@ Cost run(const Point& p) {
   Cost cost;
   cost.point = p;
   const std::int64_t heap0 = heap::current();
-  MultiHead<E> mh(p.variant, c, p.heads);
+  MultiHead<E> mh(p.variant, c, p.heads, int(p.layers));
   for (std::int64_t i = 0; i < p.n; ++i) {
     const S* x = next();
     mh.step(x, x, x);

@@ -22,11 +22,13 @@ namespace cosda {
 struct Point {
   std::string variant;
   std::int64_t n = 0, d = 0, m = 1, heads = 1, layers = 1;
+  // The stabilised mode (Config::exp_shift, continual variants); counts do not depend on C.
+  bool stabilised = false;
 };
 
 inline std::ostream& operator<<(std::ostream& os, const Point& p) {
   return os << p.variant << " n=" << p.n << " d=" << p.d << " m=" << p.m << " heads=" << p.heads
-            << " layers=" << p.layers;
+            << " layers=" << p.layers << (p.stabilised ? " stabilised" : "");
 }
 
 struct Cost {

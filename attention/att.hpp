@@ -13,7 +13,7 @@ template <class E>
 class Att final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"att", "Att", false, false, LandmarkKind::kNone};
+  static constexpr VariantTraits kTraits{"att", "Att", false, false, LandmarkKind::kNone, "att"};
 
   explicit Att(const Config& c)
       : n_(c.n), d_(c.d), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), q_(n_, d_), k_(n_, d_),
@@ -22,23 +22,30 @@ class Att final : public Attention<E> {
   }
 
   bool step(const S* q, const S* k, const S* v) override {
-    push_row(q_, q);
-    push_row(k_, k);
-    push_row(v_, v);
+    append_row(q_, q, seen_);  // queries in window order: output rows follow them
+    ring_row(k_, k, seen_);     // keys and values in a ring, no shifting: attention is
+    ring_row(v_, v, seen_);     // invariant under permuting them together
     if (++seen_ < n_) return false;
-    Live a_live(this->ledger_, n_ * n_ + n_);
-    Live out_live(this->ledger_, n_ * d_);  // holds Q/sqrt(d) until A V overwrites it
-    out_ = q_;
-    ops::scale<E>(out_, inv_sqrt_d_);      // nd mul
-    ops::gemm_nt<E>(out_, k_, a_);         // A = exp(Q K^T / sqrt(d))
-    ops::exp_inplace<E>(a_);
-    ops::row_sums<E>(a_, rs_.data());      // D = diag(A 1)
-    ops::gemm_nn<E>(a_, v_, out_);         // A V
-    for (auto& r : rs_) r = ops::reciprocal<E>(r);
-    ops::scale_rows<E>(out_, rs_.data());  // D^-1 A V
+    attend(q_, k_, v_);
     return true;
   }
   MatCRef<S> output() const override { return out_; }
+
+  // output() = Att(q, k, v) over a window of n tokens (the step's body, also used as the
+  // second block of two-block models).
+  void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v); }
+  void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) {
+    Live a_live(this->ledger_, n_ * n_ + n_);
+    Live out_live(this->ledger_, n_ * d_);  // holds Q/sqrt(d) until A V overwrites it
+    out_ = q;
+    ops::scale<E>(out_, inv_sqrt_d_);      // nd mul
+    ops::gemm_nt<E>(out_, k, a_);          // A = exp(Q K^T / sqrt(d))
+    ops::exp_inplace<E>(a_);
+    ops::row_sums<E>(a_, rs_.data());      // D = diag(A 1)
+    ops::gemm_nn<E>(a_, v, out_);          // A V
+    for (auto& r : rs_) r = ops::reciprocal<E>(r);
+    ops::scale_rows<E>(out_, rs_.data());  // D^-1 A V
+  }
 
  private:
   using Live = cosda::Live<typename E::Ledger>;

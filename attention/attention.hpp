@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -33,6 +34,9 @@ struct VariantTraits {
   bool single_output;           // 1 x d output per step (else n x d)
   bool continual;               // reuses the previous step's results
   LandmarkKind landmarks;
+  // The first block of the papers' two-block model whose second block is this variant's
+  // kind: retroactive before single-output, the same kind otherwise.
+  std::string_view first_block;
 };
 
 struct Config {
@@ -44,6 +48,11 @@ struct Config {
   // Fixed landmarks, m x d each, for ny_fix and cony_*_fix. Self-attention passes the same
   // set for queries and keys (Sec. IV-B of the Nyström paper).
   Mat<double> fixed_q{}, fixed_k{};
+  // Stabilised mode (continual variants only): every exponential is exp(s - C) with this
+  // fixed C, which cancels exactly in each softmax ratio and moves the overflow threshold by C;
+  // one subtraction per exponential, counted. Choose C from a calibration stream
+  // (analysis/numerics.hpp calibrate_shift). Unset: exp(s), as in the papers.
+  std::optional<double> exp_shift{};
 };
 
 template <class E>
@@ -65,6 +74,12 @@ class Attention {
   // variants only; null otherwise).
   virtual const Mat<Scalar>* landmarks_q_scaled() const { return nullptr; }
   virtual const Mat<Scalar>* landmarks_k() const { return nullptr; }
+
+  // Variants that re-run over their window (att, ny, ny_fix) compute output() from a given
+  // window of n tokens; the second block of two-block models uses this.
+  virtual void attend_window(MatCRef<Scalar>, MatCRef<Scalar>, MatCRef<Scalar>) {
+    throw std::logic_error("this variant does not recompute over a given window");
+  }
 
   const Ledger& ledger() const { return ledger_; }
   Ledger& ledger() { return ledger_; }

@@ -20,11 +20,12 @@ template <class E>
 class CoRe final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"co_re", "Att_CoRe", false, true, LandmarkKind::kNone};
+  static constexpr VariantTraits kTraits{"co_re", "Att_CoRe", false, true, LandmarkKind::kNone, "co_re"};
 
   explicit CoRe(const Config& c)
       : n_(c.n), d_(c.d), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), q_(n_, d_), k_(n_, d_),
-        v_(n_, d_), av_(n_, d_), den_(n_), inv_(n_), e_old_(1, n_), e_new_(1, n_), out_(n_, d_) {
+        v_(n_, d_), av_(n_, d_), den_(n_), inv_(n_), e_old_(1, n_), e_new_(1, n_), out_(n_, d_),
+        shift_(ops::shift_of<S>(c.exp_shift)) {
     this->ledger_.hold(4 * n_ * d_ + n_);
   }
 
@@ -63,7 +64,7 @@ class CoRe final : public Attention<E> {
   void prime() {
     Mat<S> a(n_, n_);
     ops::gemm_nt<E>(q_, k_, a);
-    ops::exp_inplace<E>(a);
+    ops::exp_inplace<E>(a, shift_);
     ops::row_sums<E>(a, den_.data());
     ops::gemm_nn<E>(a, v_, av_);
   }
@@ -75,8 +76,8 @@ class CoRe final : public Attention<E> {
     for_rows_except(n_, j, [&](std::int64_t first, std::int64_t count) {
       ops::gemm_nt<E>(k_.row(j), q_.middleRows(first, count), e_old_.middleCols(first, count));
       ops::gemm_nt<E>(k_new, q_.middleRows(first, count), e_new_.middleCols(first, count));
-      ops::exp_inplace<E>(&e_old_(0, first), count);
-      ops::exp_inplace<E>(&e_new_(0, first), count);
+      ops::exp_inplace<E>(&e_old_(0, first), count, shift_);
+      ops::exp_inplace<E>(&e_new_(0, first), count, shift_);
       ops::add<E>(&e_old_(0, first), &den_[first], count, -1);  // Eq. 2
       ops::add<E>(&e_new_(0, first), &den_[first], count, +1);
       for (std::int64_t i = first; i < first + count; ++i) {
@@ -87,7 +88,7 @@ class CoRe final : public Attention<E> {
     store(j, q, k, v);
     // The newest query gets a full row over the window (Eqs. 3, 5); e_old_ holds it.
     ops::gemm_nt<E>(q_.row(j), k_, e_old_);
-    ops::exp_inplace<E>(e_old_.data(), n_);
+    ops::exp_inplace<E>(e_old_.data(), n_, shift_);
     den_[j] = ops::sum<E>(e_old_.data(), n_);
     ops::gemm_nn<E>(e_old_, v_, av_.row(j));
   }
@@ -97,6 +98,7 @@ class CoRe final : public Attention<E> {
   Mat<S> q_, k_, v_, av_;
   std::vector<S> den_, inv_;
   Mat<S> e_old_, e_new_, out_;
+  ops::Shift<S> shift_;  // Config::exp_shift
 };
 
 }  // namespace cosda

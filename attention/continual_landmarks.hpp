@@ -25,9 +25,12 @@ class ContinualLandmarks {
  public:
   using S = typename E::Scalar;
 
-  ContinualLandmarks(std::int64_t n, std::int64_t d, std::int64_t m, int iterations, bool exact)
+  // shift: the stabilised mode's exponent shift (Config::exp_shift), used by every exp here.
+  ContinualLandmarks(std::int64_t n, std::int64_t d, std::int64_t m, int iterations, bool exact,
+                     const ops::Shift<S>& shift = {})
       : m_(m), d_(d), sizes_(segment_sizes(n, m)), qt_(m, d), kt_(m, d), gamma_(m, m),
-        phi_(m), g_(m, m), gphi_(m, m), col_(1, m), inv_(m), pinv_(m, iterations, exact) {
+        phi_(m), g_(m, m), gphi_(m, m), col_(1, m), inv_(m), pinv_(m, iterations, exact),
+        shift_(shift) {
     require(m >= 1 && m <= n, "continual landmarks: needs 1 <= m <= n");
   }
 
@@ -62,7 +65,7 @@ class ContinualLandmarks {
   // At the end of the first window: Gamma, phi(Gamma) and the pseudo-inverse.
   void prime() {
     ops::gemm_nt<E>(qt_, kt_, gamma_);
-    ops::exp_inplace<E>(gamma_);
+    ops::exp_inplace<E>(gamma_, shift_);
     ops::row_sums<E>(gamma_, phi_.data());
     refresh_pinv();
   }
@@ -79,7 +82,7 @@ class ContinualLandmarks {
     std::copy(kt_new, kt_new + d_, &kt_(l, 0));
     for_rows_except(m_, l, [&](std::int64_t first, std::int64_t count) {
       ops::gemm_nt<E>(kt_.row(l), qt_.middleRows(first, count), col_.middleCols(first, count));
-      ops::exp_inplace<E>(&col_(0, first), count);
+      ops::exp_inplace<E>(&col_(0, first), count, shift_);
       for (std::int64_t i = first; i < first + count; ++i) {
         ops::add<E>(&gamma_(i, l), &phi_[i], 1, -1);  // Eq. 19
         ops::add<E>(&col_(0, i), &phi_[i], 1, +1);
@@ -87,7 +90,7 @@ class ContinualLandmarks {
       }
     });
     ops::gemm_nt<E>(qt_.row(l), kt_, gamma_.row(l));  // Eq. 16, row
-    ops::exp_inplace<E>(&gamma_(l, 0), m_);
+    ops::exp_inplace<E>(&gamma_(l, 0), m_, shift_);
     phi_[l] = ops::sum<E>(&gamma_(l, 0), m_);
     refresh_pinv();
     since_ = 0;
@@ -110,6 +113,7 @@ class ContinualLandmarks {
   Mat<S> g_, gphi_, col_;
   std::vector<S> inv_;
   Pinv<E> pinv_;
+  ops::Shift<S> shift_;
 };
 
 }  // namespace cosda

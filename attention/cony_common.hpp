@@ -17,9 +17,12 @@ class DeltaState {
  public:
   using S = typename E::Scalar;
 
-  DeltaState(std::int64_t n, std::int64_t d, std::int64_t m)
+  // shift: the stabilised mode's exponent shift (Config::exp_shift), used by every exp here.
+  DeltaState(std::int64_t n, std::int64_t d, std::int64_t m, const ops::Shift<S>& shift = {})
       : n_(n), d_(d), m_(m), dv_(m, d), phi_(m), e_old_(1, m), e_new_(1, m), a_(1, n),
-        dvn_(m, d), inv_(m) {}
+        dvn_(m, d), inv_(m), shift_(shift) {}
+
+  const ops::Shift<S>& shift() const { return shift_; }
 
   std::int64_t state_elements() const { return m_ * d_ + m_; }
   // Scratch live in slide()/recompute_row() and in normalized().
@@ -30,7 +33,7 @@ class DeltaState {
   // Row i from scratch over the window: rho(qt_i, K) 1 and rho(qt_i, K) V  (Eqs. 17, 20).
   void recompute_row(std::int64_t i, MatCRef<S> qt, MatCRef<S> k, MatCRef<S> v) {
     ops::gemm_nt<E>(qt.row(i), k, a_);
-    ops::exp_inplace<E>(a_.data(), n_);
+    ops::exp_inplace<E>(a_.data(), n_, shift_);
     phi_[i] = ops::sum<E>(a_.data(), n_);
     ops::gemm_nn<E>(a_, v, dv_.row(i));
   }
@@ -43,8 +46,8 @@ class DeltaState {
     for_rows_except(m_, skip, [&](std::int64_t first, std::int64_t count) {
       ops::gemm_nt<E>(ko, qt.middleRows(first, count), e_old_.middleCols(first, count));
       ops::gemm_nt<E>(kn, qt.middleRows(first, count), e_new_.middleCols(first, count));
-      ops::exp_inplace<E>(&e_old_(0, first), count);
-      ops::exp_inplace<E>(&e_new_(0, first), count);
+      ops::exp_inplace<E>(&e_old_(0, first), count, shift_);
+      ops::exp_inplace<E>(&e_new_(0, first), count, shift_);
       ops::add<E>(&e_old_(0, first), &phi_[first], count, -1);
       ops::add<E>(&e_new_(0, first), &phi_[first], count, +1);
       for (std::int64_t i = first; i < first + count; ++i) {
@@ -68,6 +71,7 @@ class DeltaState {
   std::vector<S> phi_;
   Mat<S> e_old_, e_new_, a_, dvn_;
   std::vector<S> inv_;
+  ops::Shift<S> shift_;
 };
 
 // The newest query's row of B_phi Gamma_phi^+: beta = rho(q_s, Kt) (raw, kept in `beta`),
@@ -75,10 +79,11 @@ class DeltaState {
 template <class E>
 typename E::Scalar beta_row(MatCRef<typename E::Scalar> qs, MatCRef<typename E::Scalar> kt,
                             MatCRef<typename E::Scalar> g, MatRef<typename E::Scalar> beta,
-                            MatRef<typename E::Scalar> scratch, MatRef<typename E::Scalar> row) {
+                            MatRef<typename E::Scalar> scratch, MatRef<typename E::Scalar> row,
+                            const ops::Shift<typename E::Scalar>& shift = {}) {
   const std::int64_t m = kt.rows();
   ops::gemm_nt<E>(qs, kt, beta);
-  ops::exp_inplace<E>(&beta(0, 0), m);
+  ops::exp_inplace<E>(&beta(0, 0), m, shift);
   const auto phi = ops::sum<E>(&beta(0, 0), m);
   scratch = beta;
   ops::scale<E>(&scratch(0, 0), m, ops::reciprocal<E>(phi));

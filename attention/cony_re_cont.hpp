@@ -18,11 +18,12 @@ class CoNyReCont final : public Attention<E> {
  public:
   using S = typename E::Scalar;
   static constexpr VariantTraits kTraits{"cony_re_cont", "Att_CoNyRe^Cont", false, true,
-                                         LandmarkKind::kContinual};
+                                         LandmarkKind::kContinual, "cony_re_cont"};
 
   explicit CoNyReCont(const Config& c)
       : n_(c.n), d_(c.d), m_(c.m), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
-        lm_(n_, d_, m_, c.pinv_iterations, c.exact_pinv), delta_(n_, d_, m_), q_(n_, d_),
+        lm_(n_, d_, m_, c.pinv_iterations, c.exact_pinv, ops::shift_of<S>(c.exp_shift)),
+        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)), q_(n_, d_),
         k_(n_, d_), v_(n_, d_), b_(n_, m_), phi_b_(n_), bg_(n_, m_), new_(2, d_), col_(1, n_),
         bphi_(n_, m_), inv_(n_), scratch_(1, m_), out_(n_, d_) {
     this->ledger_.hold(3 * n_ * d_ + 2 * n_ * m_ + n_ + lm_.state_elements() +
@@ -56,7 +57,7 @@ class CoNyReCont final : public Attention<E> {
       for_rows_except(n_, j, [&](std::int64_t first, std::int64_t count) {  // Eqs. 15, 18
         ops::gemm_nt<E>(lm_.kt().row(l), q_.middleRows(first, count),
                         col_.middleCols(first, count));
-        ops::exp_inplace<E>(&col_(0, first), count);
+        ops::exp_inplace<E>(&col_(0, first), count, delta_.shift());
         for (std::int64_t i = first; i < first + count; ++i) {
           ops::add<E>(&b_(i, l), &phi_b_[i], 1, -1);
           ops::add<E>(&col_(0, i), &phi_b_[i], 1, +1);
@@ -64,12 +65,13 @@ class CoNyReCont final : public Attention<E> {
         }
       });
       ops::gemm_nt<E>(q_.row(j), lm_.kt(), b_.row(j));  // the newest query's row of B
-      ops::exp_inplace<E>(&b_(j, 0), m_);
+      ops::exp_inplace<E>(&b_(j, 0), m_, delta_.shift());
       phi_b_[j] = ops::sum<E>(&b_(j, 0), m_);
       recompute_bg();
     } else {
       Live live(this->ledger_, m_);
-      phi_b_[j] = beta_row<E>(q_.row(j), lm_.kt(), lm_.g(), b_.row(j), scratch_, bg_.row(j));
+      phi_b_[j] = beta_row<E>(q_.row(j), lm_.kt(), lm_.g(), b_.row(j), scratch_, bg_.row(j),
+                              delta_.shift());
     }
     Live live(this->ledger_, n_ * d_ + delta_.normalized_scratch());
     const Mat<S>& dvn = delta_.normalized();
@@ -91,7 +93,7 @@ class CoNyReCont final : public Attention<E> {
     lm_.prime();
     for (std::int64_t i = 0; i < m_; ++i) delta_.recompute_row(i, lm_.qt(), k_, v_);
     ops::gemm_nt<E>(q_, lm_.kt(), b_);
-    ops::exp_inplace<E>(b_);
+    ops::exp_inplace<E>(b_, delta_.shift());
     ops::row_sums<E>(b_, phi_b_.data());
     recompute_bg();
   }

@@ -16,12 +16,12 @@ class CoNyReFix final : public Attention<E> {
  public:
   using S = typename E::Scalar;
   static constexpr VariantTraits kTraits{"cony_re_fix", "Att_CoNyRe^Fix", false, true,
-                                         LandmarkKind::kFixed};
+                                         LandmarkKind::kFixed, "cony_re_fix"};
 
   explicit CoNyReFix(const Config& c)
       : n_(c.n), d_(c.d), m_(c.m), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), fixed_(c),
-        delta_(n_, d_, m_), k_(n_, d_), v_(n_, d_), bg_(n_, m_), q_(1, d_), beta_(1, m_),
-        scratch_(1, m_), out_(n_, d_) {
+        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)), k_(n_, d_), v_(n_, d_), bg_(n_, m_),
+        q_(1, d_), beta_(1, m_), scratch_(1, m_), out_(n_, d_) {
     this->ledger_.hold(2 * n_ * d_ + n_ * m_ + fixed_.elements() + delta_.state_elements());
   }
 
@@ -37,7 +37,7 @@ class CoNyReFix final : public Attention<E> {
       Live live(this->ledger_, d_ + 2 * m_);
       std::copy(q, q + d_, q_.data());
       ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
-      beta_row<E>(q_, fixed_.kt, fixed_.g, beta_, scratch_, bg_.row(j));
+      beta_row<E>(q_, fixed_.kt, fixed_.g, beta_, scratch_, bg_.row(j), delta_.shift());
     }
     if (++seen_ < n_) return false;
     if (seen_ == n_)

@@ -17,12 +17,13 @@ class CoNySiCont final : public Attention<E> {
  public:
   using S = typename E::Scalar;
   static constexpr VariantTraits kTraits{"cony_si_cont", "Att_CoNySi^Cont", true, true,
-                                         LandmarkKind::kContinual};
+                                         LandmarkKind::kContinual, "cony_re_cont"};
 
   explicit CoNySiCont(const Config& c)
       : n_(c.n), d_(c.d), m_(c.m), recent_rows_((c.n + c.m - 1) / std::max<std::int64_t>(c.m, 1)),
         inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
-        lm_(n_, d_, m_, c.pinv_iterations, c.exact_pinv), delta_(n_, d_, m_), k_(n_, d_),
+        lm_(n_, d_, m_, c.pinv_iterations, c.exact_pinv, ops::shift_of<S>(c.exp_shift)),
+        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)), k_(n_, d_),
         v_(n_, d_), recent_q_(recent_rows_, d_), new_(2, d_), beta_(1, m_), scratch_(1, m_),
         row_(1, m_), out_(1, d_) {
     this->ledger_.hold(2 * n_ * d_ + recent_rows_ * d_ + lm_.state_elements() +
@@ -55,7 +56,7 @@ class CoNySiCont final : public Attention<E> {
       delta_.recompute_row(l, lm_.qt(), k_, v_);  // Eqs. 17, 20
     }
     Live live(this->ledger_, 3 * m_ + d_ + delta_.normalized_scratch());
-    beta_row<E>(recent_q_.row(r), lm_.kt(), lm_.g(), beta_, scratch_, row_);
+    beta_row<E>(recent_q_.row(r), lm_.kt(), lm_.g(), beta_, scratch_, row_, delta_.shift());
     ops::gemm_nn<E>(row_, delta_.normalized(), out_);  // Eqs. 22, 26
     return true;
   }

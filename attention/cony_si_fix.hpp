@@ -15,12 +15,12 @@ class CoNySiFix final : public Attention<E> {
  public:
   using S = typename E::Scalar;
   static constexpr VariantTraits kTraits{"cony_si_fix", "Att_CoNySi^Fix", true, true,
-                                         LandmarkKind::kFixed};
+                                         LandmarkKind::kFixed, "cony_re_fix"};
 
   explicit CoNySiFix(const Config& c)
       : n_(c.n), d_(c.d), m_(c.m), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), fixed_(c),
-        delta_(n_, d_, m_), k_(n_, d_), v_(n_, d_), q_(1, d_), beta_(1, m_), scratch_(1, m_),
-        row_(1, m_), out_(1, d_) {
+        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)), k_(n_, d_), v_(n_, d_), q_(1, d_),
+        beta_(1, m_), scratch_(1, m_), row_(1, m_), out_(1, d_) {
     this->ledger_.hold(2 * n_ * d_ + fixed_.elements() + delta_.state_elements());
   }
 
@@ -38,7 +38,7 @@ class CoNySiFix final : public Attention<E> {
     Live live(this->ledger_, d_ + 3 * m_ + d_ + delta_.normalized_scratch());
     std::copy(q, q + d_, q_.data());
     ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
-    beta_row<E>(q_, fixed_.kt, fixed_.g, beta_, scratch_, row_);
+    beta_row<E>(q_, fixed_.kt, fixed_.g, beta_, scratch_, row_, delta_.shift());
     ops::gemm_nn<E>(row_, delta_.normalized(), out_);  // Eq. 26
     return true;
   }

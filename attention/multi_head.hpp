@@ -1,4 +1,4 @@
-// h heads of one variant side by side (CoTrans Eq. 9 without the projections): the token's
+// h heads of one variant (or its two-block model) side by side (CoTrans Eq. 9 without the projections): the token's
 // d features are split into h slices of d/h, each fed to its own head; outputs are
 // concatenated along features. Heads run in parallel with OpenMP in the plain build; counting
 // policies run them one after another (the counters are per thread). Counts and logical
@@ -18,12 +18,13 @@ class MultiHead {
 
   // c.d is the full width; it must be divisible by heads. Fixed landmarks in c are m x d and
   // are sliced per head likewise.
-  MultiHead(std::string_view id, const Config& c, std::int64_t heads) : h_(heads), dh_(0) {
+  MultiHead(std::string_view id, const Config& c, std::int64_t heads, int layers = 1)
+      : h_(heads), dh_(0) {
     require(heads >= 1 && c.d % heads == 0, "heads must divide d");
     dh_ = c.d / heads;
     const VariantTraits* t = find_variant(id);
     require(t != nullptr, "unknown variant '" + std::string(id) + "'; known: " + variant_list());
-    rows_ = t->single_output ? 1 : c.n;
+    rows_ = (layers == 2 ? t->continual : t->single_output) ? 1 : c.n;  // see two_block.hpp
     for (std::int64_t i = 0; i < heads; ++i) {
       Config hc = c;
       hc.d = dh_;
@@ -31,7 +32,7 @@ class MultiHead {
         hc.fixed_q = c.fixed_q.middleCols(i * dh_, dh_);
         hc.fixed_k = c.fixed_k.middleCols(i * dh_, dh_);
       }
-      heads_.push_back(make_variant<E>(id, hc));
+      heads_.push_back(make_model<E>(id, hc, layers));
     }
     out_.resize(rows_, c.d);
   }

@@ -14,7 +14,7 @@ class Ny final : public Attention<E> {
  public:
   using S = typename E::Scalar;
   static constexpr VariantTraits kTraits{"ny", "Att_Ny", false, false,
-                                         LandmarkKind::kSegmentMeans};
+                                         LandmarkKind::kSegmentMeans, "ny"};
 
   explicit Ny(const Config& c)
       : n_(c.n), d_(c.d), m_(c.m), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
@@ -25,25 +25,32 @@ class Ny final : public Attention<E> {
   }
 
   bool step(const S* q, const S* k, const S* v) override {
-    push_row(q_, q);
-    push_row(k_, k);
-    push_row(v_, v);
+    append_row(q_, q, seen_);  // window order: segment means need it
+    append_row(k_, k, seen_);
+    append_row(v_, v, seen_);
     if (++seen_ < n_) return false;
-    Live live(this->ledger_, n_ * d_ + 2 * m_ * d_ + core_.scratch_elements(false));
-    out_ = q_;  // out_ holds Q/sqrt(d) until the last product overwrites it
-    ops::scale<E>(out_, inv_sqrt_d_);
-    std::int64_t first = 0;
-    for (std::int64_t i = 0; i < m_; ++i) {  // segment-means landmarks
-      segment_mean<E>(out_, first, sizes_[i], &qt_(i, 0));
-      segment_mean<E>(k_, first, sizes_[i], &kt_(i, 0));
-      first += sizes_[i];
-    }
-    core_.attend(out_, k_, v_, qt_, kt_, nullptr, out_);
+    attend(q_, k_, v_);
     return true;
   }
   MatCRef<S> output() const override { return out_; }
   const Mat<S>* landmarks_q_scaled() const override { return &qt_; }
   const Mat<S>* landmarks_k() const override { return &kt_; }
+
+  // output() = Att_Ny of a window (q raw) with segment-means landmarks: the step's body, also
+  // the second block of two-block models.
+  void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v); }
+  void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) {
+    Live live(this->ledger_, n_ * d_ + 2 * m_ * d_ + core_.scratch_elements(false));
+    out_ = q;  // out_ holds Q/sqrt(d) until the last product overwrites it
+    ops::scale<E>(out_, inv_sqrt_d_);
+    std::int64_t first = 0;
+    for (std::int64_t i = 0; i < m_; ++i) {  // segment-means landmarks
+      segment_mean<E>(out_, first, sizes_[i], &qt_(i, 0));
+      segment_mean<E>(k, first, sizes_[i], &kt_(i, 0));
+      first += sizes_[i];
+    }
+    core_.attend(out_, k, v, qt_, kt_, nullptr, out_);
+  }
 
   // Att_Ny of a window (q raw) with given landmarks: the reference for the continual variants.
   void attend_with(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, MatCRef<S> qt_scaled,

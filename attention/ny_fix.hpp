@@ -29,7 +29,7 @@ struct FixedLandmarks {
     Pinv<E> pinv(c.m, c.pinv_iterations, c.exact_pinv);
     Mat<S> gamma(c.m, c.m);
     std::vector<S> sums(static_cast<std::size_t>(c.m));
-    landmark_kernel_pinv<E>(qt, kt, pinv, gamma, sums, g);
+    landmark_kernel_pinv<E>(qt, kt, pinv, gamma, sums, g, ops::shift_of<S>(c.exp_shift));
   }
   std::int64_t elements() const { return qt.size() + kt.size() + g.size(); }
 };
@@ -39,7 +39,7 @@ class NyFix final : public Attention<E> {
  public:
   using S = typename E::Scalar;
   static constexpr VariantTraits kTraits{"ny_fix", "Att_Ny^Fix", false, false,
-                                         LandmarkKind::kFixed};
+                                         LandmarkKind::kFixed, "ny_fix"};
 
   explicit NyFix(const Config& c)
       : n_(c.n), d_(c.d), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), fixed_(c),
@@ -49,19 +49,26 @@ class NyFix final : public Attention<E> {
   }
 
   bool step(const S* q, const S* k, const S* v) override {
-    push_row(q_, q);
-    push_row(k_, k);
-    push_row(v_, v);
+    append_row(q_, q, seen_);  // queries in window order: output rows follow them
+    ring_row(k_, k, seen_);     // keys and values in a ring, no shifting: Nyström with fixed
+    ring_row(v_, v, seen_);     // landmarks is invariant under permuting them together
     if (++seen_ < n_) return false;
-    Live live(this->ledger_, n_ * d_ + core_.scratch_elements(true));
-    out_ = q_;  // out_ holds Q/sqrt(d) until the last product overwrites it
-    ops::scale<E>(out_, inv_sqrt_d_);
-    core_.attend(out_, k_, v_, fixed_.qt, fixed_.kt, &fixed_.g, out_);
+    attend(q_, k_, v_);
     return true;
   }
   MatCRef<S> output() const override { return out_; }
   const Mat<S>* landmarks_q_scaled() const override { return &fixed_.qt; }
   const Mat<S>* landmarks_k() const override { return &fixed_.kt; }
+
+  // output() = Att_Ny^Fix of a window (q raw): the step's body, also the second block of
+  // two-block models.
+  void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v); }
+  void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) {
+    Live live(this->ledger_, n_ * d_ + core_.scratch_elements(true));
+    out_ = q;  // out_ holds Q/sqrt(d) until the last product overwrites it
+    ops::scale<E>(out_, inv_sqrt_d_);
+    core_.attend(out_, k, v, fixed_.qt, fixed_.kt, &fixed_.g, out_);
+  }
 
  private:
   using Live = cosda::Live<typename E::Ledger>;

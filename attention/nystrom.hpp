@@ -22,13 +22,15 @@ void normalize_rows(MatRef<typename E::Scalar> x, typename E::Scalar* sums) {
   ops::scale_rows<E>(x, sums);
 }
 
-// g = Gamma_phi^+ for landmarks (qt scaled, kt); gamma is m x m scratch.
+// g = Gamma_phi^+ for landmarks (qt scaled, kt); gamma is m x m scratch; shift: the
+// stabilised mode's exponent shift (Config::exp_shift).
 template <class E>
 void landmark_kernel_pinv(MatCRef<typename E::Scalar> qt, MatCRef<typename E::Scalar> kt,
                           Pinv<E>& pinv, Mat<typename E::Scalar>& gamma,
-                          std::vector<typename E::Scalar>& sums, MatRef<typename E::Scalar> g) {
+                          std::vector<typename E::Scalar>& sums, MatRef<typename E::Scalar> g,
+                          const ops::Shift<typename E::Scalar>& shift = {}) {
   ops::gemm_nt<E>(qt, kt, gamma);
-  ops::exp_inplace<E>(gamma);
+  ops::exp_inplace<E>(gamma, shift);
   normalize_rows<E>(gamma, sums.data());
   pinv.compute(gamma, g);
 }
@@ -38,14 +40,18 @@ class NystromCore {
  public:
   using S = typename E::Scalar;
 
-  NystromCore(std::int64_t n, std::int64_t d, std::int64_t m, int iterations, bool exact)
-      : n_(n), d_(d), m_(m), pinv_(m, iterations, exact), b_(n, m), gamma_(m, m), g_(m, m),
-        delta_(m, n), dv_(m, d), bg_(n, m), sums_(std::max(n, m)) {}
+  // n keys (and values) per window; `queries` rows of output (n, or 1 for a single-output
+  // block over a window).
+  NystromCore(std::int64_t n, std::int64_t d, std::int64_t m, int iterations, bool exact,
+              std::int64_t queries = -1)
+      : n_(n), q_(queries < 0 ? n : queries), d_(d), m_(m), pinv_(m, iterations, exact),
+        b_(q_, m), gamma_(m, m), g_(m, m), delta_(m, n), dv_(m, d), bg_(q_, m),
+        sums_(std::max({n, m, q_})) {}
 
   // Elements live during attend() besides its arguments.
   std::int64_t scratch_elements(bool fixed) const {
     const std::int64_t own_g = fixed ? 0 : 2 * m_ * m_ + pinv_.scratch_elements();
-    return 2 * n_ * m_ + m_ * n_ + m_ * d_ + std::max(n_, m_) + own_g;
+    return 2 * q_ * m_ + m_ * n_ + m_ * d_ + std::max({n_, m_, q_}) + own_g;
   }
 
   // out = Att_Ny over the window (qs, k, v). g: precomputed Gamma_phi^+ (fixed landmarks) or
@@ -72,7 +78,7 @@ class NystromCore {
   Pinv<E>& pinv() { return pinv_; }
 
  private:
-  std::int64_t n_, d_, m_;
+  std::int64_t n_, q_, d_, m_;
   Pinv<E> pinv_;
   Mat<S> b_, gamma_, g_, delta_, dv_, bg_;
   std::vector<S> sums_;

@@ -2,7 +2,8 @@
 //
 // Each op states its exact count. For E = Exact (Counted scalars) the op runs the textbook
 // loop and the scalar counts itself; for Tally<T> it runs plain Eigen code and adds the stated
-// count; for Plain<T> it runs plain Eigen code only. The textbook algorithm fixes the count,
+// count; for Plain<T> it runs plain Eigen code only (both send large products to BLAS when the
+// build has it, blas.hpp). The textbook algorithm fixes the count,
 // so counts never depend on a BLAS kernel's blocking: a length-k dot product is k
 // multiplications and k-1 additions. tests/counting_test.cpp proves Tally == Exact per op and
 // per variant, bucket by bucket.
@@ -11,8 +12,10 @@
 #include <Eigen/Core>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 
+#include "attention/blas.hpp"
 #include "attention/exec.hpp"
 
 namespace cosda::ops {
@@ -40,7 +43,9 @@ void gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
       }
   } else {
     E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
-    c.noalias() = a * b.transpose();
+    if (!blas::gemm(true, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(), c.data(),
+                    c.outerStride()))
+      c.noalias() = a * b.transpose();
   }
 }
 
@@ -57,7 +62,9 @@ void gemm_nn(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
       }
   } else {
     E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
-    c.noalias() = a * b;
+    if (!blas::gemm(false, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(), c.data(),
+                    c.outerStride()))
+      c.noalias() = a * b;
   }
 }
 
@@ -74,6 +81,33 @@ void exp_inplace(S<E>* x, std::int64_t n) {
 template <class E>
 void exp_inplace(MatRef<S<E>> x) {
   for (std::int64_t i = 0; i < x.rows(); ++i) exp_inplace<E>(&x(i, 0), x.cols());
+}
+
+// The stabilised mode's exponent shift (Config::exp_shift): off, or a fixed constant c.
+template <class T>
+struct Shift {
+  bool on = false;
+  T c{};
+};
+template <class T>
+Shift<T> shift_of(const std::optional<double>& c) {
+  return {c.has_value(), T(c.value_or(0.0))};
+}
+
+// x <- exp(x - c) when the shift is on: add n, exp n. Off: exp_inplace (exp n).
+template <class E>
+void exp_inplace(S<E>* x, std::int64_t n, const Shift<S<E>>& s) {
+  if (!s.on) return exp_inplace<E>(x, n);
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < n; ++i) x[i] = exp(x[i] - s.c);
+  } else {
+    E::tally({.add = n, .exp = n});
+    VecMap<S<E>>(x, n) = (VecMap<S<E>>(x, n).array() - s.c).exp();
+  }
+}
+template <class E>
+void exp_inplace(MatRef<S<E>> x, const Shift<S<E>>& s) {
+  for (std::int64_t i = 0; i < x.rows(); ++i) exp_inplace<E>(&x(i, 0), x.cols(), s);
 }
 
 // sum of x.  add n-1.
@@ -234,6 +268,93 @@ S<E> max_abs_col_sum(MatCRef<S<E>> x) {
   } else {
     E::tally({.add = c * (r - 1), .other = r * c + (c - 1)});
     return x.cwiseAbs().colwise().sum().maxCoeff();
+  }
+}
+
+// ---- Whole-model ops (attention/encoder.hpp: LayerNorm, biases, activations) ----
+
+// sqrt(a).  other 1 (Counted's bucket for square roots).
+template <class E>
+S<E> sqrt_of(S<E> a) {
+  if constexpr (kScalarLevel<E>) {
+    return sqrt(a);
+  } else {
+    E::tally({.other = 1});
+    return std::sqrt(a);
+  }
+}
+
+// a * b and a + b on scalars.  mul 1 / add 1.
+template <class E>
+S<E> product(S<E> a, S<E> b) {
+  if constexpr (!kScalarLevel<E>) E::tally({.mul = 1});
+  return a * b;
+}
+template <class E>
+S<E> plus(S<E> a, S<E> b) {
+  if constexpr (!kScalarLevel<E>) E::tally({.add = 1});
+  return a + b;
+}
+
+// x <- x + c (sign +1) or x - c (sign -1), a scalar offset.  add n.
+template <class E>
+void offset(S<E>* x, std::int64_t n, S<E> c, int sign = +1) {
+  if constexpr (kScalarLevel<E>) {
+    if (sign > 0)
+      for (std::int64_t i = 0; i < n; ++i) x[i] += c;
+    else
+      for (std::int64_t i = 0; i < n; ++i) x[i] -= c;
+  } else {
+    E::tally({.add = n});
+    VecMap<S<E>>(x, n).array() += sign > 0 ? c : -c;
+  }
+}
+
+// y <- y .* w, element-wise.  mul n.
+template <class E>
+void multiply(const S<E>* w, S<E>* y, std::int64_t n) {
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < n; ++i) y[i] *= w[i];
+  } else {
+    E::tally({.mul = n});
+    VecMap<S<E>>(y, n).array() *= VecCMap<S<E>>(w, n).array();
+  }
+}
+
+// x <- max(x, 0).  other n (one comparison each).
+template <class E>
+void relu_inplace(S<E>* x, std::int64_t n) {
+  if constexpr (kScalarLevel<E>) {
+    const S<E> zero(0.0);
+    for (std::int64_t i = 0; i < n; ++i) x[i] = max(x[i], zero);
+  } else {
+    E::tally({.other = n});
+    VecMap<S<E>>(x, n) = VecMap<S<E>>(x, n).cwiseMax(S<E>(0));
+  }
+}
+
+// GELU, tanh form: x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3))), which is
+// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) written through one exponential.
+// mul 4, add 2, div 1, exp 1 per element. exp overflows to inf for very negative x, and the
+// quotient is then -0, the function's limit.
+template <class E>
+void gelu_inplace(S<E>* x, std::int64_t n) {
+  constexpr double kCubic = 0.044715;
+  const double k2 = -2.0 * std::sqrt(2.0 / 3.14159265358979323846);
+  if constexpr (kScalarLevel<E>) {
+    const S<E> cubic(kCubic), scale(k2), one(1.0);
+    for (std::int64_t i = 0; i < n; ++i) {
+      S<E> u = x[i] * x[i];
+      u = u * x[i];
+      u = u * cubic + x[i];
+      u = exp(u * scale);
+      x[i] = x[i] / (u + one);
+    }
+  } else {
+    E::tally({.mul = 4 * n, .add = 2 * n, .div = n, .exp = n});
+    auto a = VecMap<S<E>>(x, n).array();
+    using T = S<E>;
+    a = a / (((a * a * a * T(kCubic) + a) * T(k2)).exp() + T(1));
   }
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@
 #include "attention/cony_si_fix.hpp"
 #include "attention/ny.hpp"
 #include "attention/ny_fix.hpp"
+#include "attention/two_block.hpp"
 
 // X(id, Class)
 #define COSDA_VARIANTS(X)   \
@@ -54,12 +56,29 @@ inline std::string variant_list() {
 template <class E>
 std::unique_ptr<Attention<E>> make_variant(std::string_view id, const Config& c) {
   require(c.n >= 1 && c.d >= 1, "variant: needs n >= 1 and d >= 1");
+  if (c.exp_shift) {  // the stabilised mode (Config::exp_shift)
+    const VariantTraits* t = find_variant(id);
+    require(std::isfinite(*c.exp_shift), "exp_shift must be a finite number");
+    require(t == nullptr || t->continual,
+            "exp_shift (the stabilised mode) applies to the continual variants, not " +
+                std::string(id));
+  }
 #define COSDA_MAKE(vid, Class) \
   if (id == #vid) return std::make_unique<Class<E>>(c);
   COSDA_VARIANTS(COSDA_MAKE)
 #undef COSDA_MAKE
   throw std::invalid_argument("unknown variant '" + std::string(id) +
                               "'; known: " + variant_list());
+}
+
+// One block (layers = 1) or the papers' two-block model of the variant (layers = 2).
+template <class E>
+std::unique_ptr<Attention<E>> make_model(std::string_view id, const Config& c, int layers) {
+  require(layers == 1 || layers == 2, "layers must be 1 or 2");
+  if (layers == 1) return make_variant<E>(id, c);
+  const VariantTraits* t = find_variant(id);
+  require(t != nullptr, "unknown variant '" + std::string(id) + "'; known: " + variant_list());
+  return std::make_unique<TwoBlock<E>>(*t, make_variant<E>(t->first_block, c), c);
 }
 
 // Every execution policy the library is built for (explicit instantiations in each variant's

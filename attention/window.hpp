@@ -17,6 +17,22 @@ void push_row(Mat<S>& w, const S* x) {
   std::copy(x, x + d, w.data() + (n - 1) * d);
 }
 
+// Appends x to a window holding `filled` rows: while the window fills up (warm-up) x goes to the
+// next free row and nothing moves; once it is full, as push_row.
+template <class S>
+void append_row(Mat<S>& w, const S* x, std::int64_t filled) {
+  if (filled < w.rows())
+    std::copy(x, x + w.cols(), w.data() + filled * w.cols());
+  else
+    push_row(w, x);
+}
+
+// Writes x (w.cols() values) into ring slot t mod w.rows(), over the oldest row. Copies only.
+template <class S>
+void ring_row(Mat<S>& w, const S* x, std::int64_t t) {
+  std::copy(x, x + w.cols(), w.data() + (t % w.rows()) * w.cols());
+}
+
 // Calls f(first, count) for the row ranges of [0, n) other than row j, in order.
 template <class F>
 void for_rows_except(std::int64_t n, std::int64_t j, F&& f) {

@@ -11,6 +11,16 @@ using Argv = std::vector<std::string>;
 
 int cmd_count(const Argv& args);
 int cmd_stream(const Argv& args);
+int cmd_sweep(const Argv& args);
+int cmd_report(const Argv& args);
+int cmd_merge(const Argv& args);
+int cmd_roofline_entry(const Argv& args);
+int cmd_accuracy(const Argv& args);
+int cmd_drift(const Argv& args);
+int cmd_overflow(const Argv& args);
+int cmd_verify(const Argv& args);
+int cmd_count_model(const Argv& args);  // cosda count --model FILE
+int cmd_models(const Argv& args);
 
 struct Command {
   const char* name;
@@ -21,6 +31,19 @@ struct Command {
 inline constexpr Command kCommands[] = {
     {"count", "executed operations and memory of one variant at one shape (JSON)", cmd_count},
     {"stream", "run a variant over a token stream (.npy in, .npy out)", cmd_stream},
+    {"sweep", "measure every point of a config (configs/*.toml) in parallel", cmd_sweep},
+    {"merge", "join the shard folders of cosda sweep --shard K/N into one results folder",
+     cmd_merge},
+    {"report", "tables and figures of a swept config: printed, formula, executed", cmd_report},
+    {"roofline", "measure this machine's roofline; draw it with the benchmarked steps",
+     cmd_roofline_entry},
+    {"accuracy", "approximation error vs exact attention, and the cost-accuracy trade-off",
+     cmd_accuracy},
+    {"drift", "numerical drift of the continual running sums on long streams", cmd_drift},
+    {"overflow", "score scale at which each variant first outputs inf or NaN", cmd_overflow},
+    {"verify", "published cost formulas vs executed counts; exact forms vs execution", cmd_verify},
+    {"models", "whole models: the CoTrans paper's Tables 1-4 FLOPs against executed counts",
+     cmd_models},
 };
 
 }  // namespace cosda

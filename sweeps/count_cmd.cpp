@@ -24,22 +24,29 @@ std::string amortized_json(const Cost& c) {
 }  // namespace
 
 int cmd_count(const Argv& argv) {
+  for (const auto& arg : argv)  // whole models: sweeps/models_cmd.cpp
+    if (arg == "--model" || arg.rfind("--model=", 0) == 0) return cmd_count_model(argv);
   Args a("count",
          {{"variant", "V", "variant id: " + variant_list()},
           {"n", "N", "window length (tokens)"},
           {"d", "D", "feature width (all heads together)"},
           {"m", "M", "landmarks (Nyström variants; ignored by the others; default 1)"},
           {"heads", "H", "heads, dividing d (default 1)"},
+          {"layers", "1|2", "1 block, or the papers' two-block model (default 1)"},
           {"scalar", "double|float", "scalar type for the heap measurement (default double)"},
           {"exact", "", "count at scalar level (Counted scalars) instead of the fast path"}},
          argv);
   if (a.help()) {
     fmt::print(
-        "usage: cosda count --variant V --n N --d D [--m M] [--heads H] [--scalar S] [--exact]\n"
+        "usage: cosda count --variant V --n N --d D [--m M] [--heads H] [--layers 1|2]\n"
+        "                   [--scalar S] [--exact]\n"
+        "With --layers 2: the retroactive (or same-kind) block followed by the second block the\n"
+        "papers use (single-output after retroactive), run as a real two-block stream.\n"
         "Runs the variant's kernels under counting and prints one JSON object: operations per\n"
         "steady-state step (step: amortized over a landmark cycle; update_step, plain_step),\n"
         "logical valley and peak memory in elements, and heap bytes. Convention: every\n"
-        "executed scalar operation is one FLOP (flops = mul + add + div + exp + other).\n\n{}",
+        "executed scalar operation is one FLOP (flops = mul + add + div + exp + other).\n"
+        "Whole models: cosda count --model FILE (see cosda count --model FILE --help).\n\n{}",
         a.usage());
     return 0;
   }
@@ -56,6 +63,7 @@ int cmd_count(const Argv& argv) {
   p.d = a.integer("d", 1, 1 << 16);
   p.m = a.integer("m", 1, 1 << 20, 1);
   p.heads = a.integer("heads", 1, 1 << 16, 1);
+  p.layers = a.integer("layers", 1, 2, 1);
   const bool single = a.choice("scalar", {"double", "float"}, "double") == "float";
   if (p.d % p.heads != 0)
     throw InputError("cosda count: flag --heads must divide --d (d = " + std::to_string(p.d) +
@@ -72,15 +80,16 @@ int cmd_count(const Argv& argv) {
   const std::string update =
       updates ? counts_json(c.update_step) : (c.plain_steps > 0 ? plain : "null");
   fmt::print(
-      R"({{"variant": "{}", "n": {}, "d": {}, "m": {}, "heads": {}, "layers": 1, "scalar": "{}", )"
+      R"({{"variant": "{}", "n": {}, "d": {}, "m": {}, "heads": {}, "layers": {}, "scalar": "{}", )"
       R"j("counting": "{}", "convention": "all operations (mul+add+div+exp+other)", )j"
       R"("step": {}, "update_step": {}, "plain_step": {}, "cycle_steps": {}, )"
       R"("update_steps_per_cycle": {}, "valley": {}, "peak": {}, "heap_peak_bytes": {}, )"
-      R"("heap_retained_bytes": {}}})"
+      R"("heap_retained_bytes": {}, "heap_allocations_per_cycle": {}}})"
       "\n",
-      p.variant, p.n, p.d, p.m, p.heads, single ? "float" : "double",
+      p.variant, p.n, p.d, p.m, p.heads, p.layers, single ? "float" : "double",
       a.has("exact") ? "scalar-level" : "fast", amortized_json(c), update, plain, c.cycle_steps,
-      c.update_steps, c.valley, c.peak, c.heap_peak_bytes, c.heap_retained_bytes);
+      c.update_steps, c.valley, c.peak, c.heap_peak_bytes, c.heap_retained_bytes,
+      c.steady_allocations);
   return 0;
 }
 

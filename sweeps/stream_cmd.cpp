@@ -1,6 +1,11 @@
 // cosda stream: self-attention over a token stream read from .npy (q = k = v = each row).
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "analysis/numerics.hpp"
 #include "attention/kmeans.hpp"
 #include "attention/multi_head.hpp"
 #include "sweeps/args.hpp"
@@ -12,8 +17,8 @@ namespace {
 
 template <class T>
 std::vector<double> run_stream(const std::string& id, const Config& c, std::int64_t heads,
-                               const Eigen::MatrixXd& x) {
-  MultiHead<Plain<T>> mh(id, c, heads);
+                               int layers, const Eigen::MatrixXd& x) {
+  MultiHead<Plain<T>> mh(id, c, heads, layers);
   std::vector<double> out;
   Mat<T> token(1, c.d);
   for (std::int64_t t = 0; t < x.rows(); ++t) {
@@ -25,9 +30,13 @@ std::vector<double> run_stream(const std::string& id, const Config& c, std::int6
         const double v = double(y(r, j));
         if (!std::isfinite(v))
           throw std::runtime_error(fmt::format(
-              "{}: output is not finite at token {} (row {}, feature {}): the scores overflow "
-              "exp(); scale the input down",
-              id, t, r, j));
+              "{}: output is not finite at token {} (row {}, feature {}): exp() overflowed, or a "
+              "running sum of exponentials cancelled to zero (there is no max-subtraction, as "
+              "in the papers); scale the input down{}",
+              id, t, r, j,
+              c.exp_shift || !find_variant(id)->continual
+                  ? ""
+                  : " or pass --exp-shift auto (the stabilised mode)"));
         out.push_back(v);
       }
   }
@@ -42,18 +51,22 @@ int cmd_stream(const Argv& argv) {
           {"n", "N", "window length (tokens)"},
           {"m", "M", "landmarks (Nyström variants; ignored by the others)"},
           {"heads", "H", "heads, dividing d (default 1)"},
+          {"layers", "1|2", "1 block, or the papers' two-block model (default 1)"},
           {"input", "X.npy", "T x d tokens, float32 or float64, C order"},
           {"output", "Y.npy", "outputs from the first full window on"},
           {"landmarks", "L.npy", "m x d fixed landmarks (ny_fix, cony_*_fix)"},
           {"scalar", "double|float", "arithmetic precision (default double)"},
-          {"exact-pinv", "", "exact pseudo-inverse instead of 6 Razavi iterations"}},
+          {"exact-pinv", "", "exact pseudo-inverse instead of 6 Razavi iterations"},
+          {"exp-shift", "C|auto",
+           "stabilised mode (continual variants): exp(s - C); auto calibrates C on X"}},
          argv);
   if (a.help()) {
     fmt::print(
         "usage: cosda stream --variant V --n N [--m M] --input X.npy --output Y.npy\n"
-        "                    [--landmarks L.npy] [--heads H] [--scalar double|float]\n"
+        "                    [--landmarks L.npy] [--heads H] [--layers 1|2] [--scalar S]\n"
         "Self-attention over the stream (q = k = v = each row of X). Y has shape (T-n+1, d)\n"
-        "for single-output variants, (T-n+1, n, d) otherwise, rows oldest first. Without\n"
+        "for single-output variants (and two-block continual models), (T-n+1, n, d)\n"
+        "otherwise, rows oldest first. Without\n"
         "--landmarks, fixed-landmark variants take the m-means of X (seed 1, k-means++).\n\n{}",
         a.usage());
     return 0;
@@ -69,6 +82,7 @@ int cmd_stream(const Argv& argv) {
   const std::string in = a.require("input"), out = a.require("output");
   const std::int64_t n = a.integer("n", 1, 1 << 20);
   const std::int64_t heads = a.integer("heads", 1, 1 << 16, 1);
+  const int layers = int(a.integer("layers", 1, 2, 1));
   const bool single = a.choice("scalar", {"double", "float"}, "double") == "float";
   const bool landmarks = t->landmarks != LandmarkKind::kNone;
   const std::int64_t m = a.integer("m", 1, 1 << 20, landmarks ? std::nullopt : std::optional(1));
@@ -107,10 +121,39 @@ int cmd_stream(const Argv& argv) {
     }
     c.fixed_k = c.fixed_q;
   }
-  const std::vector<double> y = single ? run_stream<float>(id, c, heads, tokens)
-                                       : run_stream<double>(id, c, heads, tokens);
+  if (const auto shift = a.get("exp-shift")) {
+    if (!t->continual)
+      throw InputError("cosda stream: flag --exp-shift applies to the continual variants "
+                       "(co_*, cony_*), not " + id);
+    if (*shift == "auto") {  // one C for all heads: the midpoint of their row-maxima ranges
+      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+      const std::int64_t dh = d / heads;
+      for (std::int64_t h = 0; h < heads; ++h) {
+        Config hc = c;
+        hc.d = dh;
+        if (c.fixed_q.size() > 0) hc.fixed_q = hc.fixed_k = c.fixed_q.middleCols(h * dh, dh);
+        const Eigen::MatrixXd xh = tokens.middleCols(h * dh, dh);
+        const auto [l, u] =
+            row_max_range(id, hc, Qkv{xh, xh, xh}, std::max<std::int64_t>(1, n / 8));
+        lo = std::min(lo, l);
+        hi = std::max(hi, u);
+      }
+      c.exp_shift = 0.5 * (lo + hi);
+    } else {
+      double v = 0;
+      const char* end = shift->data() + shift->size();
+      const auto [p, ec] = std::from_chars(shift->data(), end, v);
+      if (ec != std::errc() || p != end || !std::isfinite(v))
+        throw InputError("cosda stream: flag --exp-shift must be a finite number or 'auto', "
+                         "got '" + *shift + "'");
+      c.exp_shift = v;
+    }
+  }
+  const std::vector<double> y = single ? run_stream<float>(id, c, heads, layers, tokens)
+                                       : run_stream<double>(id, c, heads, layers, tokens);
   const std::size_t steps = std::size_t(rows - n + 1);
-  std::vector<std::size_t> shape = t->single_output
+  const bool one_row = layers == 2 ? t->continual : t->single_output;
+  std::vector<std::size_t> shape = one_row
                                        ? std::vector<std::size_t>{steps, std::size_t(d)}
                                        : std::vector<std::size_t>{steps, std::size_t(n),
                                                                   std::size_t(d)};

@@ -156,6 +156,50 @@ std::vector<Case> cases() {
 INSTANTIATE_TEST_SUITE_P(AllVariants, Equivalence, ::testing::ValuesIn(cases()),
                          [](const auto& info) { return shape_name(info.param.id, info.param.s); });
 
+// Two-block models: the first block's n outputs (all recomputed by the reference) feed the
+// second block; the stream's output equals the reference chain at every steady step.
+TEST_P(Equivalence, TwoBlockModelMatchesReferenceChain) {
+  const auto& [id, s] = GetParam();
+  const VariantTraits& t = *find_variant(id);
+  Config c{.n = s.n, .d = s.d, .m = s.m};
+  const MatD fixed = random_stream(s.m, s.d, 4);
+  if (t.landmarks == LandmarkKind::kFixed) c.fixed_q = c.fixed_k = fixed;
+  auto model = make_model<Plain<double>>(id, c, 2);
+  Ny<Plain<double>> ny(c);
+  const MatD x = random_stream(4 * s.n, s.d, 12);
+  double worst = 0;
+  for (std::int64_t i = 0; i < x.rows(); ++i) {
+    const Mat<double> xi = x.row(i);
+    if (!model->step(xi.data(), xi.data(), xi.data())) continue;
+    const MatD w = x.middleRows(i - s.n + 1, s.n);
+    auto block = [&](const MatD& in, bool first) -> MatD {
+      switch (t.landmarks) {
+        case LandmarkKind::kNone:
+          return reference_attention(in, in, in);
+        case LandmarkKind::kFixed:
+          return reference_nystrom(in, in, in, fixed, fixed, 6, false);
+        case LandmarkKind::kContinual:
+          if (first) {
+            Mat<double> out;
+            ny.attend_with(in, in, in, *model->landmarks_q_scaled(), *model->landmarks_k(), out);
+            return out;
+          }
+          [[fallthrough]];
+        case LandmarkKind::kSegmentMeans:
+          return reference_nystrom(in, in, in, reference_segment_means(in, s.m),
+                                   reference_segment_means(in, s.m), 6, false);
+      }
+      return {};
+    };
+    MatD want = block(block(w, true), false);
+    if (t.continual) want = MatD(want.bottomRows(1));
+    ASSERT_EQ(model->output().rows(), want.rows());
+    worst = std::max(worst, rel_error(model->output(), want));
+  }
+  EXPECT_LT(worst, 1e-9);
+  errors().note(id + " two-block double", worst);
+}
+
 // ny with m = n: each landmark is one token, and with the exact pseudo-inverse
 // s(QK^T) s(QK^T)^+ s(QK^T) = s(QK^T) (a Moore-Penrose identity), so ny equals att.
 TEST(NyLimits, EqualsAttWhenEveryTokenIsALandmark) {
