@@ -1,0 +1,158 @@
+// cosda verify on a small grid: exit status semantics, the two files it writes, the
+// corrections file quoted or reported absent, and bad configs rejected before anything is
+// written.
+#include "sweeps/verify.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "sweeps/commands.hpp"
+#include "sweeps/errors.hpp"
+
+namespace cosda {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kSmallConfig = R"([exact]
+n = [3, 7]
+d = [2, 5]
+m = [2, 3]
+heads = [1, 2]
+
+[compare]
+nystrom = [[8, 4, 3]]
+cotrans = [[6, 4]]
+
+[orders]
+n = [8, 16]
+n_at = [2, 2]
+d = [4, 8]
+d_at = [8, 2]
+m = [2, 4]
+m_at = [8, 2]
+
+[paper]
+tables = false
+)";
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class VerifyTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("cosda_verify_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    config_ = dir_ / "verification.toml";
+    std::ofstream(config_) << kSmallConfig;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  verify::Options options(const std::string& corrections = "absent.md") const {
+    verify::Options o;
+    o.config = config_;
+    o.out_dir = dir_ / "out";
+    o.corrections = dir_ / corrections;
+    return o;
+  }
+
+  fs::path dir_, config_;
+};
+
+TEST_F(VerifyTest, SmallGridPassesAndWritesReportAndCsv) {
+  std::ofstream(dir_ / "corrections.md")
+      << "# Corrections\n\n| eq | fix |\n|---|---|\n| (7) | x |\n";
+  const verify::Outcome out = verify::run(options("corrections.md"));
+  EXPECT_EQ(out.status, 0);
+  EXPECT_EQ(out.mismatches, 0u);
+  EXPECT_GT(out.checks, 50u);
+  ASSERT_TRUE(fs::exists(out.report));
+  ASSERT_TRUE(fs::exists(out.csv));
+  const std::string md = slurp(out.report), csv = slurp(out.csv);
+  EXPECT_NE(md.find("**Status: pass.**"), std::string::npos);
+  EXPECT_NE(md.find("| (7) | x |"), std::string::npos) << "the corrections file is quoted";
+  for (const char* section :
+       {"## 1. Exact forms against execution", "## 3. Nyström paper", "## 4. CoTrans paper",
+        "## 6. Nyström paper, Table I", "## 9. Equation corrections"})
+    EXPECT_NE(md.find(section), std::string::npos) << section;
+  EXPECT_EQ(csv.rfind("section,source,variant,quantity,convention,", 0), 0u);
+  EXPECT_NE(csv.find("\nexact,"), std::string::npos);
+  EXPECT_NE(csv.find("\nnystrom,"), std::string::npos);
+  EXPECT_NE(csv.find("\ncotrans,"), std::string::npos);
+  EXPECT_EQ(csv.find("mismatch"), std::string::npos);
+  // No temporary files left next to the outputs.
+  for (const auto& e : fs::directory_iterator(dir_ / "out"))
+    EXPECT_TRUE(e.path().filename() == "report.md" || e.path().filename() == "verification.csv")
+        << e.path();
+}
+
+TEST_F(VerifyTest, MissingCorrectionsFileIsStatedInTheReport) {
+  const verify::Outcome out = verify::run(options("absent.md"));
+  EXPECT_NE(slurp(out.report).find("absent.md is absent"), std::string::npos);
+}
+
+TEST_F(VerifyTest, CommandExitStatusIsZeroOnPass) {
+  const Argv argv = {"--config",      config_.string(),           "--out", (dir_ / "cmd").string(),
+                     "--corrections", (dir_ / "none.md").string()};
+  EXPECT_EQ(cmd_verify(argv), 0);
+  EXPECT_TRUE(fs::exists(dir_ / "cmd" / "report.md"));
+  EXPECT_THROW(cmd_verify({"--bogus"}), InputError);
+}
+
+TEST(VerifyStatus, NonZeroIffSomeCheckFails) {
+  verify::Check good = verify::check_point({"cony_re_cont", 7, 4, 3, 2});
+  EXPECT_TRUE(good.ok());
+  EXPECT_GT(good.executed_cycle_flops, 0);
+  EXPECT_EQ(good.executed_cycle_flops, good.exact_cycle_flops);
+  EXPECT_EQ(verify::status({good, good}), 0);
+  verify::Check bad = good;
+  bad.mismatches.push_back("peak");
+  EXPECT_FALSE(bad.ok());
+  EXPECT_NE(verify::status({good, bad}), 0);
+  EXPECT_NE(verify::status({bad}), 0);
+  EXPECT_EQ(verify::status({}), 0);
+}
+
+TEST_F(VerifyTest, BadConfigIsAnInputErrorAndWritesNothing) {
+  const std::string cases[] = {
+      "",                                                // missing tables
+      std::string(kSmallConfig) + "\n[extra]\nx = 1\n",  // unknown table
+      std::string(kSmallConfig) + "\n[paper]\n",         // duplicate table: TOML error
+      std::string(kSmallConfig)
+          .replace(std::string(kSmallConfig).find("n = [3, 7]"), 10,
+                   "n = [3, -7]"),  // out of range
+      std::string(kSmallConfig)
+          .replace(std::string(kSmallConfig).find("[[8, 4, 3]]"), 11,
+                   "[[3, 4, 8]]"),  // m > n
+  };
+  for (const std::string& text : cases) {
+    std::ofstream(config_, std::ios::trunc) << text;
+    try {
+      verify::run(options());
+      ADD_FAILURE() << "accepted:\n" << text;
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(config_.string()), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos);
+    }
+    EXPECT_FALSE(fs::exists(dir_ / "out")) << text;
+  }
+  verify::Options o = options();
+  o.config = dir_ / "no_such.toml";
+  EXPECT_THROW(verify::run(o), InputError);
+}
+
+}  // namespace
+}  // namespace cosda
