@@ -1,0 +1,69 @@
+// Executed cost of a whole model (attention/encoder.hpp) per steady-state step, by part and by
+// block, and the models of the counters the Continual Transformers paper's tables were made
+// with (its Tables 1-4), which explain the printed numbers from the executed ones.
+//
+// Protocol (as analysis/measure.hpp): feed n seeded Gaussian tokens (warm-up; the n-th gives
+// the first output), then one steady-state cycle: n steps if a block holds continual
+// landmarks (cony_*_cont: steps differ within the landmark cycle), else one step. Counts are
+// thread_counts() deltas attributed to parts by the model; per-step values are cycle totals
+// divided by the cycle length.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/conventions.hpp"
+#include "analysis/measure.hpp"
+#include "attention/encoder.hpp"
+
+namespace cosda {
+
+struct ModelCost {
+  ModelSpec spec;
+  std::vector<BlockPlan> plans;
+  std::vector<PartCounts> cycle;  // [0] model level, [b + 1] block b; totals over the cycle
+  std::int64_t cycle_steps = 1;
+
+  // Cycle totals.
+  OpCounts part(Part p) const;
+  OpCounts level(std::size_t i) const;  // all parts of one level ([0] model, [b + 1] block b)
+  OpCounts total() const;
+  // Per step, in a convention.
+  double per_step(const OpCounts& c, conventions::Convention conv) const {
+    return double(conventions::count(c, conv)) / double(cycle_steps);
+  }
+  // Executed multiplications per step of one part of one level.
+  double mul(std::size_t level, Part p) const {
+    return double(cycle[level][static_cast<int>(p)].mul) / double(cycle_steps);
+  }
+};
+
+ModelCost measure_model(const ModelSpec& spec, Counting counting = Counting::kTally);
+
+// The counters behind the paper's FLOPs columns, as far as the authors' code and run logs
+// show them (ptflops: multiply-accumulates of the modules it hooks). A counter model starts
+// from our executed multiplications of the parts the counter sees and adds or removes what the
+// counter does differently; every term is listed with its reason.
+//   oadtr      ptflops on OadTR's regular model (Tables 1a, 2, 3): nn.Linear layers and
+//              activations only; the attention products are plain tensor operations inside a
+//              custom module, invisible to it; LayerNorm is not counted either.
+//   continual  ptflops with the continual-inference attention hooks (CoOadTR, CoTrans-b#:
+//              Tables 1b, 2, 3, 4): projections and attention multiplications per step.
+//   regular_t  the same hooks run in regular (forward) mode over GTZAN's channel-first
+//              tensors (Table 4, Trans-b#).
+enum class CounterProfile { kOadtr, kContinual, kRegularT };
+inline constexpr std::array<std::string_view, 3> kCounterProfileIds = {"oadtr", "continual",
+                                                                       "regular_t"};
+
+struct CounterTerm {
+  std::string what;
+  double value = 0;     // per step
+  bool counted = true;  // false: shown for reference, left out by the counter
+};
+
+std::vector<CounterTerm> counter_terms(const ModelCost& c, CounterProfile profile);
+double counter_total(const std::vector<CounterTerm>& terms);
+
+}  // namespace cosda
