@@ -1,0 +1,634 @@
+// cosda-bench: wall-clock time per steady-state step of the nine variants (Google Benchmark).
+//
+// Benchmarks are registered at run time from the variant registry (kVariants) and
+// configs/timing.toml: one per variant, shape, scalar (float, double), thread setting (one
+// thread; all cores with heads in parallel, for shapes with more than one head) and step kind:
+//   step    every steady-state step (variants without landmark updates; all steps cost the same)
+//   plain   steps that compute no landmark (continual-landmark variants)
+//   update  landmark-update steps only
+//   cycle   whole landmark cycles of n steps, time per step (amortized)
+// Each benchmark runs a warmed-up stream of the Plain<T> build (no instrumentation): the n
+// warm-up tokens, for continual-landmark variants one whole cycle, and --benchmark_min_warmup_time
+// from the config before timing. Update steps are timed one by one and plain steps by runs
+// between updates (manual time); the steps skipped in between run untimed. One-thread cases
+// are timed on the thread's CPU clock (the time the step spent on a core: the machine is
+// shared, and other processes must not inflate it), all-core cases on the wall clock.
+//
+// Counters: flops per step as counted by executing the kernels under Tally (measure(), the
+// fast counting path; for update steps the cycle's update steps on average); FLOP/s; bytes,
+// the step's peak live elements (state, scratch and output, from the memory ledger) times the
+// scalar size, the model of the bytes a step touches; flop/byte; and, when
+// results/roofline/machine.json exists, bound_GFLOP/s and roofline, the fraction of the bound
+// (sweeps/roofline_model.hpp) reached. With --cosda_report=DIR the run also writes
+// DIR/timing/realized.md (FLOP ratio vs att beside the time ratio vs att, medians of this run)
+// and DIR/timing/points.tsv (the roofline figure's points, drawn by `cosda roofline`).
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <random>
+
+#include "analysis/measure.hpp"
+#include "attention/multi_head.hpp"
+#include "bench/timing_config.hpp"
+#include "sweeps/atomic_file.hpp"
+#include "sweeps/roofline_model.hpp"
+
+namespace cosda::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+enum class Kind { kStep, kPlain, kUpdate, kCycle };
+
+const char* kind_name(Kind k) {
+  switch (k) {
+    case Kind::kStep:
+      return "step";
+    case Kind::kPlain:
+      return "plain";
+    case Kind::kUpdate:
+      return "update";
+    case Kind::kCycle:
+      return "cycle";
+  }
+  return "";
+}
+
+struct Options {
+  std::string config = "configs/timing.toml";
+  std::string machine = "results/roofline/machine.json";
+  std::string report;  // DIR for timing/realized.md and timing/points.tsv; empty: none
+  std::string out;     // --benchmark_out, written atomically
+  bool quick = false;
+  std::string command;  // the command line, for the report
+  std::string load_before, load_after;
+};
+
+struct Case {
+  std::string variant;
+  const TimingShape* shape = nullptr;
+  bool single = false;  // float (else double)
+  bool all_cores = false;
+  Kind kind = Kind::kStep;
+
+  std::string scalar() const { return single ? "float" : "double"; }
+  std::string threads() const { return all_cores ? "all" : "one"; }
+  std::string stream_key() const { return variant + "/" + shape->name + "/" + scalar(); }
+  std::string name() const { return stream_key() + "/" + threads() + "/" + kind_name(kind); }
+  Point point() const { return Point{variant, shape->n, shape->d, shape->m, shape->heads, 1}; }
+};
+
+int cores() { return std::max(1, omp_get_num_procs()); }
+
+// The 1-minute load average: other processes on the cores make wall-clock times noisy.
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string one;
+  return in >> one ? one : "unknown";
+}
+
+// ---------------------------------------------------------------------------------------
+// Counting: executed operations and memory per step, by running the kernels under Tally.
+
+const Cost& cost_of(const Case& c) {
+  static std::map<std::string, Cost> cache;
+  auto it = cache.find(c.stream_key());
+  if (it == cache.end())
+    it = cache
+             .emplace(c.stream_key(), measure(c.point(), Counting::kTally,
+                                              c.single ? Precision::kFloat : Precision::kDouble))
+             .first;
+  return it->second;
+}
+
+struct StepCost {
+  double flops = 0, bytes = 0;
+};
+
+StepCost step_cost(const Case& c, const Cost& k) {
+  StepCost s;
+  switch (c.kind) {
+    case Kind::kStep:
+    case Kind::kPlain:
+      s.flops = double(k.plain_step.flops());
+      break;
+    case Kind::kUpdate:
+      s.flops = double(k.cycle_total.flops() - k.plain_steps * k.plain_step.flops()) /
+                double(std::max<std::int64_t>(1, k.update_steps));
+      break;
+    case Kind::kCycle:
+      s.flops = k.amortized_flops();
+      break;
+  }
+  s.bytes = double(k.peak) * (c.single ? 4.0 : 8.0);
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------
+// Streams: a warmed-up Plain<T> model fed from a pool of seeded tokens (q = k = v = token).
+
+class StreamBase {
+ public:
+  virtual ~StreamBase() = default;
+  virtual void step() = 0;
+  virtual bool next_is_update() const = 0;
+  virtual std::int64_t cycle() const = 0;
+  virtual bool has_plain_steps() const = 0;
+};
+
+template <class T>
+class Stream final : public StreamBase {
+ public:
+  explicit Stream(const Case& c) : n_(c.shape->n), mh_(c.variant, config(c), c.shape->heads) {
+    std::mt19937_64 rng(7);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    pool_.resize(97, c.shape->d);
+    for (std::int64_t i = 0; i < pool_.size(); ++i) pool_.data()[i] = T(0.5 * normal(rng));
+    for (std::int64_t i = 0; i < n_; ++i) feed();  // warm-up: the first output primes
+    if (find_variant(c.variant)->landmarks == LandmarkKind::kContinual) {
+      updates_.resize(std::size_t(n_));  // one whole cycle: which steps update a landmark
+      for (std::int64_t i = 0; i < n_; ++i) {
+        feed();
+        updates_[std::size_t(i)] = mh_.updated_landmarks();
+      }
+    }
+  }
+  void step() override {
+    feed();
+    phase_ = (phase_ + 1) % n_;
+  }
+  bool next_is_update() const override {
+    return !updates_.empty() && updates_[std::size_t(phase_)];
+  }
+  std::int64_t cycle() const override { return n_; }
+  bool has_plain_steps() const override {
+    return std::find(updates_.begin(), updates_.end(), false) != updates_.end();
+  }
+
+ private:
+  static Config config(const Case& c) {
+    Config k;
+    k.n = c.shape->n;
+    k.d = c.shape->d;
+    k.m = find_variant(c.variant)->landmarks == LandmarkKind::kNone ? 1 : c.shape->m;
+    if (find_variant(c.variant)->landmarks == LandmarkKind::kFixed) {
+      std::mt19937_64 rng(11);
+      std::normal_distribution<double> normal(0.0, 1.0);
+      k.fixed_q.resize(k.m, k.d);
+      for (std::int64_t i = 0; i < k.fixed_q.size(); ++i) k.fixed_q.data()[i] = 0.5 * normal(rng);
+      k.fixed_k = k.fixed_q;
+    }
+    return k;
+  }
+  void feed() {
+    const T* x = &pool_(next_++ % pool_.rows(), 0);
+    mh_.step(x, x, x);
+  }
+
+  std::int64_t n_, next_ = 0, phase_ = 0;
+  MultiHead<Plain<T>> mh_;
+  Mat<T> pool_;
+  std::vector<bool> updates_;
+};
+
+// The stream of the case being run; kept across the calls Google Benchmark makes for one
+// benchmark (iteration probes, repetitions) and across thread settings and step kinds.
+StreamBase& stream_for(const Case& c) {
+  static std::unique_ptr<StreamBase> current;
+  static std::string key;
+  if (key != c.stream_key()) {
+    current.reset();
+    key = c.stream_key();
+    if (c.single)
+      current = std::make_unique<Stream<float>>(c);
+    else
+      current = std::make_unique<Stream<double>>(c);
+  }
+  return *current;
+}
+
+// ---------------------------------------------------------------------------------------
+
+// Seconds on this thread's CPU clock (one-thread cases: time the thread spent on a core, so
+// other processes sharing the cores do not inflate it; on a quiet machine it equals the wall
+// time) or on the wall clock (all-core cases, whose work runs on several threads).
+double clock_seconds(bool thread_cpu) {
+  if (thread_cpu) {
+    timespec ts;
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+  }
+  return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+}
+
+void run_case(benchmark::State& st, const Case& c, const std::optional<roofline::Machine>& m) {
+  omp_set_num_threads(c.all_cores ? cores() : 1);
+  const StepCost sc = step_cost(c, cost_of(c));
+  StreamBase& s = stream_for(c);
+  const bool cpu = !c.all_cores;
+  if (c.kind == Kind::kPlain && !s.has_plain_steps()) {
+    st.SkipWithError("every step updates a landmark (m = n): no plain steps");
+    return;
+  }
+  std::int64_t steps = 0;  // steps timed, over all iterations (0: one per iteration)
+  switch (c.kind) {
+    case Kind::kStep:  // Google Benchmark's own timers: thread CPU time, or real time (all)
+      for (auto _ : st) s.step();
+      break;
+    case Kind::kPlain:  // one iteration: a run of consecutive plain steps
+      for (auto _ : st) {
+        while (s.next_is_update()) s.step();
+        const double t0 = clock_seconds(cpu);
+        do {
+          s.step();
+          ++steps;
+        } while (!s.next_is_update());
+        st.SetIterationTime(clock_seconds(cpu) - t0);
+      }
+      break;
+    case Kind::kUpdate:  // one iteration: one update step, the plain steps before it untimed
+      for (auto _ : st) {
+        while (!s.next_is_update()) s.step();
+        const double t0 = clock_seconds(cpu);
+        s.step();
+        st.SetIterationTime(clock_seconds(cpu) - t0);
+      }
+      break;
+    case Kind::kCycle:  // one iteration: a whole landmark cycle
+      for (auto _ : st) {
+        const double t0 = clock_seconds(cpu);
+        for (std::int64_t i = 0; i < s.cycle(); ++i) s.step();
+        steps += s.cycle();
+        st.SetIterationTime(clock_seconds(cpu) - t0);
+      }
+      break;
+  }
+  // The time Google Benchmark reports is per iteration; an iteration of `plain` and `cycle` is
+  // several steps, and `steps` (per iteration) turns it into time per step (CollectingReporter).
+  // Manual time must be the iteration's whole time, or Google Benchmark sizes its runs by the
+  // per-step time and runs for `steps` times min_time.
+  if (steps == 0) steps = std::int64_t(st.iterations());
+  using benchmark::Counter;
+  st.counters["steps"] = Counter(double(steps), Counter::kAvgIterations);
+  st.counters["flops"] = Counter(sc.flops);
+  st.counters["FLOP/s"] = Counter(sc.flops * double(steps), Counter::kIsRate);
+  st.counters["bytes"] = Counter(sc.bytes);
+  st.counters["flop/byte"] = Counter(sc.flops / sc.bytes);
+  if (m) {
+    const roofline::Bound b =
+        roofline::bound(*m, c.single, c.all_cores, cores(), sc.flops, sc.bytes);
+    st.counters["bound_GFLOP/s"] = Counter(b.gflops);
+    st.counters["roofline"] = Counter(sc.flops * double(steps) / (b.gflops * 1e9), Counter::kIsRate);
+    st.SetLabel(b.limit);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Collecting the results for realized.md and points.tsv.
+
+struct Measured {
+  std::vector<double> seconds;  // per step, one entry per repetition
+  double median() const {
+    std::vector<double> s = seconds;
+    std::sort(s.begin(), s.end());
+    const std::size_t k = s.size();
+    return k == 0 ? 0 : (k % 2 ? s[k / 2] : 0.5 * (s[k / 2 - 1] + s[k / 2]));
+  }
+  double spread() const {  // (max - min) / median over the repetitions
+    if (seconds.size() < 2) return 0;
+    const auto [lo, hi] = std::minmax_element(seconds.begin(), seconds.end());
+    return (*hi - *lo) / median();
+  }
+};
+
+class CollectingReporter : public benchmark::ConsoleReporter {
+ public:
+  // Colours only on a terminal: make reproduce keeps the console table in a file.
+  CollectingReporter()
+      : ConsoleReporter(::isatty(STDOUT_FILENO) == 1 ? OO_ColorTabular : OO_Tabular) {}
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const auto& r : runs) {
+      if (r.run_type != Run::RT_Iteration || r.error_occurred || r.iterations == 0) continue;
+      // Manual time (plain, update, cycle) and real time (all cores) are in real_accumulated_time;
+      // one-thread steps use the thread's CPU time, like their FLOP/s counters.
+      const bool cpu = r.run_name.time_type.empty();
+      const auto steps = r.counters.find("steps");
+      const double per_iteration = steps == r.counters.end() ? 1.0 : double(steps->second);
+      results[r.run_name.function_name].seconds.push_back(
+          (cpu ? r.cpu_accumulated_time : r.real_accumulated_time) / double(r.iterations) /
+          std::max(per_iteration, 1.0));
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+  std::map<std::string, Measured> results;
+};
+
+std::string si(double x) {
+  if (x >= 1e9) return fmt::format("{:.3g} G", x / 1e9);
+  if (x >= 1e6) return fmt::format("{:.3g} M", x / 1e6);
+  if (x >= 1e3) return fmt::format("{:.3g} k", x / 1e3);
+  return fmt::format("{:.3g}", x);
+}
+
+std::string duration(double s) {
+  if (s >= 1) return fmt::format("{:.3g} s", s);
+  if (s >= 1e-3) return fmt::format("{:.3g} ms", s * 1e3);
+  if (s >= 1e-6) return fmt::format("{:.3g} µs", s * 1e6);
+  return fmt::format("{:.3g} ns", s * 1e9);
+}
+
+// The kind whose time a variant's realized row uses: the amortized cycle for continual-landmark
+// variants, every step for the others.
+Kind realized_kind(const std::string& variant) {
+  return find_variant(variant)->landmarks == LandmarkKind::kContinual ? Kind::kCycle : Kind::kStep;
+}
+
+void write_reports(const Options& o, const TimingConfig& cfg, const std::vector<Case>& cases,
+                   const std::map<std::string, Measured>& results,
+                   const std::optional<roofline::Machine>& m) {
+  auto find = [&](const std::string& variant, const TimingShape& s, bool single, bool all,
+                  Kind kind) -> std::pair<const Case*, const Measured*> {
+    for (const auto& c : cases)
+      if (c.variant == variant && c.shape == &s && c.single == single && c.all_cores == all &&
+          c.kind == kind) {
+        auto it = results.find(c.name());
+        return {&c, it == results.end() || it->second.seconds.empty() ? nullptr : &it->second};
+      }
+    return {nullptr, nullptr};
+  };
+
+  std::string md;
+  md += "# Realized vs theoretical savings\n\n";
+  md += fmt::format(
+      "Written by `{}` from `{}`; every time is the median over this run's repetitions, and "
+      "every ratio divides two medians of the same run. One-thread times are the thread's CPU "
+      "time per step (other processes on the cores do not count), all-core times wall-clock. "
+      "FLOPs are executed counts (Tally), "
+      "per steady-state step; continual-landmark variants are amortized over whole landmark "
+      "cycles (plain and update steps are listed below each table). Load average (1 min) "
+      "before the run {}, after it {}, on {} cores: above the core count, other processes "
+      "shared the cores and the times are inflated.\n\n",
+      o.command, o.config, o.load_before, o.load_after, cores());
+  if (m) {
+    md += fmt::format(
+        "Machine ({}): {}, {}; compute peak (best large GEMM, Eigen or OpenBLAS) float {:.1f} / "
+        "double {:.1f} GFLOP/s on one thread; read bandwidth L1 {:.0f}, L2 {:.0f}, L3 {:.0f}, "
+        "DRAM {:.1f} GB/s on one thread.\n\n",
+        o.machine, m->strings.count("cpu") ? m->strings.at("cpu") : "?",
+        m->strings.count("vector_isa") ? m->strings.at("vector_isa") : "?",
+        m->peak_gflops(true, false), m->peak_gflops(false, false), m->read_gbs("l1", false),
+        m->read_gbs("l2", false), m->read_gbs("l3", false), m->read_gbs("dram", false));
+  } else {
+    md += "No roofline (" + o.machine + " missing): run `cosda roofline` first.\n\n";
+  }
+  md +=
+      "Columns: **FLOP ratio** = FLOPs(att) / FLOPs(variant), the theoretical saving; **time "
+      "ratio** = time(att) / time(variant), the realized one; **realized** = time ratio / FLOP "
+      "ratio; **bound** = min(peak, intensity x bandwidth of the cache level holding the "
+      "step's bytes), the roofline of `cosda roofline`; **% bound** = achieved FLOP/s / bound; "
+      "**roofline ratio** = FLOP ratio x bound(variant) / bound(att), the time ratio the "
+      "roofline predicts if both ran at their bound. Bytes per step are the step's peak live "
+      "elements (ledger) times the scalar size.\n\n";
+
+  std::string points = roofline::kPointsHeader;
+  for (const auto& s : cfg.shapes) {
+    bool any = false;
+    for (const auto& c : cases)
+      if (c.shape == &s) any = true;
+    if (!any) continue;
+    for (const bool single : {true, false})
+      for (const bool all : {false, true}) {
+        for (const auto& v : kVariants) {  // the figure's points: one thread, every shape
+          if (all) break;
+          auto [c, r] = find(std::string(v.id), s, single, false, realized_kind(std::string(v.id)));
+          if (!c || !r) continue;
+          const StepCost sc = step_cost(*c, cost_of(*c));
+          points += fmt::format("{}\t{}\t{}\t{:.6g}\t{:.6g}\n", v.id, s.name, c->scalar(),
+                                sc.flops / sc.bytes, sc.flops / r->median() / 1e9);
+        }
+        if (!s.paper) continue;
+        auto [ac, ar] = find("att", s, single, all, Kind::kStep);
+        if (!ac || !ar) continue;
+        const StepCost att = step_cost(*ac, cost_of(*ac));
+        const double att_t = ar->median();
+        const roofline::Bound att_b =
+            m ? roofline::bound(*m, single, all, cores(), att.flops, att.bytes) : roofline::Bound{};
+        md += fmt::format(
+            "## {} — n = {}, d = {}, m = {}, heads = {}; {}, {}\n\n", s.what, s.n, s.d, s.m,
+            s.heads, single ? "float" : "double",
+            all ? fmt::format("all {} cores (heads in parallel)", cores()) : "one thread");
+        md +=
+            "| variant | FLOPs/step | FLOP ratio | time/step (spread) | time ratio | realized | "
+            "GFLOP/s | flop/byte | bound | % bound | roofline ratio |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n";
+        std::string landmark_rows, notes;
+        for (const auto& v : kVariants) {
+          const std::string id(v.id);
+          auto [c, r] = find(id, s, single, all, realized_kind(id));
+          if (!c || !r) continue;
+          const StepCost sc = step_cost(*c, cost_of(*c));
+          const double t = r->median();
+          const double flop_ratio = att.flops / sc.flops, time_ratio = att_t / t;
+          const double gflops = sc.flops / t / 1e9;
+          std::string bound_cells = "n/a | n/a | n/a";
+          if (m) {
+            const roofline::Bound b = roofline::bound(*m, single, all, cores(), sc.flops, sc.bytes);
+            bound_cells =
+                fmt::format("{:.1f} GFLOP/s, {} | {:.0f}% | {:.3g}", b.gflops, b.limit,
+                            100 * gflops / b.gflops, flop_ratio * b.gflops / att_b.gflops);
+          }
+          md += fmt::format(
+              "| `{}` | {} | {:.3g} | {} (±{:.0f}%) | {:.3g} | {:.2f} | {:.3g} | "
+              "{:.3g} | {} |\n",
+              id, si(sc.flops), flop_ratio, duration(t), 50 * r->spread(), time_ratio,
+              time_ratio / flop_ratio, gflops, sc.flops / sc.bytes, bound_cells);
+          if (realized_kind(id) == Kind::kCycle) {
+            auto [pc, pr] = find(id, s, single, all, Kind::kPlain);
+            auto [uc, ur] = find(id, s, single, all, Kind::kUpdate);
+            if (pc && pr && uc && ur) {
+              const StepCost ps = step_cost(*pc, cost_of(*pc)), us = step_cost(*uc, cost_of(*uc));
+              landmark_rows += fmt::format(
+                  "`{}`: plain step {} FLOPs in {} ({:.3g} GFLOP/s), update step {} FLOPs in {} "
+                  "({:.3g} GFLOP/s), {} update(s) per {} steps.  \n",
+                  id, si(ps.flops), duration(pr->median()), ps.flops / pr->median() / 1e9,
+                  si(us.flops), duration(ur->median()), us.flops / ur->median() / 1e9,
+                  cost_of(*pc).update_steps, cost_of(*pc).cycle_steps);
+            }
+          }
+        }
+        md += "\n" + landmark_rows;
+        if (m) {
+          md += fmt::format(
+              "\nRoofline: `att` has intensity {:.3g} flop/byte against a ridge of {:.3g} at "
+              "its level, so it is {}; it reaches {:.0f}% of that bound. ",
+              att.flops / att.bytes, att_b.ridge,
+              att_b.limit == "compute" ? "compute-bound" : "bound by " + att_b.limit,
+              100 * (att.flops / att_t / 1e9) / att_b.gflops);
+          md +=
+              "A variant whose bound is a bandwidth line cannot turn its FLOP saving into the "
+              "same time saving: its roofline ratio, not its FLOP ratio, is the time ratio to "
+              "expect, and the remaining gap to it is how far each kernel stays from its own "
+              "bound (% bound) plus fixed per-step costs (calls, OpenMP) that no FLOP count "
+              "sees.\n";
+        }
+        md += "\n";
+      }
+  }
+  const std::filesystem::path dir = std::filesystem::path(o.report) / "timing";
+  write_file_atomic(dir / "realized.md", md);
+  write_file_atomic(dir / "points.tsv", points);
+  fmt::print(stderr, "wrote {} and {}\n", (dir / "realized.md").string(),
+             (dir / "points.tsv").string());
+}
+
+// ---------------------------------------------------------------------------------------
+
+// Takes the --cosda_* flags (and --benchmark_out, which is written atomically) out of argv.
+Options parse_own_flags(int* argc, char** argv) {
+  Options o;
+  for (int i = 0; i < *argc; ++i) o.command += (i ? " " : "") + std::string(argv[i]);
+  int w = 1;
+  for (int i = 1; i < *argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](const char* flag) -> std::optional<std::string> {
+      const std::string prefix = std::string(flag) + "=";
+      if (a.rfind(prefix, 0) != 0) return std::nullopt;
+      std::string v = a.substr(prefix.size());
+      if (v.empty())
+        throw InputError(std::string("cosda-bench: flag ") + flag + " needs a value (" + flag +
+                         "=...)");
+      return v;
+    };
+    if (auto v = value("--cosda_config")) {
+      o.config = *v;
+    } else if (auto v = value("--cosda_machine")) {
+      o.machine = *v;
+    } else if (auto v = value("--cosda_report")) {
+      o.report = *v;
+    } else if (auto v = value("--benchmark_out")) {
+      o.out = *v;
+    } else if (a == "--cosda_quick") {
+      o.quick = true;
+    } else if (a.rfind("--cosda", 0) == 0) {
+      throw InputError("cosda-bench: unknown flag " + a +
+                       "; allowed: --cosda_config=FILE, --cosda_machine=FILE, "
+                       "--cosda_report=DIR, --cosda_quick (see --cosda_help)");
+    } else {
+      argv[w++] = argv[i];
+    }
+  }
+  *argc = w;
+  return o;
+}
+
+int run_main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (!std::strcmp(argv[i], "--cosda_help")) {
+      fmt::print(
+          "usage: cosda-bench [--cosda_config=FILE] [--cosda_quick] [--cosda_machine=FILE]\n"
+          "                   [--cosda_report=DIR] [Google Benchmark flags]\n"
+          "  --cosda_config=FILE   shapes to time (default configs/timing.toml)\n"
+          "  --cosda_quick         only the shapes marked quick (the make reproduce pass)\n"
+          "  --cosda_machine=FILE  roofline for the bound counters (default "
+          "results/roofline/machine.json)\n"
+          "  --cosda_report=DIR    write DIR/timing/realized.md and DIR/timing/points.tsv\n"
+          "Benchmark names: variant/shape/scalar/threads/kind; e.g. "
+          "--benchmark_filter='co_si/table3/float/one'.\n"
+          "Google Benchmark's own flags: --help.\n");
+      return 0;
+    }
+  Options o = parse_own_flags(&argc, argv);
+  const std::string out_tmp =
+      o.out.empty() ? "" : fmt::format("{}.tmp.{}", o.out, static_cast<long>(::getpid()));
+  std::vector<std::string> extra;
+  std::vector<char*> args(argv, argv + argc);
+  if (!o.out.empty()) {
+    const auto parent = std::filesystem::path(o.out).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent);
+    extra.push_back("--benchmark_out=" + out_tmp);
+    args.push_back(extra.back().data());
+  }
+  int n_args = int(args.size());
+  args.push_back(nullptr);
+  benchmark::Initialize(&n_args, args.data());
+  if (benchmark::ReportUnrecognizedArguments(n_args, args.data())) return 2;
+
+  const TimingConfig cfg = load_timing_config(o.config);
+  const std::optional<roofline::Machine> machine = roofline::read_machine(o.machine);
+  benchmark::AddCustomContext("cosda_config", o.config);
+  benchmark::AddCustomContext("cosda_machine", machine ? o.machine : "missing");
+  benchmark::AddCustomContext("cosda_blas", blas::kAvailable ? "OpenBLAS" : "none");
+  if (const char* ct = std::getenv("OPENBLAS_CORETYPE"))
+    benchmark::AddCustomContext("OPENBLAS_CORETYPE", ct);
+  if (const char* was = std::getenv("COSDA_OPENBLAS_CORETYPE_WAS"))
+    benchmark::AddCustomContext("OPENBLAS_CORETYPE_environment", was);
+#if defined(__AVX512F__)
+  benchmark::AddCustomContext("cosda_vector_isa", "AVX-512");
+#elif defined(__AVX2__)
+  benchmark::AddCustomContext("cosda_vector_isa", "AVX2");
+#else
+  benchmark::AddCustomContext("cosda_vector_isa", "SSE2");
+#endif
+
+  static std::vector<Case> cases;  // registered benchmarks refer to these
+  for (const auto& s : cfg.shapes) {
+    if (o.quick && !s.quick) continue;
+    for (const auto& scalar : cfg.scalars)
+      for (const bool all : {false, true}) {
+        if (all && (s.heads < 2 || cores() < 2)) continue;
+        for (const auto& v : kVariants) {
+          if (!s.has(v.id)) continue;
+          const bool cycles = v.landmarks == LandmarkKind::kContinual;
+          const std::vector<Kind> kinds =
+              cycles ? std::vector{Kind::kCycle, Kind::kPlain, Kind::kUpdate}
+                     : std::vector{Kind::kStep};
+          for (const Kind k : kinds)
+            cases.push_back(Case{std::string(v.id), &s, scalar == "float", all, k});
+        }
+      }
+  }
+  for (const auto& c : cases) {
+    auto* b = benchmark::RegisterBenchmark(
+        c.name().c_str(), [&c, &machine](benchmark::State& st) { run_case(st, c, machine); });
+    b->Unit(benchmark::kMicrosecond)->MinWarmUpTime(cfg.warmup_seconds);
+    if (c.kind != Kind::kStep)
+      b->UseManualTime();
+    else if (c.all_cores)
+      b->UseRealTime();
+  }
+  CollectingReporter reporter;
+  o.load_before = load_average();
+  benchmark::AddCustomContext("load_average_before", o.load_before);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  o.load_after = load_average();
+  benchmark::Shutdown();
+  if (!o.out.empty() && std::filesystem::exists(out_tmp)) std::filesystem::rename(out_tmp, o.out);
+  if (!o.report.empty()) write_reports(o, cfg, cases, reporter.results, machine);
+  return 0;
+}
+
+}  // namespace
+}  // namespace cosda::bench
+
+int main(int argc, char** argv) {
+  cosda::roofline::select_openblas_kernels(argv);
+  try {
+    return cosda::bench::run_main(argc, argv);
+  } catch (const cosda::InputError& e) {
+    fmt::print(stderr, "{}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "cosda-bench: error: {}\n", cosda::one_line(e.what()));
+    return 1;
+  }
+}

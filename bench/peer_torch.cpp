@@ -1,0 +1,305 @@
+// cosda-peer-torch: cosda's timed kernels against libtorch (Debian's libtorch-dev, PyTorch's
+// C++ API), in the same process and run, one thread, per shape of configs/timing.toml.
+//
+// Timed per steady-state step (the median over repetitions of the mean step time):
+//   att        cosda `att`   vs libtorch regular attention over the window as a user writes
+//              it: roll the Q, K, V windows with torch::cat, matmul, softmax, matmul.
+//   co_si      cosda `co_si` vs libtorch CoSi written two ways: rolling the K and V caches with
+//              torch::cat, and an in-place ring buffer (copy_ into the oldest slot) with mv
+//              (bmm-style matmul when there are several heads).
+// Heads are a batch dimension for libtorch ((h, n, d/h) tensors). Before timing, each libtorch
+// version's output is checked against cosda's on the same window (relative error below 1e-4
+// in float, 1e-9 in double). Writes results/timing/peer.md with the time ratios cosda/libtorch
+// (below 1: cosda faster).
+#include <fmt/format.h>
+#include <omp.h>
+#include <torch/torch.h>
+
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <random>
+
+#include "attention/blas.hpp"
+#include "attention/multi_head.hpp"
+#include "bench/timing_config.hpp"
+#include "sweeps/atomic_file.hpp"
+#include "sweeps/roofline_model.hpp"
+
+namespace cosda::bench {
+namespace {
+
+struct Options {
+  std::string config = "configs/timing.toml";
+  std::string out = "results/timing/peer.md";
+  bool quick = false;
+  double min_time = 0.1;
+  int repetitions = 5;
+  std::string command;
+};
+
+// Seconds on this thread's CPU clock: both sides run on this one thread, and other processes
+// sharing the cores must not inflate either.
+double thread_seconds() {
+  timespec ts;
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+// Median over repetitions of the mean time per call of f, each repetition at least min_time.
+double time_per_step(const std::function<void()>& f, const Options& o) {
+  const double w0 = thread_seconds();
+  std::int64_t calls = 0;
+  while (thread_seconds() - w0 < o.min_time / 2 || calls < 2) {
+    f();
+    ++calls;
+  }
+  std::vector<double> reps;
+  for (int r = 0; r < o.repetitions; ++r) {
+    const double t0 = thread_seconds();
+    std::int64_t k = 0;
+    double s = 0;
+    do {
+      f();
+      ++k;
+      s = thread_seconds() - t0;
+    } while (s < o.min_time);
+    reps.push_back(s / double(k));
+  }
+  std::sort(reps.begin(), reps.end());
+  return reps[reps.size() / 2];
+}
+
+template <class T>
+torch::Dtype dtype() {
+  return std::is_same_v<T, float> ? torch::kFloat32 : torch::kFloat64;
+}
+
+struct Row {
+  std::string shape, scalar;
+  double cosda_att = 0, torch_att = 0, cosda_cosi = 0, torch_cosi_cat = 0, torch_cosi_ring = 0;
+  double err_att = 0, err_cat = 0, err_ring = 0;
+};
+
+double rel_err(const torch::Tensor& got, const torch::Tensor& want) {
+  return (got - want).norm().item<double>() / std::max(want.norm().item<double>(), 1e-300);
+}
+
+template <class T>
+Row run_shape(const TimingShape& s, const Options& o) {
+  const std::int64_t n = s.n, d = s.d, h = s.heads, dh = d / h;
+  const double scale = 1.0 / std::sqrt(double(dh));
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  Mat<T> pool(97, d);
+  for (std::int64_t i = 0; i < pool.size(); ++i) pool.data()[i] = T(0.5 * normal(rng));
+  auto token = [&](std::int64_t t) { return &pool(t % pool.rows(), 0); };
+  // (h, dh) view of token t as a tensor (shares the pool's memory; cloned where kept).
+  auto tok = [&](std::int64_t t) {
+    return torch::from_blob(const_cast<T*>(token(t)), {h, dh}, dtype<T>());
+  };
+
+  Row row;
+  row.shape = s.name;
+  row.scalar = std::is_same_v<T, float> ? "float" : "double";
+  Config c{.n = n, .d = d, .m = 1};
+
+  // cosda att and co_si, warmed up: t counts the tokens fed.
+  MultiHead<Plain<T>> att("att", c, h), cosi("co_si", c, h);
+  std::int64_t t_att = 0, t_cosi = 0;
+  for (; t_att < n; ++t_att) att.step(token(t_att), token(t_att), token(t_att));
+  for (; t_cosi < n; ++t_cosi) cosi.step(token(t_cosi), token(t_cosi), token(t_cosi));
+
+  // libtorch windows (h, n, dh), oldest first, over the same tokens as cosda saw last.
+  auto window = [&](std::int64_t end) {  // tokens end-n .. end-1
+    std::vector<torch::Tensor> rows;
+    for (std::int64_t i = end - n; i < end; ++i) rows.push_back(tok(i).unsqueeze(1));
+    return torch::cat(rows, 1).contiguous();
+  };
+  torch::NoGradGuard no_grad;
+
+  // att through libtorch: roll the windows, matmul, softmax, matmul.
+  std::int64_t t_tatt = n;
+  torch::Tensor wq = window(n), wk = wq.clone(), wv = wq.clone(), tatt_out;
+  auto torch_att_step = [&] {
+    const torch::Tensor x = tok(t_tatt++).unsqueeze(1);
+    wq = torch::cat({wq.slice(1, 1), x}, 1);
+    wk = torch::cat({wk.slice(1, 1), x}, 1);
+    wv = torch::cat({wv.slice(1, 1), x}, 1);
+    const torch::Tensor a = torch::softmax(torch::matmul(wq, wk.transpose(1, 2)) * scale, -1);
+    tatt_out = torch::matmul(a, wv);  // (h, n, dh)
+  };
+  // CoSi through libtorch, rolling the caches with cat.
+  std::int64_t t_cat = n;
+  torch::Tensor ck = window(n), cv = ck.clone(), cat_out;
+  auto torch_cosi_cat = [&] {
+    const torch::Tensor x = tok(t_cat++);
+    ck = torch::cat({ck.slice(1, 1), x.unsqueeze(1)}, 1);
+    cv = torch::cat({cv.slice(1, 1), x.unsqueeze(1)}, 1);
+    const torch::Tensor a = torch::softmax(torch::matmul(ck, x.unsqueeze(2)) * scale, 1);
+    cat_out = torch::matmul(cv.transpose(1, 2), a);  // (h, dh, 1)
+  };
+  // CoSi through libtorch with an in-place ring buffer and mv.
+  std::int64_t t_ring = n;
+  torch::Tensor rk = window(n), rv = rk.clone(), ring_out;
+  auto torch_cosi_ring = [&] {
+    const torch::Tensor x = tok(t_ring);
+    const std::int64_t slot = t_ring++ % n;
+    rk.select(1, slot).copy_(x);
+    rv.select(1, slot).copy_(x);
+    if (h == 1) {
+      const torch::Tensor a = torch::softmax(torch::mv(rk[0], x[0]) * scale, 0);
+      ring_out = torch::mv(rv[0].t(), a).unsqueeze(0);  // (1, dh)
+    } else {
+      const torch::Tensor a = torch::softmax(torch::matmul(rk, x.unsqueeze(2)) * scale, 1);
+      ring_out = torch::matmul(rv.transpose(1, 2), a).squeeze(2);  // (h, dh)
+    }
+  };
+  // The ring starts in window order (slot i = token i), so slot t % n holds the oldest token.
+
+  // Same outputs: one step of each on the same next token, compared with cosda.
+  att.step(token(t_att), token(t_att), token(t_att));
+  ++t_att;
+  torch_att_step();
+  cosi.step(token(t_cosi), token(t_cosi), token(t_cosi));
+  ++t_cosi;
+  torch_cosi_cat();
+  torch_cosi_ring();
+  {
+    const Mat<T> ao = att.output(), co = cosi.output();  // n x d and 1 x d, heads side by side
+    const torch::Tensor a =
+        torch::from_blob(const_cast<T*>(ao.data()), {n, h, dh}, dtype<T>()).permute({1, 0, 2});
+    const torch::Tensor cs = torch::from_blob(const_cast<T*>(co.data()), {h, dh}, dtype<T>());
+    row.err_att = rel_err(tatt_out, a);
+    row.err_cat = rel_err(cat_out.squeeze(2), cs);
+    row.err_ring = rel_err(ring_out, cs);
+    const double tol = std::is_same_v<T, float> ? 1e-4 : 1e-9;
+    if (row.err_att > tol || row.err_cat > tol || row.err_ring > tol)
+      throw std::runtime_error(fmt::format(
+          "{} {}: libtorch and cosda disagree (att {:.2e}, CoSi cat {:.2e}, ring {:.2e})", s.name,
+          row.scalar, row.err_att, row.err_cat, row.err_ring));
+  }
+
+  row.cosda_att = time_per_step(
+      [&] {
+        att.step(token(t_att), token(t_att), token(t_att));
+        ++t_att;
+      },
+      o);
+  row.torch_att = time_per_step(torch_att_step, o);
+  row.cosda_cosi = time_per_step(
+      [&] {
+        cosi.step(token(t_cosi), token(t_cosi), token(t_cosi));
+        ++t_cosi;
+      },
+      o);
+  row.torch_cosi_cat = time_per_step(torch_cosi_cat, o);
+  row.torch_cosi_ring = time_per_step(torch_cosi_ring, o);
+  fmt::print(stderr,
+             "  {} {}: att {:.3g} vs {:.3g} s, co_si {:.3g} vs cat {:.3g} / ring {:.3g} s\n",
+             s.name, row.scalar, row.cosda_att, row.torch_att, row.cosda_cosi, row.torch_cosi_cat,
+             row.torch_cosi_ring);
+  return row;
+}
+
+std::string us(double s) { return fmt::format("{:.4g} µs", s * 1e6); }
+
+int run_main(int argc, char** argv) {
+  Options o;
+  for (int i = 0; i < argc; ++i) o.command += (i ? " " : "") + std::string(argv[i]);
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](const std::string& flag) -> std::optional<std::string> {
+      if (a.rfind(flag + "=", 0) != 0) return std::nullopt;
+      return a.substr(flag.size() + 1);
+    };
+    if (a == "--help") {
+      fmt::print(
+          "usage: cosda-peer-torch [--config=FILE] [--out=FILE] [--quick] [--min_time=S]\n"
+          "                        [--repetitions=R]\n"
+          "Times cosda's att and co_si against libtorch (one thread) at the paper shapes of\n"
+          "the config (--quick: those marked quick) and writes FILE (default\n"
+          "results/timing/peer.md).\n");
+      return 0;
+    } else if (auto v = value("--config")) {
+      o.config = *v;
+    } else if (auto v = value("--out")) {
+      o.out = *v;
+    } else if (a == "--quick") {
+      o.quick = true;
+    } else if (auto v = value("--min_time")) {
+      o.min_time = std::atof(v->c_str());
+      if (!(o.min_time > 0 && o.min_time <= 10))
+        throw InputError("cosda-peer-torch: flag --min_time must be in (0, 10] seconds");
+    } else if (auto v = value("--repetitions")) {
+      o.repetitions = std::atoi(v->c_str());
+      if (o.repetitions < 1 || o.repetitions > 100)
+        throw InputError("cosda-peer-torch: flag --repetitions must be in [1, 100]");
+    } else {
+      throw InputError("cosda-peer-torch: unknown argument " + a +
+                       "; allowed: --config=FILE, --out=FILE, --quick, --min_time=S, "
+                       "--repetitions=R (see --help)");
+    }
+  }
+  const TimingConfig cfg = load_timing_config(o.config);
+  omp_set_num_threads(1);
+  torch::set_num_threads(1);
+#ifdef COSDA_HAVE_BLAS
+  openblas_set_num_threads(1);  // libtorch's products go through the same OpenBLAS
+#endif
+  std::vector<Row> rows;
+  for (const auto& s : cfg.shapes) {
+    if (!s.paper && !(s.has("att") && !s.variants.empty())) continue;  // paper and att shapes
+    if (o.quick && !s.quick) continue;
+    for (const auto& scalar : cfg.scalars)
+      rows.push_back(scalar == "float" ? run_shape<float>(s, o) : run_shape<double>(s, o));
+  }
+  std::string md = "# cosda against libtorch\n\n";
+  md += fmt::format(
+      "Written by `{}` from `{}`: libtorch {} (Debian libtorch-dev), one thread "
+      "(torch::set_num_threads(1), one OpenMP thread for cosda), OPENBLAS_CORETYPE={}. Times "
+      "are per steady-state step on the thread's CPU clock, the median of {} repetitions of at "
+      "least {} s each, all in one process. **ratio** = cosda / libtorch: below 1, cosda is "
+      "faster. Each libtorch "
+      "version's output matched cosda's on the same window before timing (rel. err. columns)."
+      "\n\n",
+      o.command, o.config, TORCH_VERSION,
+      std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "unset", o.repetitions,
+      o.min_time);
+  md +=
+      "| shape | scalar | cosda att | libtorch att | ratio | cosda co_si | libtorch CoSi (cat) | "
+      "ratio | libtorch CoSi (ring, mv) | ratio | rel. err. att / cat / ring |\n"
+      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+  for (const auto& r : rows)
+    md += fmt::format(
+        "| {} | {} | {} | {} | {:.2f} | {} | {} | {:.2f} | {} | {:.2f} | {:.1e} / {:.1e} / "
+        "{:.1e} |\n",
+        r.shape, r.scalar, us(r.cosda_att), us(r.torch_att), r.cosda_att / r.torch_att,
+        us(r.cosda_cosi), us(r.torch_cosi_cat), r.cosda_cosi / r.torch_cosi_cat,
+        us(r.torch_cosi_ring), r.cosda_cosi / r.torch_cosi_ring, r.err_att, r.err_cat, r.err_ring);
+  md += "\nShapes: ";
+  for (const auto& s : cfg.shapes)
+    if ((s.paper || (!s.variants.empty() && s.has("att"))) && (!o.quick || s.quick))
+      md +=
+          fmt::format("{} = {} (n = {}, d = {}, heads = {}); ", s.name, s.what, s.n, s.d, s.heads);
+  md += "\n";
+  write_file_atomic(o.out, md);
+  fmt::print("wrote {}\n", o.out);
+  return 0;
+}
+
+}  // namespace
+}  // namespace cosda::bench
+
+int main(int argc, char** argv) {
+  cosda::roofline::select_openblas_kernels(argv);
+  try {
+    return cosda::bench::run_main(argc, argv);
+  } catch (const cosda::InputError& e) {
+    fmt::print(stderr, "{}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "cosda-peer-torch: error: {}\n", cosda::one_line(e.what()));
+    return 1;
+  }
+}

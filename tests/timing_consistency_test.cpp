@@ -1,0 +1,103 @@
+// The timed build executes the counted algorithm: at every steady-state step, Plain<T> (what
+// cosda-bench times: no instrumentation, heads in parallel, large products through BLAS when
+// the build has it) gives bit-identical outputs to Tally<T> (what the counts come from), and
+// Plain<double> agrees with scalar-level counting (Exact, the textbook loops) to 1e-12.
+// The shapes cross blas::kMinWork, so both the Eigen and the BLAS products are covered.
+#include <omp.h>
+
+#include "attention/multi_head.hpp"
+#include "tests/test_util.hpp"
+
+namespace cosda::test {
+namespace {
+
+struct TimedShape {
+  std::int64_t n, d, m, heads;
+};
+
+Config config_for(const std::string& id, const TimedShape& s) {
+  Config c{.n = s.n, .d = s.d, .m = s.m};
+  if (find_variant(id)->landmarks == LandmarkKind::kFixed)
+    c.fixed_q = c.fixed_k = random_stream(s.m, s.d, 21);
+  return c;
+}
+
+template <class T>
+void expect_plain_equals_tally(const std::string& id, const TimedShape& s) {
+  const Config c = config_for(id, s);
+  MultiHead<Plain<T>> plain(id, c, s.heads);
+  MultiHead<Tally<T>> tally(id, c, s.heads);
+  const MatD x = random_stream(2 * s.n + 3, s.d, 22);
+  std::int64_t compared = 0;
+  for (std::int64_t i = 0; i < x.rows(); ++i) {
+    const Mat<T> xi = x.row(i).template cast<T>();
+    const bool a = plain.step(xi.data(), xi.data(), xi.data());
+    const bool b = tally.step(xi.data(), xi.data(), xi.data());
+    ASSERT_EQ(a, b);
+    if (!a) continue;
+    const Mat<T> p = plain.output(), t = tally.output();
+    ASSERT_EQ(p.rows(), t.rows());
+    for (std::int64_t k = 0; k < p.size(); ++k)
+      ASSERT_EQ(p.data()[k], t.data()[k]) << id << " step " << i << " element " << k;
+    ++compared;
+  }
+  EXPECT_EQ(compared, s.n + 4);
+}
+
+class TimingConsistency : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TimingConsistency, PlainDoubleIsBitIdenticalToTally) {
+  for (const TimedShape s :
+       {TimedShape{9, 6, 3, 1}, TimedShape{64, 48, 8, 1}, TimedShape{40, 64, 5, 4}})
+    expect_plain_equals_tally<double>(GetParam(), s);
+}
+
+TEST_P(TimingConsistency, PlainFloatIsBitIdenticalToTally) {
+  for (const TimedShape s : {TimedShape{9, 6, 3, 1}, TimedShape{64, 48, 8, 1}})
+    expect_plain_equals_tally<float>(GetParam(), s);
+}
+
+// Heads in parallel (two OpenMP threads) give the same bits as heads one after another.
+TEST_P(TimingConsistency, ParallelHeadsMatchTally) {
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(2);
+  expect_plain_equals_tally<double>(GetParam(), TimedShape{24, 32, 4, 4});
+  omp_set_num_threads(before);
+}
+
+// The timed products (Eigen or BLAS) compute what the textbook loops compute.
+TEST_P(TimingConsistency, PlainDoubleMatchesScalarLevelCounting) {
+  const std::string id = GetParam();
+  const TimedShape s{64, 48, 8, 1};
+  const Config c = config_for(id, s);
+  auto plain = make_variant<Plain<double>>(id, c);
+  auto exact = make_variant<Exact>(id, c);
+  const MatD x = random_stream(s.n + 2, s.d, 23);
+  std::int64_t compared = 0;
+  for (std::int64_t i = 0; i < x.rows(); ++i) {
+    const Mat<double> xi = x.row(i);
+    Mat<Counted> ci(1, s.d);
+    for (std::int64_t j = 0; j < s.d; ++j) ci(0, j) = Counted(xi(0, j));
+    const bool a = plain->step(xi.data(), xi.data(), xi.data());
+    const bool b = exact->step(ci.data(), ci.data(), ci.data());
+    ASSERT_EQ(a, b);
+    if (!a) continue;
+    const auto p = plain->output();
+    const auto e = exact->output();
+    double diff = 0, norm = 0;
+    for (std::int64_t r = 0; r < p.rows(); ++r)
+      for (std::int64_t j = 0; j < p.cols(); ++j) {
+        diff += std::pow(e(r, j).value() - p(r, j), 2);
+        norm += std::pow(e(r, j).value(), 2);
+      }
+    EXPECT_LE(std::sqrt(diff), 1e-12 * std::sqrt(norm)) << id << " step " << i;
+    ++compared;
+  }
+  EXPECT_EQ(compared, 3);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, TimingConsistency, ::testing::ValuesIn(variant_ids()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace cosda::test
