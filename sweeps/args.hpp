@@ -99,6 +99,19 @@ class Args {
     return x;
   }
 
+  // A real-valued flag in [lo, hi].
+  double real(const std::string& name, double lo, double hi, double fallback) const {
+    auto v = get(name);
+    if (!v) return fallback;
+    double x = 0;
+    const char* end = v->data() + v->size();
+    auto [p, ec] = std::from_chars(v->data(), end, x);
+    if (ec != std::errc() || p != end || !(x >= lo && x <= hi))
+      throw InputError("cosda " + command_ + ": flag --" + name + " must be a number in [" +
+                       fmt_number(lo) + ", " + fmt_number(hi) + "], got '" + *v + "'");
+    return x;
+  }
+
   // One of the listed choices.
   std::string choice(const std::string& name, const std::vector<std::string>& choices,
                      const std::string& fallback) const {
@@ -112,6 +125,12 @@ class Args {
   }
 
  private:
+  static std::string fmt_number(double x) {
+    std::string s = std::to_string(x);
+    while (!s.empty() && s.back() == '0') s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s;
+  }
   const FlagSpec* find(const std::string& name) const {
     for (const auto& f : specs_)
       if (f.name == name) return &f;

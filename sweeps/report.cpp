@@ -1,0 +1,424 @@
+#include "sweeps/report.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "analysis/published.hpp"
+#include "attention/registry.hpp"
+#include "sweeps/atomic_file.hpp"
+#include "sweeps/errors.hpp"
+
+namespace cosda {
+namespace {
+
+namespace fs = std::filesystem;
+namespace pub = published;
+
+constexpr const char* kFlag = " ✗";
+constexpr double kFormulaTolerance = 1e-9;
+
+// Colour and marker per variant, the same in every figure.
+struct Style {
+  const char* id;
+  const char* colour;
+  int point;
+};
+constexpr Style kStyles[] = {
+    {"att", "#000000", 5},          {"ny", "#e69f00", 7},          {"ny_fix", "#56b4e9", 9},
+    {"co_si", "#009e73", 11},       {"co_re", "#0072b2", 13},      {"cony_si_cont", "#d55e00", 4},
+    {"cony_re_cont", "#cc79a7", 6}, {"cony_si_fix", "#999933", 8}, {"cony_re_fix", "#882255", 12},
+};
+static_assert(std::size(kStyles) == kVariants.size(), "every variant needs a figure style");
+
+const Style& style_of(const std::string& id) {
+  for (const Style& s : kStyles)
+    if (id == s.id) return s;
+  throw std::invalid_argument("no figure style for '" + id + "'");
+}
+
+std::string g10(double v) { return fmt::format("{:.10g}", v); }
+
+// Exact for whole numbers (counts), two decimals otherwise (amortized counts).
+std::string exact(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15)
+    return fmt::format("{}", static_cast<long long>(v));
+  return fmt::format("{:.2f}", v);
+}
+
+bool matches_formula(double value, double formula) {
+  return std::fabs(value - formula) <= kFormulaTolerance * std::max(1.0, std::fabs(formula));
+}
+
+// |value - printed| <= half a unit in the last printed place (a little slack for binary).
+bool matches_printed(double value, double printed, int decimals) {
+  return std::fabs(value - printed) <= 0.5 * std::pow(10.0, -decimals) * (1 + 1e-9) + 1e-12;
+}
+
+std::string flagged(const std::string& cell, bool ok) { return ok ? cell : cell + kFlag; }
+
+std::string formulas_text(const SweepConfig& c) {
+  if (c.formulas == "cotrans")
+    return "FLOPs from the CoTrans paper, Sec. 3.1-3.3, as mul + add + exp (its Sec. 3.4 "
+           "convention); memory from the Nyström paper, App. B (the CoTrans paper gives no memory "
+           "formulas for all three variants)";
+  return "FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m "
+         "steps, the other steps as the fixed-landmark update); memory from App. B";
+}
+
+std::string preamble(const SweepConfig& c) {
+  return fmt::format(
+      "# {}\n\n"
+      "Written by `cosda report {}` from `points.csv` in this folder (`cosda sweep {}` "
+      "regenerates both). Do not edit.\n\n"
+      "- **Executed**: the kernels run under counting (fast path, `analysis/measure.hpp`); "
+      "every executed scalar operation is one FLOP (mul + add + div + exp + other), per "
+      "steady-state step, amortized over a landmark cycle; memory in values held.\n"
+      "- **Formula**: our evaluation of the published closed forms: {}. Several heads: heads x "
+      "the formula at d / heads. Two layers: the first block plus the second (a retroactive "
+      "block then a single-output one for the continual models, two equal blocks otherwise; "
+      "`sweeps/sweep.hpp`).\n"
+      "- **Printed**: the number as typeset in the paper (`analysis/published.hpp`).\n"
+      "- **Exact** (points tables): our own closed forms of what the kernels execute "
+      "(`analysis/exact.hpp`, one layer); ✗ there would mean they disagree with the count.\n"
+      "- ✗ marks a value that does not reproduce the one it is compared with. Against a "
+      "printed number: it must round to the printed number at the printed decimals. Against a "
+      "formula (figures print no numbers): equal within a relative 1e-9.\n",
+      c.title, c.source, c.source, formulas_text(c));
+}
+
+std::string points_table(const TableSpec& t, const std::vector<SweepRow>& rows) {
+  std::string out = fmt::format(
+      "\n## {}\n\n"
+      "| variant | layers | heads | n | d | m | executed FLOPs | formula FLOPs | exec./formula "
+      "| exact FLOPs | executed peak | formula peak | exec./formula |\n"
+      "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+      t.title.empty() ? "Every point: executed next to the published formula" : t.title);
+  for (const SweepRow& r : rows) {
+    const Point& p = r.point;
+    out +=
+        fmt::format("| {} | {} | {} | {} | {} | {} |", p.variant, p.layers, p.heads, p.n, p.d, p.m);
+    auto pair = [&](std::optional<double> exec, std::optional<double> formula) {
+      std::string e = !r.executed() ? "skipped: " + r.skip_reason : exec ? exact(*exec) : "";
+      if (exec && formula) e = flagged(e, matches_formula(*exec, *formula));
+      const std::string f = formula ? exact(*formula) : "no formula";
+      const std::string ratio =
+          exec && formula && *formula != 0 ? fmt::format("{:.4f}", *exec / *formula) : "";
+      return fmt::format(" {} | {} | {} |", e, f, ratio);
+    };
+    out += pair(r.value("flops"), r.published_flops);
+    // Our exact closed form must equal the executed count: ✗ if it does not.
+    const auto e = r.value("flops");
+    out +=
+        r.exact_flops
+            ? flagged(" " + exact(*r.exact_flops), e && matches_formula(*e, *r.exact_flops)) + " |"
+            : std::string("  |");
+    out += pair(r.value("peak"), r.published_peak) + "\n";
+  }
+  return out;
+}
+
+const SweepRow* find_row(const std::vector<SweepRow>& rows, const std::string& id, int layers,
+                         std::int64_t heads) {
+  const SweepRow* found = nullptr;
+  for (const SweepRow& r : rows) {
+    if (r.point.variant != id || r.point.layers != layers || r.point.heads != heads) continue;
+    if (found != nullptr)
+      throw InputError("a printed table needs one n, d and m per variant; " + id +
+                       " has several (fix n, d and m in the config)");
+    found = &r;
+  }
+  return found;
+}
+
+std::string printed_table(const TableSpec& t, const std::vector<SweepRow>& rows) {
+  const std::string_view key = t.printed == "nystrom_table3" ? pub::kTable3 : pub::kTable4;
+  std::set<std::int64_t> heads;
+  for (const SweepRow& r : rows) heads.insert(r.point.heads);
+  const SweepRow* any = rows.empty() ? nullptr : &rows.front();
+  std::string out = fmt::format(
+      "\n## {}\n\n"
+      "Printed: {} (FLOPs in millions, Rel. = Att FLOPs / model FLOPs at the same number of "
+      "layers). Ours at n = {}, d = {}, m = {}.\n\n"
+      "| model | variant | layers | heads | printed FLOPs (M) | printed Rel. | formula FLOPs "
+      "(M) | formula Rel. | executed FLOPs (M) | executed Rel. | exec./formula |\n"
+      "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+      t.title.empty() ? std::string(key) : t.title, key, any ? any->point.n : 0,
+      any ? any->point.d : 0, any ? any->point.m : 0);
+  for (const pub::PrintedCell& cell : pub::printed_cells()) {
+    if (cell.table != key) continue;
+    for (std::int64_t h : heads) {
+      const std::string id(cell.variant_1layer);
+      const SweepRow* r = find_row(rows, id, cell.layers, h);
+      const SweepRow* att = find_row(rows, "att", cell.layers, h);
+      out +=
+          fmt::format("| {} | {} | {} | {} | {:.{}f} | x{:.{}f} |", cell.model, id, cell.layers, h,
+                      cell.flops_millions, cell.flops_decimals, cell.rel_flops, cell.rel_decimals);
+      auto pair = [&](std::optional<double> v, std::optional<double> att_v) {
+        if (!v) return std::string(" | |");
+        const double m = *v / 1e6;
+        std::string s = flagged(fmt::format(" {:.4f}", m),
+                                matches_printed(m, cell.flops_millions, cell.flops_decimals));
+        if (att_v && *v != 0) {
+          const double rel = *att_v / *v;
+          s += " |" + flagged(fmt::format(" x{:.2f}", rel),
+                              matches_printed(rel, cell.rel_flops, cell.rel_decimals));
+        } else {
+          s += " |";
+        }
+        return s + " |";
+      };
+      if (r == nullptr) {
+        out += " not in the grid | | not in the grid | | |\n";
+        continue;
+      }
+      out += pair(r->published_flops, att ? att->published_flops : std::nullopt);
+      if (!r->executed()) {
+        out += " skipped: " + r->skip_reason + " | | |\n";
+        continue;
+      }
+      out += pair(r->value("flops"), att ? att->value("flops") : std::nullopt);
+      out += r->published_flops && *r->published_flops != 0
+                 ? fmt::format(" {:.3f} |\n", r->flops / *r->published_flops)
+                 : std::string(" |\n");
+    }
+  }
+  return out;
+}
+
+std::string ratios_table(const TableSpec& t, const std::vector<SweepRow>& rows) {
+  std::string out = fmt::format(
+      "\n## {}\n\n"
+      "FLOPs(numerator) / FLOPs(denominator) at one layer and one head. Formula: CoTrans Sec. "
+      "3.1-3.3 as mul + add + exp. Executed: our counts of every operation.\n\n"
+      "| statement | ratio | n | d | printed | formula | executed |\n"
+      "|---|---|--:|--:|--:|--:|--:|\n",
+      t.title.empty() ? "CoTrans paper, Sec. 3.4 ratios" : t.title);
+  auto find = [&](std::string_view id, int n, int d) -> const SweepRow* {
+    for (const SweepRow& r : rows)
+      if (r.point.variant == id && r.point.n == n && r.point.d == d && r.point.layers == 1 &&
+          r.point.heads == 1)
+        return &r;
+    return nullptr;
+  };
+  for (const pub::QuotedRatio& q : pub::cotrans_ratios()) {
+    Point a, b;
+    a.variant = std::string(q.numerator_id);
+    b.variant = std::string(q.denominator_id);
+    a.n = b.n = q.n;
+    a.d = b.d = q.d;
+    const auto fa = published_flops(a, "cotrans"), fb = published_flops(b, "cotrans");
+    const int decimals = 0;  // printed as whole numbers ("31x")
+    std::string formula, executed = "not in the grid";
+    if (fa && fb)
+      formula = flagged(fmt::format("{:.2f}", *fa / *fb),
+                        matches_printed(*fa / *fb, q.printed, decimals));
+    const SweepRow* ra = find(q.numerator_id, q.n, q.d);
+    const SweepRow* rb = find(q.denominator_id, q.n, q.d);
+    if (ra && rb && ra->executed() && rb->executed())
+      executed = flagged(fmt::format("{:.2f}", ra->flops / rb->flops),
+                         matches_printed(ra->flops / rb->flops, q.printed, decimals));
+    else if (ra && rb)
+      executed = "skipped";
+    out += fmt::format("| {} | {} / {} | {} | {} | {:g} | {} | {} |\n", q.what, q.numerator_id,
+                       q.denominator_id, q.n, q.d, q.printed, formula, executed);
+  }
+  return out;
+}
+
+std::string axis_label(const std::string& c) {
+  if (c == "n") return "n (tokens in the window)";
+  if (c == "d") return "d (features)";
+  if (c == "m") return "m (landmarks)";
+  if (c == "flops") return "FLOPs per step";
+  if (c == "update_flops") return "FLOPs of a landmark-update step";
+  if (c == "plain_flops") return "FLOPs of a step without landmark update";
+  if (c == "peak") return "peak memory (values)";
+  if (c == "valley") return "memory held between steps (values)";
+  return "heap high-water mark (bytes)";
+}
+
+std::string published_column(const std::string& y) {
+  if (y == "flops") return "published_flops";
+  if (y == "peak") return "published_peak";
+  if (y == "valley") return "published_valley";
+  return "";
+}
+
+std::int64_t coord(const Point& p, const std::string& c) {
+  if (c == "n") return p.n;
+  if (c == "d") return p.d;
+  if (c == "m") return p.m;
+  if (c == "layers") return p.layers;
+  return p.heads;
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs a shell command, returning its exit status and combined output.
+int run(const std::string& command, std::string& output) {
+  std::FILE* f = ::popen((command + " 2>&1").c_str(), "r");
+  if (f == nullptr) return -1;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, f) != nullptr) output += buf;
+  return ::pclose(f);
+}
+
+}  // namespace
+
+std::string table_md(const SweepConfig& c, const std::vector<SweepRow>& rows) {
+  std::string out = preamble(c);
+  for (const TableSpec& t : c.tables) {
+    if (t.kind == "printed")
+      out += printed_table(t, rows);
+    else if (t.kind == "cotrans_ratios")
+      out += ratios_table(t, rows);
+    else
+      out += points_table(t, rows);
+  }
+  if (!c.figures.empty()) {
+    out += "\n## Figures\n\n";
+    for (const FigureSpec& f : c.figures)
+      out += fmt::format("- `{}.png` (`.pdf`, script `{}.gp`): {}\n", f.file, f.file, f.title);
+  }
+  return out;
+}
+
+std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
+                           const std::vector<SweepRow>& rows) {
+  const std::vector<std::string>& ids = f.variants.empty() ? c.variants : f.variants;
+  const std::string pub_col = published_column(f.y);
+  std::string data, plots, formulas;
+  std::set<std::int64_t> xs;
+  for (const std::string& id : ids) {
+    std::string measured, formula;
+    for (const SweepRow& r : rows) {
+      if (r.point.variant != id) continue;
+      bool keep = true;
+      for (const auto& [k, v] : f.fixed) keep = keep && coord(r.point, k) == v;
+      if (!keep) continue;
+      const std::int64_t x = coord(r.point, f.x);
+      if (const auto y = r.value(f.y); y && *y > 0) {
+        measured += fmt::format("{} {}\n", x, g10(*y));
+        xs.insert(x);
+      }
+      if (!pub_col.empty())
+        if (const auto y = r.value(pub_col); y && *y > 0) {
+          formula += fmt::format("{} {}\n", x, g10(*y));
+          xs.insert(x);
+        }
+    }
+    const Style& s = style_of(id);
+    if (!measured.empty()) {
+      data += fmt::format("$e_{} << EOD\n{}EOD\n", id, measured);
+      plots += fmt::format(
+          "  $e_{} with linespoints lw 2 lc rgb '{}' pt {} ps 1.1 dt 1 title '{}', \\\n", id,
+          s.colour, s.point, id);
+    }
+    if (!formula.empty()) {
+      data += fmt::format("$p_{} << EOD\n{}EOD\n", id, formula);
+      // Drawn first, wide and translucent, so that a formula line hidden by the executed one
+      // still shows as a halo around it.
+      formulas +=
+          fmt::format("  $p_{} with lines lw 4 lc rgb '#70{}' dt (9,6) {}, \\\n", id, s.colour + 1,
+                      measured.empty() ? "title '" + id + " (formula only)'" : "notitle");
+    }
+  }
+  std::string xtics;
+  for (std::int64_t x : xs) xtics += (xtics.empty() ? "" : ", ") + fmt::format("'{}' {}", x, x);
+  std::string fixed;
+  for (const auto& [k, v] : f.fixed)
+    fixed += (fixed.empty() ? "" : ", ") + fmt::format("{} = {}", k, v);
+  return fmt::format(
+      "# {title}\n"
+      "# Written by cosda report {source} from points.csv; data inline. Executed counts solid,\n"
+      "# published formulas dashed ({formulas}).\n"
+      "# Fixed: {fixed}.\n"
+      "if (!exists(\"png\")) png = '{file}.png'\n"
+      "if (!exists(\"pdf\")) pdf = '{file}.pdf'\n"
+      "{data}"
+      "set title \"{title}\" noenhanced\n"
+      "set xlabel '{xlabel}'\n"
+      "set ylabel '{ylabel}'\n"
+      "set logscale xy\n"
+      "set format y '10^{{%L}}'\n"
+      "set xtics ({xtics})\n"
+      "set mxtics default\n"
+      "set grid xtics ytics mytics lc rgb '#dddddd'\n"
+      "set key outside right top noenhanced spacing 1.2\n"
+      "set autoscale fix\n"
+      "set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06\n"
+      "set border lw 1.2\n"
+      "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {{\n"
+      "  set terminal pngcairo size 1100,680 font 'DejaVu Sans,12'\n"
+      "}} else {{\n"
+      "  set terminal png size 1100,680\n"
+      "}}\n"
+      "set output png\n"
+      "plot \\\n{formula_plots}{plots}"
+      "  NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \\\n"
+      "  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'\n"
+      "set output\n"
+      "if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {{\n"
+      "  set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'\n"
+      "  set output pdf\n"
+      "  replot\n"
+      "  set output\n"
+      "}}\n",
+      fmt::arg("title", f.title), fmt::arg("source", c.source),
+      fmt::arg("formulas", formulas_text(c)), fmt::arg("fixed", fixed.empty() ? "-" : fixed),
+      fmt::arg("file", f.file), fmt::arg("data", data), fmt::arg("xlabel", axis_label(f.x)),
+      fmt::arg("ylabel", axis_label(f.y)), fmt::arg("xtics", xtics), fmt::arg("plots", plots),
+      fmt::arg("formula_plots", formulas));
+}
+
+ReportFiles write_report(const SweepConfig& c, const std::vector<SweepRow>& rows,
+                         const fs::path& dir, bool figures) {
+  ReportFiles files;
+  write_file_atomic(dir / "table.md", table_md(c, rows));
+  files.written.push_back(dir / "table.md");
+  if (c.figures.empty()) return files;
+  for (const FigureSpec& f : c.figures) {
+    write_file_atomic(dir / (f.file + ".gp"), gnuplot_script(c, f, rows));
+    files.written.push_back(dir / (f.file + ".gp"));
+  }
+  if (!figures) return files;
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
+    files.note = "gnuplot not found (apt-get install gnuplot-nox): wrote " +
+                 (dir / "table.md").string() + " and the .gp scripts, no figures";
+    return files;
+  }
+  for (const FigureSpec& f : c.figures) {
+    const std::string png_tmp = "." + f.file + ".png.tmp", pdf_tmp = "." + f.file + ".pdf.tmp";
+    std::string output;
+    const std::string cmd = "cd " + shell_quote(dir.string()) + " && gnuplot -e " +
+                            shell_quote("png='" + png_tmp + "'; pdf='" + pdf_tmp + "'") + " " +
+                            shell_quote(f.file + ".gp");
+    const int status = run(cmd, output);
+    if (status != 0 || !fs::exists(dir / png_tmp)) {
+      std::error_code ec;
+      fs::remove(dir / png_tmp, ec);
+      fs::remove(dir / pdf_tmp, ec);
+      throw std::runtime_error("gnuplot failed on " + (dir / (f.file + ".gp")).string() + ": " +
+                               one_line(output));
+    }
+    fs::rename(dir / png_tmp, dir / (f.file + ".png"));
+    files.written.push_back(dir / (f.file + ".png"));
+    if (fs::exists(dir / pdf_tmp)) {
+      fs::rename(dir / pdf_tmp, dir / (f.file + ".pdf"));
+      files.written.push_back(dir / (f.file + ".pdf"));
+    }
+  }
+  return files;
+}
+
+}  // namespace cosda

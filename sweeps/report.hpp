@@ -1,0 +1,41 @@
+// Tables and figures of a sweep: the paper's printed value, our value of the published
+// formula and our executed count side by side (table.md), and log-log gnuplot figures with one
+// line per variant, executed solid and published dashed.
+//
+// Tolerance rule for "reproduces" (cells that do not are flagged with ✗):
+//  - against a printed number: the value, rounded to the printed number of decimals, equals
+//    the printed number (|value - printed| <= half a unit in the last printed place);
+//  - against a published formula (no printed number exists, as for figures): equal within a
+//    relative 1e-9 (the formula is evaluated at the same point, so no rounding is involved).
+// Printed numbers come from analysis/published.hpp (printed_cells(), cotrans_ratios()), each
+// with its source.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sweeps/config.hpp"
+#include "sweeps/sweep.hpp"
+
+namespace cosda {
+
+// The contents of table.md. Deterministic: depends only on c and rows.
+std::string table_md(const SweepConfig& c, const std::vector<SweepRow>& rows);
+
+// A self-contained gnuplot script (data inline) for one figure. It writes <f.file>.png and
+// <f.file>.pdf into its working directory unless the variables png / pdf are set.
+std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
+                           const std::vector<SweepRow>& rows);
+
+struct ReportFiles {
+  std::vector<std::filesystem::path> written;  // tables, scripts and figures
+  std::string note;                            // one line when figures could not be drawn
+};
+
+// Writes <dir>/table.md, <dir>/<figure>.gp and, when gnuplot is on PATH and `figures` is
+// true, <dir>/<figure>.png and .pdf. Every file is replaced atomically.
+ReportFiles write_report(const SweepConfig& c, const std::vector<SweepRow>& rows,
+                         const std::filesystem::path& dir, bool figures = true);
+
+}  // namespace cosda

@@ -1,0 +1,71 @@
+// Strict reading of TOML configuration files (tomlplusplus): every key a command reads is
+// declared by reading it, and finish() rejects any other key. Wrong types, out-of-range values
+// and unknown keys are InputErrors naming the file, the key (with its table) and the fix.
+#pragma once
+
+#include <toml++/toml.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cosda {
+
+// Parses TOML text; `source` names it in messages. A syntax error is an InputError
+// "<source>:<line>:<column>: not valid TOML: <what>". Table headers are checked before the
+// text reaches toml++: version 3.3 (Debian 12) asserts, instead of reporting an error, on a
+// header whose key starts with a character no key can start with, such as "[#a]".
+toml::table parse_toml(std::string_view text, const std::string& source);
+// The same for a file; a missing file is an InputError that names `example` as the fix.
+toml::table parse_toml_file(const std::filesystem::path& path, const std::string& example);
+
+class TomlTable {
+ public:
+  // Parses a whole file; a syntax error is an InputError with its line and column.
+  static TomlTable parse_file(const std::filesystem::path& path);
+
+  std::string str(const std::string& key, std::optional<std::string> fallback = std::nullopt);
+  // One of the listed choices.
+  std::string choice(const std::string& key, const std::vector<std::string>& choices,
+                     std::optional<std::string> fallback = std::nullopt);
+  std::int64_t integer(const std::string& key, std::int64_t lo, std::int64_t hi,
+                       std::optional<std::int64_t> fallback = std::nullopt);
+  // A float or an integer in [lo, hi].
+  double number(const std::string& key, double lo, double hi,
+                std::optional<double> fallback = std::nullopt);
+  bool boolean(const std::string& key, std::optional<bool> fallback = std::nullopt);
+  // A non-empty array of integers in [lo, hi], without repeats.
+  std::vector<std::int64_t> integers(
+      const std::string& key, std::int64_t lo, std::int64_t hi,
+      std::optional<std::vector<std::int64_t>> fallback = std::nullopt);
+  // A non-empty array of distinct strings, each one of the choices.
+  std::vector<std::string> choices(const std::string& key, const std::vector<std::string>& allowed,
+                                   std::optional<std::vector<std::string>> fallback = std::nullopt);
+  // An array of tables ([[key]] sections), each strict in turn; empty when absent and
+  // `required` is false.
+  std::vector<TomlTable> tables(const std::string& key, bool required);
+  bool has(const std::string& key) const;
+
+  // Throws InputError if the table holds a key nothing read.
+  void finish() const;
+  // "FILE" or "FILE [section #i]", for messages.
+  const std::string& where() const { return where_; }
+  const std::filesystem::path& file() const { return file_; }
+
+ private:
+  TomlTable(std::shared_ptr<const toml::table> root, const toml::table* table,
+            std::filesystem::path file, std::string where);
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const;
+
+  std::shared_ptr<const toml::table> root_;  // keeps the parsed document alive
+  const toml::table* table_;
+  std::filesystem::path file_;
+  std::string where_;
+  std::set<std::string> known_;
+};
+
+}  // namespace cosda

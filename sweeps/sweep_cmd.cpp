@@ -1,0 +1,141 @@
+// cosda sweep: every point of a config's grid measured in parallel, written as
+// <out>/<name>/points.csv and meta.json (and, unless --no-report, table.md and the figures).
+#include <fmt/format.h>
+#include <omp.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <cstdio>
+
+#include "sweeps/args.hpp"
+#include "sweeps/atomic_file.hpp"
+#include "sweeps/commands.hpp"
+#include "sweeps/config.hpp"
+#include "sweeps/report.hpp"
+#include "sweeps/sweep.hpp"
+
+namespace cosda {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+// First Ctrl-C (or SIGTERM): let the points in flight finish and keep them; a second one
+// ends the process at once (the journal still holds every finished point).
+extern "C" void on_signal(int sig) {
+  if (g_stop.exchange(true)) {
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+  }
+}
+
+std::string clock_text(double seconds) {
+  const auto s = static_cast<long long>(seconds + 0.5);
+  return fmt::format("{}:{:02}", s / 60, s % 60);
+}
+
+}  // namespace
+
+int cmd_sweep(const Argv& argv) {
+  Args a("sweep",
+         {{"out", "DIR", "results root; files go to DIR/<name>/ (default results)"},
+          {"jobs", "N", "points measured at once (default: all cores)"},
+          {"no-report", "", "write points.csv and meta.json only (no table.md, no figures)"},
+          {"resume", "", "keep the points an interrupted run of this config and build finished"},
+          {"fresh", "", "discard an interrupted run's finished points and start over"},
+          {"shard", "K/N", "run only the K-th of N disjoint slices (join them with cosda merge)"},
+          {"memory-limit", "GiB", "memory the sweep may use (default: MemAvailable)"}},
+         argv);
+  if (a.help()) {
+    fmt::print(
+        "usage: cosda sweep CONFIG [--out DIR] [--jobs N] [--no-report] [--resume | --fresh]\n"
+        "                  [--shard K/N] [--memory-limit GiB]\n"
+        "Measures every point of the config's grid by executing the kernels under counting\n"
+        "(fast path) and writes DIR/<name>/points.csv (one row per variant x layers x heads x\n"
+        "n x d x m, in the same order whatever --jobs), meta.json (provenance) and then, as\n"
+        "cosda report does, table.md and the figures. Points a variant cannot run are rows\n"
+        "with a skip_reason. A progress line goes to stderr when it is a terminal.\n"
+        "Each finished point is journaled (DIR/<name>/.points.journal); after Ctrl-C or a kill,\n"
+        "--resume runs only the rest and gives the same points.csv. --shard K/N writes\n"
+        "DIR/<name>/shard-K-of-N/ (no report); cosda merge joins the N shard folders.\n\n{}",
+        a.usage());
+    return 0;
+  }
+  if (a.positional().size() != 1)
+    throw InputError(
+        "cosda sweep: give exactly one config file, e.g. cosda sweep "
+        "configs/nystrom_table3.toml (see cosda sweep --help)");
+  if (a.has("resume") && a.has("fresh"))
+    throw InputError("cosda sweep: --resume and --fresh exclude each other; give one");
+  const SweepConfig c = load_config(a.positional()[0]);
+  const Shard shard = a.has("shard") ? parse_shard(*a.get("shard")) : Shard{};
+  std::filesystem::path dir = std::filesystem::path(a.get("out").value_or("results")) / c.name;
+  if (!shard.whole()) dir /= fmt::format("shard-{}-of-{}", shard.k, shard.n);
+  const int jobs = static_cast<int>(a.integer("jobs", 1, 1024, omp_get_max_threads()));
+  const double limit = a.has("memory-limit")
+                           ? a.real("memory-limit", 1e-3, 1e6, 0) * 1024.0 * 1024.0 * 1024.0
+                           : available_memory_bytes();
+  check_memory(c, shard, jobs, limit);
+
+  SweepPlan plan;
+  plan.jobs = jobs;
+  plan.shard = shard;
+  plan.journal = dir / ".points.journal";
+  plan.resume = a.has("resume");
+  if (!plan.resume && !a.has("fresh") && std::filesystem::exists(plan.journal))
+    throw InputError("cosda sweep: " + plan.journal.string() +
+                     " holds the finished points of an interrupted run; add --resume to keep "
+                     "them or --fresh to start over");
+
+  const bool tty = ::isatty(STDERR_FILENO) == 1;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  int first_done = -1;
+  plan.progress = [&](int done, int total) {
+    if (!tty) return;
+    if (first_done < 0) first_done = done - 1;
+    const double e = elapsed();
+    const int ran = std::max(done - first_done, 1);
+    fmt::print(stderr, "\r\033[Kcosda sweep {}: {}/{} points, {} elapsed, ~{} left", c.name, done,
+               total, clock_text(e), clock_text(e * (total - done) / ran));
+    std::fflush(stderr);
+  };
+  plan.stop = &g_stop;
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  const SweepOutcome outcome = run_sweep(c, plan);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (tty) fmt::print(stderr, "\n");
+  const double seconds = elapsed();
+  if (outcome.interrupted) {
+    fmt::print(stderr,
+               "cosda sweep: interrupted; {} finished points are kept in {}; run the same "
+               "command with --resume to finish\n",
+               outcome.rows.size(), plan.journal.string());
+    return 130;
+  }
+  const std::vector<SweepRow>& rows = outcome.rows;
+
+  write_file_atomic(dir / "points.csv", points_csv(rows));
+  write_file_atomic(dir / "meta.json", meta_json(c, jobs, seconds, shard));
+  std::filesystem::remove(plan.journal);
+  int skipped = 0;
+  for (const SweepRow& r : rows) skipped += r.executed() ? 0 : 1;
+  fmt::print("{}: {} points ({} skipped{}) in {:.1f} s -> {}\n", c.name, rows.size(), skipped,
+             outcome.kept > 0 ? fmt::format(", {} kept from the journal", outcome.kept) : "",
+             seconds, (dir / "points.csv").string());
+  if (!a.has("no-report") && shard.whole()) {
+    const ReportFiles files = write_report(c, rows, dir);
+    for (const auto& f : files.written)
+      if (f.extension() != ".gp") fmt::print("  {}\n", f.string());
+    if (!files.note.empty()) fmt::print(stderr, "cosda sweep: {}\n", files.note);
+  }
+  return 0;
+}
+
+}  // namespace cosda
