@@ -1,0 +1,236 @@
+// Malformed configs, flags and .npy files given to the real `cosda` executable: each gets
+// exit code 2, exactly one line on stderr naming what is wrong, and nothing written.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSource = COSDA_SOURCE_DIR;
+
+struct Outcome {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+Outcome run(const std::vector<std::string>& args, const fs::path& scratch) {
+  const fs::path out = scratch / "stdout", err = scratch / "stderr";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<std::string> copy = args;
+    std::vector<char*> argv;
+    std::string bin = COSDA_BIN;
+    argv.push_back(bin.data());
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    FILE* o = std::fopen(out.c_str(), "w");
+    FILE* e = std::fopen(err.c_str(), "w");
+    if (o == nullptr || e == nullptr) _exit(126);
+    dup2(fileno(o), STDOUT_FILENO);
+    dup2(fileno(e), STDERR_FILENO);
+    if (chdir(scratch.c_str()) != 0) _exit(126);
+    execv(COSDA_BIN, argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Outcome r;
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read(out);
+  r.err = read(err);
+  fs::remove(out);
+  fs::remove(err);
+  return r;
+}
+
+// Every file under `dir` except the inputs the case wrote.
+std::vector<std::string> written(const fs::path& dir, const std::vector<std::string>& inputs) {
+  std::vector<std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    const std::string rel = fs::relative(e.path(), dir).string();
+    bool input = false;
+    for (const auto& i : inputs) input = input || rel == i;
+    if (!input) files.push_back(rel);
+  }
+  return files;
+}
+
+struct Case {
+  std::string what;
+  std::vector<std::string> args;       // after `cosda`; files are relative to the scratch dir
+  std::vector<std::pair<std::string, std::string>> files;  // inputs to write first
+  std::string expect;                  // a piece of the one-line message
+};
+
+const std::string kGood =
+    "name = \"t\"\nvariants = [\"att\", \"ny\"]\nn = [8, 16]\nd = [4]\nm = [2]\n";
+
+std::string npy(const std::string& header_dict, const std::string& data,
+                const std::string& magic = "\x93NUMPY") {
+  std::string h = header_dict;
+  while ((10 + h.size() + 1) % 64 != 0) h += ' ';
+  h += '\n';
+  std::string s = magic + std::string("\x01\x00", 2);
+  s += static_cast<char>(h.size() & 0xff);
+  s += static_cast<char>(h.size() >> 8);
+  return s + h + data;
+}
+std::string doubles(std::vector<double> v) {
+  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> c;
+  auto config = [&](const std::string& what, const std::string& text, const std::string& expect) {
+    c.push_back({"config: " + what, {"sweep", "c.toml", "--out", "res"}, {{"c.toml", text}}, expect});
+  };
+  config("unknown key", kGood + "jbos = 2\n", "jbos");
+  config("unknown key suggests", kGood + "layer = [1]\n", "layers");
+  config("wrong type", "name = \"t\"\nvariants = [\"att\"]\nn = \"8\"\nd = [4]\nm = [2]\n", "'n'");
+  config("n = 0", "name = \"t\"\nvariants = [\"att\"]\nn = [0]\nd = [4]\nm = [2]\n", "n");
+  config("empty list", "name = \"t\"\nvariants = [\"att\"]\nn = []\nd = [4]\nm = [2]\n", "n");
+  config("negative d", "name = \"t\"\nvariants = [\"att\"]\nn = [8]\nd = [-4]\nm = [2]\n", "d");
+  config("unknown variant", "name = \"t\"\nvariants = [\"attn\"]\nn = [8]\nd = [4]\nm = [2]\n",
+         "attn");
+  config("repeated variant",
+         "name = \"t\"\nvariants = [\"att\", \"att\"]\nn = [8]\nd = [4]\nm = [2]\n", "twice");
+  config("repeated n", "name = \"t\"\nvariants = [\"att\"]\nn = [8, 8]\nd = [4]\nm = [2]\n",
+         "twice");
+  config("layers 3", kGood + "layers = [3]\n", "layers");
+  config("heads 0", kGood + "heads = [0]\n", "heads");
+  config("scalar", kGood + "scalar = \"half\"\n", "scalar");
+  config("no name", "variants = [\"att\"]\nn = [8]\nd = [4]\nm = [2]\n", "name");
+  config("bad name", "name = \"../x\"\nvariants = [\"att\"]\nn = [8]\nd = [4]\nm = [2]\n",
+         "name");
+  config("syntax", "name = \"t\"\nn = [4, 8\nd = [4]\n", "not valid TOML");
+  config("header toml++ asserts on", kGood + "[#a]\n", "table header");
+  config("non-ASCII key", kGood + "t\xc3\xb6 = 1\n", "non-ASCII");
+  config("invalid UTF-8", kGood + "title = \"\xff\"\n", "UTF-8");
+  config("empty file", "", "name");
+  config("figure key", kGood + "[[figure]]\nfile = \"f\"\nx = \"n\"\ny = \"flop\"\n", "flop");
+  config("table kind", kGood + "[[table]]\nkind = \"pritned\"\n", "pritned");
+  config("memory", "name = \"t\"\nvariants = [\"att\"]\nn = [1000000]\nd = [100000]\nm = [2]\n",
+         "memory-limit");
+  c.push_back({"config: missing file", {"sweep", "nope.toml"}, {}, "nope.toml"});
+
+  auto flag = [&](const std::string& what, std::vector<std::string> args,
+                  const std::string& expect) {
+    c.push_back({"flag: " + what, std::move(args), {{"c.toml", kGood}}, expect});
+  };
+  flag("unknown command", {"sweeep"}, "sweeep");
+  flag("count n = 0", {"count", "--variant", "att", "--n", "0", "--d", "4"}, "--n");
+  flag("count n text", {"count", "--variant", "att", "--n", "eight", "--d", "4"}, "--n");
+  flag("count variant", {"count", "--variant", "attn", "--n", "8", "--d", "4"}, "attn");
+  flag("count m > n", {"count", "--variant", "ny", "--n", "8", "--d", "4", "--m", "9"}, "m");
+  flag("count heads", {"count", "--variant", "att", "--n", "8", "--d", "6", "--heads", "4"},
+       "heads");
+  flag("count layers", {"count", "--variant", "att", "--n", "8", "--d", "4", "--layers", "3"},
+       "layers");
+  flag("count unknown flag", {"count", "--variant", "att", "--n", "8", "--d", "4", "--fast"},
+       "--fast");
+  flag("count missing value", {"count", "--variant", "att", "--d", "4", "--n"}, "--n");
+  flag("count repeated flag", {"count", "--variant", "att", "--n", "8", "--n", "9", "--d", "4"},
+       "twice");
+  flag("count missing flag", {"count", "--variant", "att", "--n", "8"}, "--d");
+  flag("sweep jobs 0", {"sweep", "c.toml", "--out", "res", "--jobs", "0"}, "--jobs");
+  flag("sweep shard", {"sweep", "c.toml", "--out", "res", "--shard", "3/2"}, "--shard");
+  flag("sweep shard text", {"sweep", "c.toml", "--out", "res", "--shard", "half"}, "--shard");
+  flag("sweep memory limit", {"sweep", "c.toml", "--out", "res", "--memory-limit", "-1"},
+       "--memory-limit");
+  flag("sweep resume and fresh", {"sweep", "c.toml", "--out", "res", "--resume", "--fresh"},
+       "--resume");
+  flag("sweep two configs", {"sweep", "c.toml", "c.toml", "--out", "res"}, "one config");
+  flag("merge nothing", {"merge", "--out", "res"}, "shard");
+  flag("merge not a shard", {"merge", "c.toml", "--out", "res"}, "meta.json");
+  flag("report without sweep", {"report", "c.toml", "--out", "res"}, "points.csv");
+
+  const std::string tokens = npy("{'descr': '<f8', 'fortran_order': False, 'shape': (12, 4), }",
+                                 doubles(std::vector<double>(48, 0.5)));
+  auto stream = [&](const std::string& what, const std::string& file, const std::string& expect,
+                    std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"stream", "--variant", "co_si", "--n", "4", "--input",
+                                     "x.npy", "--output", "y.npy"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    c.push_back({"npy: " + what, args, {{"x.npy", file}}, expect});
+  };
+  stream("wrong magic", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }",
+                            doubles({1, 2, 3, 4}), "\x93NUMPZ"),
+         "x.npy");
+  stream("int dtype", npy("{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }",
+                          std::string(16, '\0')),
+         "x.npy");
+  stream("Fortran order", npy("{'descr': '<f8', 'fortran_order': True, 'shape': (2, 2), }",
+                              doubles({1, 2, 3, 4})),
+         "x.npy");
+  stream("truncated", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4, 4), }",
+                          doubles({1, 2, 3})),
+         "x.npy");
+  stream("NaN", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }",
+                    doubles({1, 2, std::nan(""), 4})),
+         "x.npy");
+  stream("rank 1", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }",
+                       doubles({1, 2, 3, 4})),
+         "x.npy");
+  stream("fewer tokens than n", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }",
+                                    doubles({1, 2, 3, 4})),
+         "x.npy");
+  stream("empty file", "", "x.npy");
+  stream("landmarks of the wrong width", tokens, "l.npy",
+         {"--landmarks", "l.npy", "--m", "2"});
+  c.back().args[2] = "cony_si_fix";
+  c.back().files.push_back(
+      {"l.npy", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }",
+                    doubles({1, 2, 3, 4, 5, 6}))});
+  stream("missing input", tokens, "nope.npy");
+  c.back().args[6] = "nope.npy";
+  return c;
+}
+
+TEST(CliErrors, EveryMalformedInputGetsOneLineExitTwoAndNothingWritten) {
+  const fs::path root = fs::temp_directory_path() / ("cosda_cli_" + std::to_string(getpid()));
+  int tried = 0;
+  for (const Case& k : cases()) {
+    SCOPED_TRACE(k.what);
+    fs::remove_all(root);
+    fs::create_directories(root);
+    std::vector<std::string> inputs;
+    for (const auto& [name, text] : k.files) {
+      write(root / name, text);
+      inputs.push_back(name);
+    }
+    const Outcome r = run(k.args, root);
+    ++tried;
+    EXPECT_EQ(r.status, 2) << r.err;
+    ASSERT_FALSE(r.err.empty());
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+    EXPECT_NE(r.err.find(k.expect), std::string::npos) << "does not name " << k.expect << ": "
+                                                       << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(written(root, inputs), std::vector<std::string>{}) << r.err;
+  }
+  fs::remove_all(root);
+  EXPECT_GE(tried, 50);
+  std::printf("malformed inputs tried: %d\n", tried);
+}
+
+}  // namespace
