@@ -8,10 +8,14 @@ JOBS ?= $(shell nproc)
 # Debian packages the build, the tests and the figures need.
 PACKAGES := build-essential cmake libeigen3-dev libfmt-dev libbenchmark-dev libgtest-dev \
             libtomlplusplus-dev gnuplot-nox libomp-dev clang-14 libclang-rt-14-dev clang-format \
-            clang-tidy
+            clang-tidy libopenblas-dev
 SANITIZE ?= 1
 
-.PHONY: all deps build build-asan test test-release test-asan reproduce format clean
+FUZZ_SECONDS ?= 30
+TIDY_FILES := $(shell git ls-files 'attention/*.cpp' 'analysis/*.cpp' 'sweeps/*.cpp' 'bench/*.cpp' \
+                'tests/*.cpp' | grep -v -e fuzz_ -e peer_torch -e compile_fail)
+
+.PHONY: all deps build build-asan test test-release test-asan fuzz tidy reproduce format clean
 
 all: build
 
@@ -42,9 +46,21 @@ test-release: build
 test-asan: build-asan
 	ctest --preset asan -j $(JOBS)
 
+# libFuzzer on the TOML config loader and the .npy reader (sweeps/fuzz/run.sh), seeds and
+# committed regressions first; `make fuzz FUZZ_SECONDS=600` for a longer run.
+fuzz: deps
+	sweeps/fuzz/run.sh $(FUZZ_SECONDS)
+
+# clang-tidy with the checked-in .clang-tidy over every translation unit of the Release tree.
+tidy: build
+	@echo "clang-tidy: $(words $(TIDY_FILES)) files"
+	@printf '%s\n' $(TIDY_FILES) | xargs -P $(JOBS) -n 1 clang-tidy -p build --quiet \
+	  --extra-arg=-Wno-unknown-warning-option 2>&1 | grep -v -e "warnings generated" \
+	  -e "^Suppressed" -e "^Use -header-filter" ; test $${PIPESTATUS[1]} -eq 0
+
 test: test-release
 ifeq ($(SANITIZE),1)
-test: test-asan
+test: test-asan fuzz tidy
 endif
 
 # Everything in results/ is written by these commands from the configs in configs/.
@@ -54,6 +70,31 @@ reproduce: build
 	  build/bin/cosda count --variant $$v --n 120 --d 192 --m 4 --heads 16; \
 	done > results/counts/gtzan_n120_d192_m4_h16.jsonl
 	@echo "counts of the nine variants at the GTZAN shape: results/counts/gtzan_n120_d192_m4_h16.jsonl"
+	build/bin/cosda verify
+	@# Timing (README "Timing"): roofline, a short benchmark pass, the figure, the libtorch peer.
+	@mkdir -p results/timing results/roofline
+	build/bin/cosda roofline --out results/roofline
+	build/bin/cosda-bench --cosda_quick --cosda_report=results --benchmark_min_time=0.05 \
+	  --benchmark_repetitions=3 --benchmark_out=results/timing/bench.json \
+	  --benchmark_out_format=json > results/timing/bench.txt
+	build/bin/cosda roofline --plot-only --out results/roofline
+	@if [ -x build/bin/cosda-peer-torch ]; then \
+	  build/bin/cosda-peer-torch --quick --min_time=0.05 --repetitions=3; \
+	else echo "libtorch-dev not installed: results/timing/peer.md left as it is"; fi
+	@# Whole models (README "Whole models"): the CoTrans paper's Tables 1-4 FLOPs.
+	build/bin/cosda models --config configs/models/report.toml --out results/models
+	@# Sweeps (README "Sweeps, tables and figures"): the papers' cost tables and figures,
+	@# executed next to published; each command prints the files it wrote.
+	@for c in nystrom_table3 nystrom_table4 nystrom_landmarks cotrans_fig3 nystrom_fig4; do \
+	  build/bin/cosda sweep configs/$$c.toml --no-report --resume || exit 1; \
+	  build/bin/cosda report configs/$$c.toml || exit 1; \
+	done
+	@# Accuracy (README "Accuracy"): approximation error and the cost-accuracy trade-off, the
+	@# exact pseudo-inverse for comparison, drift over 10^6 steps, overflow thresholds.
+	build/bin/cosda accuracy configs/accuracy.toml
+	build/bin/cosda accuracy configs/accuracy_exact_pinv.toml --no-plots
+	build/bin/cosda drift configs/drift.toml
+	build/bin/cosda overflow configs/overflow.toml
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
