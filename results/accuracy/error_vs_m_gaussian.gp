@@ -1,0 +1,160 @@
+set terminal pngcairo size 1500,520 font 'Sans,11' noenhanced
+set output 'error_vs_m_gaussian.png'
+set multiplot layout 1,3 title 'stream gaussian: median relative Frobenius error per step vs m'
+set logscale xy
+set grid
+set key bottom left font ',9'
+set xlabel 'landmarks m'
+set ylabel 'median relative error'
+set format y '%.0e'
+$d64_ny << EOD
+2 8.805729e-01
+4 8.647638e-01
+8 7.961627e-01
+16 6.111937e-01
+32 3.478732e-01
+64 8.883586e-03
+EOD
+$d64_ny_fix << EOD
+2 1.117589e+00
+4 1.327265e+00
+8 1.033893e+00
+16 6.035182e-01
+32 4.345988e-01
+64 4.272880e-01
+EOD
+$d64_cony_re_cont << EOD
+2 8.883324e-01
+4 8.647431e-01
+8 8.142977e-01
+16 6.197033e-01
+32 3.501175e-01
+64 8.883586e-03
+EOD
+$d64_cony_si_cont << EOD
+2 8.936050e-01
+4 9.213742e-01
+8 8.094326e-01
+16 6.313465e-01
+32 3.255791e-01
+64 9.307809e-03
+EOD
+$d64_cony_re_fix << EOD
+2 1.117589e+00
+4 1.327265e+00
+8 1.033893e+00
+16 6.035182e-01
+32 4.345988e-01
+64 4.272880e-01
+EOD
+$d64_cony_si_fix << EOD
+2 9.643201e-01
+4 1.155982e+00
+8 9.608083e-01
+16 5.904517e-01
+32 3.818285e-01
+64 3.425637e-01
+EOD
+set title 'n = 64'
+plot $d64_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' dt 1 title 'ny', $d64_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' dt 1 title 'ny_fix', $d64_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' dt 1 title 'cony_re_cont', $d64_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d62728' dt 2 title 'cony_si_cont', $d64_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' dt 1 title 'cony_re_fix', $d64_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#2ca02c' dt 2 title 'cony_si_fix'
+$d120_ny << EOD
+2 9.213825e-01
+4 9.046535e-01
+8 8.519979e-01
+16 6.865210e-01
+32 4.357510e-01
+64 2.812167e-01
+EOD
+$d120_ny_fix << EOD
+2 1.146435e+00
+4 1.353523e+00
+8 1.079903e+00
+16 6.057157e-01
+32 4.284141e-01
+64 4.103783e-01
+EOD
+$d120_cony_re_cont << EOD
+2 9.301861e-01
+4 9.100188e-01
+8 8.541131e-01
+16 6.996273e-01
+32 4.372352e-01
+64 2.774711e-01
+EOD
+$d120_cony_si_cont << EOD
+2 9.295518e-01
+4 9.235413e-01
+8 8.665951e-01
+16 7.347494e-01
+32 4.301207e-01
+64 2.545121e-01
+EOD
+$d120_cony_re_fix << EOD
+2 1.146435e+00
+4 1.353523e+00
+8 1.079903e+00
+16 6.057157e-01
+32 4.284141e-01
+64 4.103783e-01
+EOD
+$d120_cony_si_fix << EOD
+2 1.036869e+00
+4 1.199224e+00
+8 1.007029e+00
+16 5.776061e-01
+32 3.731034e-01
+64 3.314004e-01
+EOD
+set title 'n = 120'
+plot $d120_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' dt 1 title 'ny', $d120_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' dt 1 title 'ny_fix', $d120_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' dt 1 title 'cony_re_cont', $d120_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d62728' dt 2 title 'cony_si_cont', $d120_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' dt 1 title 'cony_re_fix', $d120_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#2ca02c' dt 2 title 'cony_si_fix'
+$d512_ny << EOD
+2 9.877112e-01
+4 9.854485e-01
+8 9.743435e-01
+16 9.303537e-01
+32 8.050559e-01
+64 5.022645e-01
+EOD
+$d512_ny_fix << EOD
+2 1.307815e+00
+4 1.455527e+00
+8 1.130255e+00
+16 6.371111e-01
+32 3.862385e-01
+64 3.544428e-01
+EOD
+$d512_cony_re_cont << EOD
+2 9.872769e-01
+4 9.843572e-01
+8 9.726090e-01
+16 9.355980e-01
+32 8.182305e-01
+64 5.033717e-01
+EOD
+$d512_cony_si_cont << EOD
+2 9.931634e-01
+4 9.926681e-01
+8 9.812400e-01
+16 9.499737e-01
+32 8.240695e-01
+64 5.016604e-01
+EOD
+$d512_cony_re_fix << EOD
+2 1.307815e+00
+4 1.455527e+00
+8 1.130255e+00
+16 6.371111e-01
+32 3.862385e-01
+64 3.544428e-01
+EOD
+$d512_cony_si_fix << EOD
+2 1.118456e+00
+4 1.302042e+00
+8 1.081513e+00
+16 5.732922e-01
+32 3.391428e-01
+64 2.800972e-01
+EOD
+set title 'n = 512'
+plot $d512_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' dt 1 title 'ny', $d512_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' dt 1 title 'ny_fix', $d512_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' dt 1 title 'cony_re_cont', $d512_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d62728' dt 2 title 'cony_si_cont', $d512_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' dt 1 title 'cony_re_fix', $d512_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#2ca02c' dt 2 title 'cony_si_fix'
+unset multiplot

@@ -1,0 +1,160 @@
+set terminal pngcairo size 1500,520 font 'Sans,11' noenhanced
+set output 'error_vs_m_periodic.png'
+set multiplot layout 1,3 title 'stream periodic: median relative Frobenius error per step vs m'
+set logscale xy
+set grid
+set key bottom left font ',9'
+set xlabel 'landmarks m'
+set ylabel 'median relative error'
+set format y '%.0e'
+$d64_ny << EOD
+2 9.665115e-01
+4 7.578670e-01
+8 1.813699e-01
+16 4.501236e-02
+32 1.708516e-02
+64 1.282640e-02
+EOD
+$d64_ny_fix << EOD
+2 8.554373e-01
+4 6.010833e-01
+8 1.485572e-01
+16 4.972781e-02
+32 4.830949e-02
+64 3.404512e-02
+EOD
+$d64_cony_re_cont << EOD
+2 9.755091e-01
+4 8.169246e-01
+8 2.009511e-01
+16 5.024437e-02
+32 1.705392e-02
+64 1.282640e-02
+EOD
+$d64_cony_si_cont << EOD
+2 9.704148e-01
+4 7.698420e-01
+8 2.025933e-01
+16 5.175400e-02
+32 1.819630e-02
+64 1.031659e-02
+EOD
+$d64_cony_re_fix << EOD
+2 8.554373e-01
+4 6.010833e-01
+8 1.485572e-01
+16 4.972781e-02
+32 4.830949e-02
+64 3.404512e-02
+EOD
+$d64_cony_si_fix << EOD
+2 8.697005e-01
+4 5.751193e-01
+8 9.118766e-02
+16 4.162968e-02
+32 3.820305e-02
+64 3.071274e-02
+EOD
+set title 'n = 64'
+plot $d64_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' dt 1 title 'ny', $d64_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' dt 1 title 'ny_fix', $d64_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' dt 1 title 'cony_re_cont', $d64_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d62728' dt 2 title 'cony_si_cont', $d64_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' dt 1 title 'cony_re_fix', $d64_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#2ca02c' dt 2 title 'cony_si_fix'
+$d120_ny << EOD
+2 9.866660e-01
+4 8.600241e-01
+8 6.338980e-01
+16 1.276565e-01
+32 2.870964e-02
+64 1.978235e-02
+EOD
+$d120_ny_fix << EOD
+2 8.741879e-01
+4 6.020610e-01
+8 1.360148e-01
+16 3.759364e-02
+32 3.640038e-02
+64 3.053189e-02
+EOD
+$d120_cony_re_cont << EOD
+2 1.000267e+00
+4 8.128234e-01
+8 5.889220e-01
+16 1.512886e-01
+32 3.206262e-02
+64 2.146942e-02
+EOD
+$d120_cony_si_cont << EOD
+2 9.850663e-01
+4 7.588687e-01
+8 5.816264e-01
+16 1.452188e-01
+32 3.321534e-02
+64 2.019913e-02
+EOD
+$d120_cony_re_fix << EOD
+2 8.741879e-01
+4 6.020610e-01
+8 1.360148e-01
+16 3.759364e-02
+32 3.640038e-02
+64 3.053189e-02
+EOD
+$d120_cony_si_fix << EOD
+2 8.922040e-01
+4 4.563804e-01
+8 9.721236e-02
+16 4.014352e-02
+32 3.373386e-02
+64 2.715059e-02
+EOD
+set title 'n = 120'
+plot $d120_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' dt 1 title 'ny', $d120_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' dt 1 title 'ny_fix', $d120_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' dt 1 title 'cony_re_cont', $d120_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d62728' dt 2 title 'cony_si_cont', $d120_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' dt 1 title 'cony_re_fix', $d120_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#2ca02c' dt 2 title 'cony_si_fix'
+$d512_ny << EOD
+2 9.997117e-01
+4 9.978896e-01
+8 9.771687e-01
+16 8.650932e-01
+32 5.417053e-01
+64 1.233975e-01
+EOD
+$d512_ny_fix << EOD
+2 8.695365e-01
+4 5.990777e-01
+8 1.266648e-01
+16 3.420360e-02
+32 3.459694e-02
+64 2.695410e-02
+EOD
+$d512_cony_re_cont << EOD
+2 9.989521e-01
+4 9.982506e-01
+8 9.764602e-01
+16 8.727348e-01
+32 5.553090e-01
+64 1.240774e-01
+EOD
+$d512_cony_si_cont << EOD
+2 1.002616e+00
+4 1.001449e+00
+8 9.758667e-01
+16 8.776149e-01
+32 5.665039e-01
+64 1.178951e-01
+EOD
+$d512_cony_re_fix << EOD
+2 8.695365e-01
+4 5.990777e-01
+8 1.266648e-01
+16 3.420360e-02
+32 3.459694e-02
+64 2.695410e-02
+EOD
+$d512_cony_si_fix << EOD
+2 8.872663e-01
+4 4.630593e-01
+8 6.962401e-02
+16 2.981388e-02
+32 2.859561e-02
+64 2.308970e-02
+EOD
+set title 'n = 512'
+plot $d512_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' dt 1 title 'ny', $d512_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' dt 1 title 'ny_fix', $d512_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' dt 1 title 'cony_re_cont', $d512_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d62728' dt 2 title 'cony_si_cont', $d512_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' dt 1 title 'cony_re_fix', $d512_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#2ca02c' dt 2 title 'cony_si_fix'
+unset multiplot

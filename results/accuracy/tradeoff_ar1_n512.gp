@@ -1,0 +1,84 @@
+set terminal pngcairo size 1500,650 font 'Sans,11' noenhanced
+set output 'tradeoff_ar1_n512.png'
+set multiplot layout 1,2 title 'cost vs accuracy, stream ar1, n = 512, d = 16, one head (labels: m; dashed: Pareto front)'
+set logscale xy
+set grid
+set key top right font ',9'
+set xlabel 'executed FLOPs per step (measure())'
+set ylabel '95th percentile relative error per step'
+set format y '%.0e'
+set format x '%.0e'
+$tre_att << EOD
+1.704755e+07 7.324948e-16 exact
+EOD
+$tre_co_re << EOD
+1.084130e+05 1.222353e-15 exact
+EOD
+$tre_ny << EOD
+1.541280e+05 1.473548e+00 2
+3.026560e+05 5.009721e-01 4
+6.412800e+05 9.369747e-02 8
+1.549312e+06 3.677648e-02 16
+4.804608e+06 1.714357e-02 32
+2.120090e+07 1.173620e-02 64
+EOD
+$tre_ny_fix << EOD
+1.372160e+05 6.585279e-01 2
+2.826240e+05 9.513631e-01 4
+5.980160e+05 9.707205e-01 8
+1.327104e+06 5.239051e-01 16
+3.178496e+06 4.261444e-01 32
+8.454144e+06 3.752574e-01 64
+EOD
+$tre_cony_re_cont << EOD
+2.520920e+04 5.172918e-01 2
+5.869655e+04 3.600632e-01 4
+1.267101e+05 1.261710e-01 8
+2.733632e+05 4.668789e-02 16
+6.911784e+05 2.085429e-02 32
+3.164725e+06 1.305215e-02 64
+EOD
+$tre_cony_re_fix << EOD
+2.496000e+04 6.585279e-01 2
+5.811200e+04 9.513631e-01 4
+1.244640e+05 9.707205e-01 8
+2.573600e+05 5.239051e-01 16
+5.239200e+05 4.261444e-01 32
+1.060112e+06 3.752574e-01 64
+EOD
+$front_re << EOD
+2.496000e+04 6.585279e-01
+2.520920e+04 5.172918e-01
+5.869655e+04 3.600632e-01
+1.084130e+05 1.222353e-15
+EOD
+set title 'whole window (n x d output)'
+plot $tre_att using 1:2 with points pt 7 ps 1.4 lc rgb '#000000' title 'att', $tre_att using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#000000' notitle, $tre_co_re using 1:2 with points pt 7 ps 1.4 lc rgb '#7f7f7f' title 'co_re', $tre_co_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#7f7f7f' notitle, $tre_ny using 1:2 with points pt 7 ps 1.4 lc rgb '#1f77b4' title 'ny', $tre_ny using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#1f77b4' notitle, $tre_ny_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#17becf' title 'ny_fix', $tre_ny_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#17becf' notitle, $tre_cony_re_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d62728' title 'cony_re_cont', $tre_cony_re_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d62728' notitle, $tre_cony_re_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#2ca02c' title 'cony_re_fix', $tre_cony_re_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#2ca02c' notitle, $front_re using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
+$tsi_co_si << EOD
+3.329600e+04 8.991964e-16 exact
+EOD
+$tsi_cony_si_cont << EOD
+5.953672e+02 6.689508e-01 2
+1.197078e+03 7.426147e-01 4
+2.768656e+03 2.158363e-01 8
+1.117231e+04 9.310807e-02 16
+1.095646e+05 5.460284e-02 32
+1.600873e+06 3.979408e-02 64
+EOD
+$tsi_cony_si_fix << EOD
+4.320000e+02 5.905689e-01 2
+8.800000e+02 1.915154e+00 4
+1.824000e+03 2.028044e+00 8
+3.904000e+03 5.692532e-01 16
+8.832000e+03 7.773031e-01 32
+2.176000e+04 7.520339e-01 64
+EOD
+$front_si << EOD
+4.320000e+02 5.905689e-01
+2.768656e+03 2.158363e-01
+1.117231e+04 9.310807e-02
+3.329600e+04 8.991964e-16
+EOD
+set title 'newest query only (1 x d output)'
+plot $tsi_co_si using 1:2 with points pt 7 ps 1.4 lc rgb '#7f7f7f' title 'co_si', $tsi_co_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#7f7f7f' notitle, $tsi_cony_si_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d62728' title 'cony_si_cont', $tsi_cony_si_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d62728' notitle, $tsi_cony_si_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#2ca02c' title 'cony_si_fix', $tsi_cony_si_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#2ca02c' notitle, $front_si using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
+unset multiplot

@@ -1,0 +1,88 @@
+set terminal pngcairo size 1500,650 font 'Sans,11' noenhanced
+set output 'tradeoff_flat_n512.png'
+set multiplot layout 1,2 title 'cost vs accuracy, stream flat, n = 512, d = 16, one head (labels: m; dashed: Pareto front)'
+set logscale xy
+set grid
+set key top right font ',9'
+set xlabel 'executed FLOPs per step (measure())'
+set ylabel '95th percentile relative error per step'
+set format y '%.0e'
+set format x '%.0e'
+$tre_att << EOD
+1.704755e+07 6.323906e-16 exact
+EOD
+$tre_co_re << EOD
+1.084130e+05 1.286015e-15 exact
+EOD
+$tre_ny << EOD
+1.541280e+05 8.091384e-01 2
+3.026560e+05 8.090612e-01 4
+6.412800e+05 8.086479e-01 8
+1.549312e+06 8.061139e-01 16
+4.804608e+06 7.952388e-01 32
+2.120090e+07 7.513434e-01 64
+EOD
+$tre_ny_fix << EOD
+1.372160e+05 8.115043e-01 2
+2.826240e+05 7.988440e-01 4
+5.980160e+05 7.426824e-01 8
+1.327104e+06 6.511039e-01 16
+3.178496e+06 5.060750e-01 32
+8.454144e+06 3.672624e-01 64
+EOD
+$tre_cony_re_cont << EOD
+2.520920e+04 8.093108e-01 2
+5.869655e+04 8.090974e-01 4
+1.267101e+05 8.083755e-01 8
+2.733632e+05 8.061344e-01 16
+6.911784e+05 7.959017e-01 32
+3.164725e+06 7.512386e-01 64
+EOD
+$tre_cony_re_fix << EOD
+2.496000e+04 8.115043e-01 2
+5.811200e+04 7.988440e-01 4
+1.244640e+05 7.426824e-01 8
+2.573600e+05 6.511039e-01 16
+5.239200e+05 5.060750e-01 32
+1.060112e+06 3.672624e-01 64
+EOD
+$front_re << EOD
+2.496000e+04 8.115043e-01
+2.520920e+04 8.093108e-01
+5.811200e+04 7.988440e-01
+1.084130e+05 1.286015e-15
+EOD
+set title 'whole window (n x d output)'
+plot $tre_att using 1:2 with points pt 7 ps 1.4 lc rgb '#000000' title 'att', $tre_att using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#000000' notitle, $tre_co_re using 1:2 with points pt 7 ps 1.4 lc rgb '#7f7f7f' title 'co_re', $tre_co_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#7f7f7f' notitle, $tre_ny using 1:2 with points pt 7 ps 1.4 lc rgb '#1f77b4' title 'ny', $tre_ny using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#1f77b4' notitle, $tre_ny_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#17becf' title 'ny_fix', $tre_ny_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#17becf' notitle, $tre_cony_re_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d62728' title 'cony_re_cont', $tre_cony_re_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d62728' notitle, $tre_cony_re_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#2ca02c' title 'cony_re_fix', $tre_cony_re_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#2ca02c' notitle, $front_re using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
+$tsi_co_si << EOD
+3.329600e+04 7.840232e-16 exact
+EOD
+$tsi_cony_si_cont << EOD
+5.953672e+02 1.083944e+00 2
+1.197078e+03 1.083839e+00 4
+2.768656e+03 1.082963e+00 8
+1.117231e+04 1.080506e+00 16
+1.095646e+05 1.066249e+00 32
+1.600873e+06 1.020780e+00 64
+EOD
+$tsi_cony_si_fix << EOD
+4.320000e+02 1.090244e+00 2
+8.800000e+02 1.046456e+00 4
+1.824000e+03 9.796670e-01 8
+3.904000e+03 8.594037e-01 16
+8.832000e+03 6.764537e-01 32
+2.176000e+04 4.892342e-01 64
+EOD
+$front_si << EOD
+4.320000e+02 1.090244e+00
+5.953672e+02 1.083944e+00
+8.800000e+02 1.046456e+00
+1.824000e+03 9.796670e-01
+3.904000e+03 8.594037e-01
+8.832000e+03 6.764537e-01
+2.176000e+04 4.892342e-01
+3.329600e+04 7.840232e-16
+EOD
+set title 'newest query only (1 x d output)'
+plot $tsi_co_si using 1:2 with points pt 7 ps 1.4 lc rgb '#7f7f7f' title 'co_si', $tsi_co_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#7f7f7f' notitle, $tsi_cony_si_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d62728' title 'cony_si_cont', $tsi_cony_si_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d62728' notitle, $tsi_cony_si_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#2ca02c' title 'cony_si_fix', $tsi_cony_si_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#2ca02c' notitle, $front_si using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
+unset multiplot

@@ -1,0 +1,85 @@
+set terminal pngcairo size 1500,650 font 'Sans,11' noenhanced
+set output 'tradeoff_periodic_n120.png'
+set multiplot layout 1,2 title 'cost vs accuracy, stream periodic, n = 120, d = 16, one head (labels: m; dashed: Pareto front)'
+set logscale xy
+set grid
+set key top right font ',9'
+set xlabel 'executed FLOPs per step (measure())'
+set ylabel '95th percentile relative error per step'
+set format y '%.0e'
+set format x '%.0e'
+$tre_att << EOD
+9.379200e+05 5.419334e-16 exact
+EOD
+$tre_co_re << EOD
+2.530900e+04 8.465588e-16 exact
+EOD
+$tre_ny << EOD
+3.652800e+04 1.021479e+00 2
+7.372800e+04 9.438483e-01 4
+1.708800e+05 7.338042e-01 8
+5.207040e+05 1.544811e-01 16
+2.358528e+06 3.264612e-02 32
+1.471565e+07 2.247205e-02 64
+EOD
+$tre_ny_fix << EOD
+3.216000e+04 8.899680e-01 2
+6.624000e+04 6.880773e-01 4
+1.401600e+05 1.515821e-01 8
+3.110400e+05 4.871768e-02 16
+7.449600e+05 4.486761e-02 32
+1.981440e+06 3.350266e-02 64
+EOD
+$tre_cony_re_cont << EOD
+6.397117e+03 1.023303e+00 2
+1.487277e+04 9.047128e-01 4
+3.390447e+04 6.375566e-01 8
+9.911667e+04 1.951444e-01 16
+6.177779e+05 3.749393e-02 32
+7.509564e+06 2.322627e-02 64
+EOD
+$tre_cony_re_fix << EOD
+6.144000e+03 8.899680e-01 2
+1.420800e+04 6.880773e-01 4
+3.038400e+04 1.515821e-01 8
+6.292800e+04 4.871768e-02 16
+1.287840e+05 4.486761e-02 32
+2.635680e+05 3.350266e-02 64
+EOD
+$front_re << EOD
+6.144000e+03 8.899680e-01
+1.420800e+04 6.880773e-01
+2.530900e+04 8.465588e-16
+EOD
+set title 'whole window (n x d output)'
+plot $tre_att using 1:2 with points pt 7 ps 1.4 lc rgb '#000000' title 'att', $tre_att using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#000000' notitle, $tre_co_re using 1:2 with points pt 7 ps 1.4 lc rgb '#7f7f7f' title 'co_re', $tre_co_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#7f7f7f' notitle, $tre_ny using 1:2 with points pt 7 ps 1.4 lc rgb '#1f77b4' title 'ny', $tre_ny using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#1f77b4' notitle, $tre_ny_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#17becf' title 'ny_fix', $tre_ny_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#17becf' notitle, $tre_cony_re_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d62728' title 'cony_re_cont', $tre_cony_re_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d62728' notitle, $tre_cony_re_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#2ca02c' title 'cony_re_fix', $tre_cony_re_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#2ca02c' notitle, $front_re using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
+$tsi_co_si << EOD
+7.816000e+03 7.177733e-16 exact
+EOD
+$tsi_cony_si_cont << EOD
+5.998333e+02 1.111470e+00 2
+1.279000e+03 1.041957e+00 4
+4.051333e+03 8.769635e-01 8
+3.141360e+04 2.988084e-01 16
+4.317253e+05 6.884897e-02 32
+6.745616e+06 5.239460e-02 64
+EOD
+$tsi_cony_si_fix << EOD
+4.320000e+02 1.292662e+00 2
+8.800000e+02 1.128565e+00 4
+1.824000e+03 3.404643e-01 8
+3.904000e+03 9.897380e-02 16
+8.832000e+03 9.273862e-02 32
+2.176000e+04 9.048374e-02 64
+EOD
+$front_si << EOD
+4.320000e+02 1.292662e+00
+5.998333e+02 1.111470e+00
+1.279000e+03 1.041957e+00
+1.824000e+03 3.404643e-01
+3.904000e+03 9.897380e-02
+7.816000e+03 7.177733e-16
+EOD
+set title 'newest query only (1 x d output)'
+plot $tsi_co_si using 1:2 with points pt 7 ps 1.4 lc rgb '#7f7f7f' title 'co_si', $tsi_co_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#7f7f7f' notitle, $tsi_cony_si_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d62728' title 'cony_si_cont', $tsi_cony_si_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d62728' notitle, $tsi_cony_si_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#2ca02c' title 'cony_si_fix', $tsi_cony_si_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#2ca02c' notitle, $front_si using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
+unset multiplot

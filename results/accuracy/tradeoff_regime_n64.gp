@@ -1,0 +1,82 @@
+set terminal pngcairo size 1500,650 font 'Sans,11' noenhanced
+set output 'tradeoff_regime_n64.png'
+set multiplot layout 1,2 title 'cost vs accuracy, stream regime, n = 64, d = 16, one head (labels: m; dashed: Pareto front)'
+set logscale xy
+set grid
+set key top right font ',9'
+set xlabel 'executed FLOPs per step (measure())'
+set ylabel '95th percentile relative error per step'
+set format y '%.0e'
+set format x '%.0e'
+$tre_att << EOD
+2.672640e+05 3.876547e-16 exact
+EOD
+$tre_co_re << EOD
+1.343700e+04 8.307350e-16 exact
+EOD
+$tre_ny << EOD
+1.972800e+04 5.574861e-01 2
+4.102400e+04 5.844638e-01 4
+1.036800e+05 5.345611e-01 8
+3.737600e+05 4.166888e-01 16
+2.009088e+06 2.557681e-01 32
+1.378918e+07 1.561304e-02 64
+EOD
+$tre_ny_fix << EOD
+1.715200e+04 2.230349e+00 2
+3.532800e+04 8.222400e-01 4
+7.475200e+04 8.907078e-01 8
+1.658880e+05 8.263805e-01 16
+3.973120e+05 7.799608e-01 32
+1.056768e+06 1.117143e+00 64
+EOD
+$tre_cony_re_cont << EOD
+3.713594e+03 5.650174e-01 2
+8.692438e+03 5.810791e-01 4
+2.192088e+04 5.270184e-01 8
+9.440975e+04 4.241688e-01 16
+9.290275e+05 2.556802e-01 32
+1.327164e+07 1.561304e-02 64
+EOD
+$tre_cony_re_fix << EOD
+3.456000e+03 2.230349e+00 2
+7.936000e+03 8.222400e-01 4
+1.694400e+04 8.907078e-01 8
+3.515200e+04 8.263805e-01 16
+7.233600e+04 7.799608e-01 32
+1.497760e+05 1.117143e+00 64
+EOD
+$front_re << EOD
+3.456000e+03 2.230349e+00
+3.713594e+03 5.650174e-01
+1.343700e+04 8.307350e-16
+EOD
+set title 'whole window (n x d output)'
+plot $tre_att using 1:2 with points pt 7 ps 1.4 lc rgb '#000000' title 'att', $tre_att using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#000000' notitle, $tre_co_re using 1:2 with points pt 7 ps 1.4 lc rgb '#7f7f7f' title 'co_re', $tre_co_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#7f7f7f' notitle, $tre_ny using 1:2 with points pt 7 ps 1.4 lc rgb '#1f77b4' title 'ny', $tre_ny using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#1f77b4' notitle, $tre_ny_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#17becf' title 'ny_fix', $tre_ny_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#17becf' notitle, $tre_cony_re_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d62728' title 'cony_re_cont', $tre_cony_re_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d62728' notitle, $tre_cony_re_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#2ca02c' title 'cony_re_fix', $tre_cony_re_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#2ca02c' notitle, $front_re using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
+$tsi_co_si << EOD
+4.176000e+03 5.038832e-16 exact
+EOD
+$tsi_cony_si_cont << EOD
+6.049375e+02 8.617743e-01 2
+1.372625e+03 8.812009e-01 4
+5.517250e+03 8.018805e-01 8
+5.454650e+04 6.110327e-01 16
+7.999090e+05 4.483449e-01 32
+1.262532e+07 2.298613e-02 64
+EOD
+$tsi_cony_si_fix << EOD
+4.320000e+02 2.998034e+00 2
+8.800000e+02 1.280576e+00 4
+1.824000e+03 1.207604e+00 8
+3.904000e+03 1.224098e+00 16
+8.832000e+03 1.099832e+00 32
+2.176000e+04 1.342049e+00 64
+EOD
+$front_si << EOD
+4.320000e+02 2.998034e+00
+6.049375e+02 8.617743e-01
+4.176000e+03 5.038832e-16
+EOD
+set title 'newest query only (1 x d output)'
+plot $tsi_co_si using 1:2 with points pt 7 ps 1.4 lc rgb '#7f7f7f' title 'co_si', $tsi_co_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#7f7f7f' notitle, $tsi_cony_si_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d62728' title 'cony_si_cont', $tsi_cony_si_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d62728' notitle, $tsi_cony_si_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#2ca02c' title 'cony_si_fix', $tsi_cony_si_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#2ca02c' notitle, $front_si using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
+unset multiplot

@@ -1,0 +1,202 @@
+# Fig. 4(b): FLOPs per step, two layers: retroactive then single-output block (d = 200, m = 8)
+# Written by cosda report configs/nystrom_fig4.toml from points.csv; data inline. Executed counts solid,
+# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Fixed: layers = 2.
+if (!exists("png")) png = 'fig4b_flops_2layer.png'
+if (!exists("pdf")) pdf = 'fig4b_flops_2layer.pdf'
+$e_att << EOD
+8 105728
+16 416512
+32 1653248
+64 6587392
+128 26298368
+256 105091072
+512 420159488
+1024 1680228352
+2048 6720094208
+4096 2.687873843e+10
+8192 1.075116769e+11
+EOD
+$p_att << EOD
+8 54544
+16 211744
+32 834112
+64 3310720
+128 13191424
+256 52662784
+512 210445312
+1024 841369600
+2048 3364655104
+4096 1.345697382e+10
+8192 5.382460211e+10
+EOD
+$e_ny << EOD
+8 314368
+16 527872
+32 954880
+64 1808896
+128 3516928
+256 6932992
+512 13765120
+1024 27429376
+2048 54757888
+4096 109414912
+8192 218728960
+EOD
+$p_ny << EOD
+8 163120
+16 273216
+32 493408
+64 933792
+128 1814560
+256 3576096
+512 7099168
+1024 14145312
+2048 28237600
+4096 56422176
+8192 112791328
+EOD
+$e_ny_fix << EOD
+8 207104
+16 414208
+32 828416
+64 1656832
+128 3313664
+256 6627328
+512 13254656
+1024 26509312
+2048 53018624
+4096 106037248
+8192 212074496
+EOD
+$p_ny_fix << EOD
+8 103712
+16 207408
+32 414800
+64 829584
+128 1659152
+256 3318288
+512 6636560
+1024 13273104
+2048 26546192
+4096 53092368
+8192 106184720
+EOD
+$e_co_si << EOD
+8 25837
+16 53077
+32 107557
+64 216517
+128 434437
+256 870277
+512 1741957
+1024 3485317
+2048 6972037
+4096 13945477
+8192 27892357
+EOD
+$p_co_si << EOD
+8 15646
+16 31694
+32 63790
+64 127982
+128 256366
+256 513134
+512 1026670
+1024 2053742
+2048 4107886
+4096 8216174
+8192 16432750
+EOD
+$e_cony_si_cont << EOD
+8 194511
+16 258743.5
+32 408555.75
+64 718853.875
+128 1344786.938
+256 2599321.469
+512 5109724.734
+1024 10131198.37
+2048 20174479.18
+4096 40261207.59
+8192 80434747.8
+EOD
+$p_cony_si_cont << EOD
+8 110744
+16 100620
+32 114758
+64 160227
+128 259761.5
+256 463128.75
+512 872012.375
+1024 1690854.188
+2048 3329075.094
+4096 6605785.547
+8192 13159340.77
+EOD
+$e_cony_si_fix << EOD
+8 99760
+16 175024
+32 325552
+64 626608
+128 1228720
+256 2432944
+512 4841392
+1024 9658288
+2048 19292080
+4096 38559664
+8192 77094832
+EOD
+$p_cony_si_fix << EOD
+8 33824
+16 46624
+32 72224
+64 123424
+128 225824
+256 430624
+512 840224
+1024 1659424
+2048 3297824
+4096 6574624
+8192 13128224
+EOD
+set title "Fig. 4(b): FLOPs per step, two layers: retroactive then single-output block (d = 200, m = 8)" noenhanced
+set xlabel 'n (tokens in the window)'
+set ylabel 'FLOPs per step'
+set logscale xy
+set format y '10^{%L}'
+set xtics ('8' 8, '16' 16, '32' 32, '64' 64, '128' 128, '256' 256, '512' 512, '1024' 1024, '2048' 2048, '4096' 4096, '8192' 8192)
+set mxtics default
+set grid xtics ytics mytics lc rgb '#dddddd'
+set key outside right top noenhanced spacing 1.2
+set autoscale fix
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
+set border lw 1.2
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+  set terminal pngcairo size 1100,680 font 'DejaVu Sans,12'
+} else {
+  set terminal png size 1100,680
+}
+set output png
+plot \
+  $p_att with lines lw 4 lc rgb '#70000000' dt (9,6) notitle, \
+  $p_ny with lines lw 4 lc rgb '#70e69f00' dt (9,6) notitle, \
+  $p_ny_fix with lines lw 4 lc rgb '#7056b4e9' dt (9,6) notitle, \
+  $p_co_si with lines lw 4 lc rgb '#70009e73' dt (9,6) notitle, \
+  $p_cony_si_cont with lines lw 4 lc rgb '#70d55e00' dt (9,6) notitle, \
+  $p_cony_si_fix with lines lw 4 lc rgb '#70999933' dt (9,6) notitle, \
+  $e_att with linespoints lw 2 lc rgb '#000000' pt 5 ps 1.1 dt 1 title 'att', \
+  $e_ny with linespoints lw 2 lc rgb '#e69f00' pt 7 ps 1.1 dt 1 title 'ny', \
+  $e_ny_fix with linespoints lw 2 lc rgb '#56b4e9' pt 9 ps 1.1 dt 1 title 'ny_fix', \
+  $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
+  $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
+  $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
+  NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+set output
+if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
+  set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'
+  set output pdf
+  replot
+  set output
+}

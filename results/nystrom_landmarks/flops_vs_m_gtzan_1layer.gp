@@ -1,0 +1,142 @@
+# FLOPs per step against m, GTZAN shape (n = 120, d = 192), one layer
+# Written by cosda report configs/nystrom_landmarks.toml from points.csv; data inline. Executed counts solid,
+# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Fixed: d = 192, layers = 1, n = 120.
+if (!exists("png")) png = 'flops_vs_m_gtzan_1layer.png'
+if (!exists("pdf")) pdf = 'flops_vs_m_gtzan_1layer.pdf'
+$e_att << EOD
+2 11096640
+4 11096640
+8 11096640
+16 11096640
+32 11096640
+64 11096640
+EOD
+$p_att << EOD
+2 5567160
+4 5567160
+8 5567160
+16 5567160
+32 5567160
+64 5567160
+EOD
+$e_co_si << EOD
+2 92472
+4 92472
+8 92472
+16 92472
+32 92472
+64 92472
+EOD
+$p_co_si << EOD
+2 69360
+4 69360
+8 69360
+16 69360
+32 69360
+64 69360
+EOD
+$e_ny << EOD
+2 418096
+4 797440
+8 1587328
+16 3356416
+32 8167936
+64 27013120
+EOD
+$p_ny << EOD
+2 232532
+4 422688
+8 819080
+16 1708440
+32 4131512
+64 13619448
+EOD
+$e_ny_fix << EOD
+2 370080
+4 742080
+8 1491840
+16 3014400
+32 6151680
+64 12794880
+EOD
+$p_ny_fix << EOD
+2 185402
+4 371644
+8 747008
+16 1509256
+32 3079832
+64 6405304
+EOD
+$e_cony_si_cont << EOD
+2 6927.033333
+4 13628.33333
+8 28585.73333
+16 80881.33333
+32 533312.5333
+64 6960453.333
+EOD
+$p_cony_si_cont << EOD
+2 4650.033333
+4 10923.33333
+8 28910.93333
+16 94949.33333
+32 478184.5333
+64 4328725.333
+EOD
+$e_cony_si_fix << EOD
+2 5008
+4 10032
+8 20128
+16 40512
+32 82048
+64 168192
+EOD
+$p_cony_si_fix << EOD
+2 2704
+4 5416
+8 10864
+16 21856
+32 44224
+64 90496
+EOD
+set title "FLOPs per step against m, GTZAN shape (n = 120, d = 192), one layer" noenhanced
+set xlabel 'm (landmarks)'
+set ylabel 'FLOPs per step'
+set logscale xy
+set format y '10^{%L}'
+set xtics ('2' 2, '4' 4, '8' 8, '16' 16, '32' 32, '64' 64)
+set mxtics default
+set grid xtics ytics mytics lc rgb '#dddddd'
+set key outside right top noenhanced spacing 1.2
+set autoscale fix
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
+set border lw 1.2
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+  set terminal pngcairo size 1100,680 font 'DejaVu Sans,12'
+} else {
+  set terminal png size 1100,680
+}
+set output png
+plot \
+  $p_att with lines lw 4 lc rgb '#70000000' dt (9,6) notitle, \
+  $p_co_si with lines lw 4 lc rgb '#70009e73' dt (9,6) notitle, \
+  $p_ny with lines lw 4 lc rgb '#70e69f00' dt (9,6) notitle, \
+  $p_ny_fix with lines lw 4 lc rgb '#7056b4e9' dt (9,6) notitle, \
+  $p_cony_si_cont with lines lw 4 lc rgb '#70d55e00' dt (9,6) notitle, \
+  $p_cony_si_fix with lines lw 4 lc rgb '#70999933' dt (9,6) notitle, \
+  $e_att with linespoints lw 2 lc rgb '#000000' pt 5 ps 1.1 dt 1 title 'att', \
+  $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
+  $e_ny with linespoints lw 2 lc rgb '#e69f00' pt 7 ps 1.1 dt 1 title 'ny', \
+  $e_ny_fix with linespoints lw 2 lc rgb '#56b4e9' pt 9 ps 1.1 dt 1 title 'ny_fix', \
+  $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
+  $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
+  NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+set output
+if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
+  set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'
+  set output pdf
+  replot
+  set output
+}

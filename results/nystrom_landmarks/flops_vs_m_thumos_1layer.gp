@@ -1,0 +1,142 @@
+# FLOPs per step against m, THUMOS14 shape (n = 64, d = 1024), one layer
+# Written by cosda report configs/nystrom_landmarks.toml from points.csv; data inline. Executed counts solid,
+# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Fixed: d = 1024, layers = 1, n = 64.
+if (!exists("png")) png = 'flops_vs_m_thumos_1layer.png'
+if (!exists("pdf")) pdf = 'flops_vs_m_thumos_1layer.pdf'
+$e_att << EOD
+2 16846848
+4 16846848
+8 16846848
+16 16846848
+32 16846848
+64 16846848
+EOD
+$p_att << EOD
+2 8458304
+4 8458304
+8 8458304
+16 8458304
+32 8458304
+64 8458304
+EOD
+$e_co_si << EOD
+2 263232
+4 263232
+8 263232
+16 263232
+32 263232
+64 263232
+EOD
+$p_co_si << EOD
+2 196736
+4 196736
+8 196736
+16 196736
+32 196736
+64 196736
+EOD
+$e_ny << EOD
+2 1189008
+4 2266688
+8 4490496
+16 9276416
+32 20717568
+64 55205888
+EOD
+$p_ny << EOD
+2 660316
+4 1199528
+8 2312656
+16 4709984
+32 10446976
+64 27754688
+EOD
+$e_ny_fix << EOD
+2 1049344
+4 2099712
+8 4203520
+16 8423424
+32 16912384
+64 34086912
+EOD
+$p_ny_fix << EOD
+2 524866
+4 1050180
+8 2102344
+16 4212816
+32 8458336
+64 17047680
+EOD
+$e_cony_si_cont << EOD
+2 36798.4375
+4 72247.625
+8 147267.25
+16 344094.5
+32 1409245
+64 13971002
+EOD
+$p_cony_si_cont << EOD
+2 24795.0625
+4 58146.75
+8 151591
+16 461004
+32 1815376
+64 11365248
+EOD
+$e_cony_si_fix << EOD
+2 26640
+4 53296
+8 106656
+16 213568
+32 428160
+64 860416
+EOD
+$p_cony_si_fix << EOD
+2 14352
+4 28712
+8 57456
+16 115040
+32 230592
+64 463232
+EOD
+set title "FLOPs per step against m, THUMOS14 shape (n = 64, d = 1024), one layer" noenhanced
+set xlabel 'm (landmarks)'
+set ylabel 'FLOPs per step'
+set logscale xy
+set format y '10^{%L}'
+set xtics ('2' 2, '4' 4, '8' 8, '16' 16, '32' 32, '64' 64)
+set mxtics default
+set grid xtics ytics mytics lc rgb '#dddddd'
+set key outside right top noenhanced spacing 1.2
+set autoscale fix
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
+set border lw 1.2
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+  set terminal pngcairo size 1100,680 font 'DejaVu Sans,12'
+} else {
+  set terminal png size 1100,680
+}
+set output png
+plot \
+  $p_att with lines lw 4 lc rgb '#70000000' dt (9,6) notitle, \
+  $p_co_si with lines lw 4 lc rgb '#70009e73' dt (9,6) notitle, \
+  $p_ny with lines lw 4 lc rgb '#70e69f00' dt (9,6) notitle, \
+  $p_ny_fix with lines lw 4 lc rgb '#7056b4e9' dt (9,6) notitle, \
+  $p_cony_si_cont with lines lw 4 lc rgb '#70d55e00' dt (9,6) notitle, \
+  $p_cony_si_fix with lines lw 4 lc rgb '#70999933' dt (9,6) notitle, \
+  $e_att with linespoints lw 2 lc rgb '#000000' pt 5 ps 1.1 dt 1 title 'att', \
+  $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
+  $e_ny with linespoints lw 2 lc rgb '#e69f00' pt 7 ps 1.1 dt 1 title 'ny', \
+  $e_ny_fix with linespoints lw 2 lc rgb '#56b4e9' pt 9 ps 1.1 dt 1 title 'ny_fix', \
+  $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
+  $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
+  NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+set output
+if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
+  set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'
+  set output pdf
+  replot
+  set output
+}

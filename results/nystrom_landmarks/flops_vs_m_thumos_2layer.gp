@@ -1,0 +1,142 @@
+# FLOPs per step against m, THUMOS14 shape (n = 64, d = 1024), two layers
+# Written by cosda report configs/nystrom_landmarks.toml from points.csv; data inline. Executed counts solid,
+# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Fixed: d = 1024, layers = 2, n = 64.
+if (!exists("png")) png = 'flops_vs_m_thumos_2layer.png'
+if (!exists("pdf")) pdf = 'flops_vs_m_thumos_2layer.pdf'
+$e_att << EOD
+2 33693696
+4 33693696
+8 33693696
+16 33693696
+32 33693696
+64 33693696
+EOD
+$p_att << EOD
+2 16916608
+4 16916608
+8 16916608
+16 16916608
+32 16916608
+64 16916608
+EOD
+$e_co_si << EOD
+2 1107261
+4 1107261
+8 1107261
+16 1107261
+32 1107261
+64 1107261
+EOD
+$p_co_si << EOD
+2 653694
+4 653694
+8 653694
+16 653694
+32 653694
+64 653694
+EOD
+$e_ny << EOD
+2 2378016
+4 4533376
+8 8980992
+16 18552832
+32 41435136
+64 110411776
+EOD
+$p_ny << EOD
+2 1320632
+4 2399056
+8 4625312
+16 9419968
+32 20893952
+64 55509376
+EOD
+$e_ny_fix << EOD
+2 2098688
+4 4199424
+8 8407040
+16 16846848
+32 33824768
+64 68173824
+EOD
+$p_ny_fix << EOD
+2 1049732
+4 2100360
+8 4204688
+16 8425632
+32 16916672
+64 34095360
+EOD
+$e_cony_si_cont << EOD
+2 908718.0938
+4 1768357.438
+8 3557842.875
+16 7515101.75
+32 17964379.5
+64 61045559
+EOD
+$p_cony_si_cont << EOD
+2 185238.6875
+4 380351.75
+8 802535
+16 1807196
+32 4959344
+64 23718848
+EOD
+$e_cony_si_fix << EOD
+2 752794
+4 1570132
+8 3204904
+16 6474832
+32 13016224
+64 26105152
+EOD
+$p_cony_si_fix << EOD
+2 157728
+4 315472
+8 631008
+16 1262272
+32 2525568
+64 5055232
+EOD
+set title "FLOPs per step against m, THUMOS14 shape (n = 64, d = 1024), two layers" noenhanced
+set xlabel 'm (landmarks)'
+set ylabel 'FLOPs per step'
+set logscale xy
+set format y '10^{%L}'
+set xtics ('2' 2, '4' 4, '8' 8, '16' 16, '32' 32, '64' 64)
+set mxtics default
+set grid xtics ytics mytics lc rgb '#dddddd'
+set key outside right top noenhanced spacing 1.2
+set autoscale fix
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
+set border lw 1.2
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+  set terminal pngcairo size 1100,680 font 'DejaVu Sans,12'
+} else {
+  set terminal png size 1100,680
+}
+set output png
+plot \
+  $p_att with lines lw 4 lc rgb '#70000000' dt (9,6) notitle, \
+  $p_co_si with lines lw 4 lc rgb '#70009e73' dt (9,6) notitle, \
+  $p_ny with lines lw 4 lc rgb '#70e69f00' dt (9,6) notitle, \
+  $p_ny_fix with lines lw 4 lc rgb '#7056b4e9' dt (9,6) notitle, \
+  $p_cony_si_cont with lines lw 4 lc rgb '#70d55e00' dt (9,6) notitle, \
+  $p_cony_si_fix with lines lw 4 lc rgb '#70999933' dt (9,6) notitle, \
+  $e_att with linespoints lw 2 lc rgb '#000000' pt 5 ps 1.1 dt 1 title 'att', \
+  $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
+  $e_ny with linespoints lw 2 lc rgb '#e69f00' pt 7 ps 1.1 dt 1 title 'ny', \
+  $e_ny_fix with linespoints lw 2 lc rgb '#56b4e9' pt 9 ps 1.1 dt 1 title 'ny_fix', \
+  $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
+  $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
+  NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+set output
+if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
+  set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'
+  set output pdf
+  replot
+  set output
+}

@@ -1,0 +1,142 @@
+# Peak memory against m, GTZAN shape (n = 120, d = 192), one layer
+# Written by cosda report configs/nystrom_landmarks.toml from points.csv; data inline. Executed counts solid,
+# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Fixed: d = 192, layers = 1, n = 120.
+if (!exists("png")) png = 'peak_vs_m_gtzan_1layer.png'
+if (!exists("pdf")) pdf = 'peak_vs_m_gtzan_1layer.pdf'
+$e_att << EOD
+2 106680
+4 106680
+8 106680
+16 106680
+32 106680
+64 106680
+EOD
+$p_att << EOD
+2 106561
+4 106561
+8 106561
+16 106561
+32 106561
+64 106561
+EOD
+$e_co_si << EOD
+2 46584
+4 46584
+8 46584
+16 46584
+32 46584
+64 46584
+EOD
+$p_co_si << EOD
+2 46584
+4 46584
+8 46584
+16 46584
+32 46584
+64 46584
+EOD
+$e_ny << EOD
+2 94172
+4 96104
+8 100088
+16 108536
+32 127352
+64 172664
+EOD
+$p_ny << EOD
+2 93435
+4 94757
+8 97545
+16 103697
+32 118305
+64 156737
+EOD
+$e_ny_fix << EOD
+2 94156
+4 96040
+8 99832
+16 107512
+32 123256
+64 156280
+EOD
+$p_ny_fix << EOD
+2 93417
+4 94689
+8 97281
+16 102657
+32 114177
+64 140289
+EOD
+$e_cony_si_cont << EOD
+2 59348
+4 55160
+8 55472
+16 60704
+32 73856
+64 108664
+EOD
+$p_cony_si_cont << EOD
+2 48204
+4 50072
+8 53976
+16 62456
+32 82104
+64 132152
+EOD
+$e_cony_si_fix << EOD
+2 48014
+4 49572
+8 52712
+16 59088
+32 72224
+64 100032
+EOD
+$p_cony_si_fix << EOD
+2 1352
+4 2520
+8 4880
+16 9696
+32 19712
+64 41280
+EOD
+set title "Peak memory against m, GTZAN shape (n = 120, d = 192), one layer" noenhanced
+set xlabel 'm (landmarks)'
+set ylabel 'peak memory (values)'
+set logscale xy
+set format y '10^{%L}'
+set xtics ('2' 2, '4' 4, '8' 8, '16' 16, '32' 32, '64' 64)
+set mxtics default
+set grid xtics ytics mytics lc rgb '#dddddd'
+set key outside right top noenhanced spacing 1.2
+set autoscale fix
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
+set border lw 1.2
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+  set terminal pngcairo size 1100,680 font 'DejaVu Sans,12'
+} else {
+  set terminal png size 1100,680
+}
+set output png
+plot \
+  $p_att with lines lw 4 lc rgb '#70000000' dt (9,6) notitle, \
+  $p_co_si with lines lw 4 lc rgb '#70009e73' dt (9,6) notitle, \
+  $p_ny with lines lw 4 lc rgb '#70e69f00' dt (9,6) notitle, \
+  $p_ny_fix with lines lw 4 lc rgb '#7056b4e9' dt (9,6) notitle, \
+  $p_cony_si_cont with lines lw 4 lc rgb '#70d55e00' dt (9,6) notitle, \
+  $p_cony_si_fix with lines lw 4 lc rgb '#70999933' dt (9,6) notitle, \
+  $e_att with linespoints lw 2 lc rgb '#000000' pt 5 ps 1.1 dt 1 title 'att', \
+  $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
+  $e_ny with linespoints lw 2 lc rgb '#e69f00' pt 7 ps 1.1 dt 1 title 'ny', \
+  $e_ny_fix with linespoints lw 2 lc rgb '#56b4e9' pt 9 ps 1.1 dt 1 title 'ny_fix', \
+  $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
+  $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
+  NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+set output
+if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
+  set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'
+  set output pdf
+  replot
+  set output
+}
