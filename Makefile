@@ -12,8 +12,11 @@ PACKAGES := build-essential cmake libeigen3-dev libfmt-dev libbenchmark-dev libg
 SANITIZE ?= 1
 
 FUZZ_SECONDS ?= 30
-TIDY_FILES := $(shell git ls-files 'attention/*.cpp' 'analysis/*.cpp' 'sweeps/*.cpp' 'bench/*.cpp' \
-                'tests/*.cpp' | grep -v -e fuzz_ -e peer_torch -e compile_fail)
+# clang-tidy reads the kernels (attention/*.hpp) through the analysis and command sources that
+# instantiate them; attention/*.cpp (explicit instantiations only) and the tests are left out
+# to keep it to a few minutes of CI.
+TIDY_FILES := $(shell git ls-files 'analysis/*.cpp' 'sweeps/*.cpp' 'bench/*.cpp' | \
+                grep -v -e fuzz_ -e peer_torch)
 
 .PHONY: all deps build build-asan test test-release test-asan fuzz tidy reproduce format clean
 

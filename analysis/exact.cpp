@@ -210,7 +210,7 @@ std::int64_t Form::eval(std::int64_t n, std::int64_t d, std::int64_t m, std::int
 
 std::string Form::str() const {
   if (per_s.is_zero()) return base.str();
-  const std::string s = per_s.terms().size() == 1 ? "s" + per_s.str() : "s(" + per_s.str() + ")";
+  std::string s = per_s.terms().size() == 1 ? "s" + per_s.str() : "s(" + per_s.str() + ")";
   if (base.is_zero()) return s;
   return base.str() + " + " + s;
 }

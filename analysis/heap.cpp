@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cerrno>
 
+// glibc's own allocator entry points, which the wrappers below forward to.
+// NOLINTBEGIN(bugprone-reserved-identifier)
 extern "C" {
 void* __libc_malloc(std::size_t);
 void* __libc_calloc(std::size_t, std::size_t);
@@ -15,6 +17,7 @@ void* __libc_realloc(void*, std::size_t);
 void* __libc_memalign(std::size_t, std::size_t);
 void __libc_free(void*);
 }
+// NOLINTEND(bugprone-reserved-identifier)
 
 namespace {
 struct Counters {

@@ -48,6 +48,8 @@ void set_fixed_landmarks(Config& c, const Qkv& calibration) {
 template <class R, class T>
 MatX<R> recompute(const VariantTraits& t, const Attention<Plain<T>>& var, const Eigen::MatrixXd& qw,
                   const Eigen::MatrixXd& kw, const Eigen::MatrixXd& vw, int iterations) {
+  // A conversion when R is float, a copy when R is double.
+  // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
   const MatX<R> q = qw.cast<R>(), k = kw.cast<R>(), v = vw.cast<R>();
   MatX<R> out;
   if (t.landmarks == LandmarkKind::kNone) {

@@ -16,15 +16,22 @@ class Att final : public Attention<E> {
   static constexpr VariantTraits kTraits{"att", "Att", false, false, LandmarkKind::kNone, "att"};
 
   explicit Att(const Config& c)
-      : n_(c.n), d_(c.d), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), q_(n_, d_), k_(n_, d_),
-        v_(n_, d_), a_(n_, n_), rs_(n_), out_(n_, d_) {
+      : n_(c.n),
+        d_(c.d),
+        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
+        q_(n_, d_),
+        k_(n_, d_),
+        v_(n_, d_),
+        a_(n_, n_),
+        rs_(n_),
+        out_(n_, d_) {
     this->ledger_.hold(3 * n_ * d_);
   }
 
   bool step(const S* q, const S* k, const S* v) override {
     append_row(q_, q, seen_);  // queries in window order: output rows follow them
-    ring_row(k_, k, seen_);     // keys and values in a ring, no shifting: attention is
-    ring_row(v_, v, seen_);     // invariant under permuting them together
+    ring_row(k_, k, seen_);    // keys and values in a ring, no shifting: attention is
+    ring_row(v_, v, seen_);    // invariant under permuting them together
     if (++seen_ < n_) return false;
     attend(q_, k_, v_);
     return true;
@@ -38,11 +45,11 @@ class Att final : public Attention<E> {
     Live a_live(this->ledger_, n_ * n_ + n_);
     Live out_live(this->ledger_, n_ * d_);  // holds Q/sqrt(d) until A V overwrites it
     out_ = q;
-    ops::scale<E>(out_, inv_sqrt_d_);      // nd mul
-    ops::gemm_nt<E>(out_, k, a_);          // A = exp(Q K^T / sqrt(d))
+    ops::scale<E>(out_, inv_sqrt_d_);  // nd mul
+    ops::gemm_nt<E>(out_, k, a_);      // A = exp(Q K^T / sqrt(d))
     ops::exp_inplace<E>(a_);
-    ops::row_sums<E>(a_, rs_.data());      // D = diag(A 1)
-    ops::gemm_nn<E>(a_, v, out_);          // A V
+    ops::row_sums<E>(a_, rs_.data());  // D = diag(A 1)
+    ops::gemm_nn<E>(a_, v, out_);      // A V
     for (auto& r : rs_) r = ops::reciprocal<E>(r);
     ops::scale_rows<E>(out_, rs_.data());  // D^-1 A V
   }

@@ -20,11 +20,22 @@ template <class E>
 class CoRe final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"co_re", "Att_CoRe", false, true, LandmarkKind::kNone, "co_re"};
+  static constexpr VariantTraits kTraits{"co_re", "Att_CoRe",          false,
+                                         true,    LandmarkKind::kNone, "co_re"};
 
   explicit CoRe(const Config& c)
-      : n_(c.n), d_(c.d), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), q_(n_, d_), k_(n_, d_),
-        v_(n_, d_), av_(n_, d_), den_(n_), inv_(n_), e_old_(1, n_), e_new_(1, n_), out_(n_, d_),
+      : n_(c.n),
+        d_(c.d),
+        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
+        q_(n_, d_),
+        k_(n_, d_),
+        v_(n_, d_),
+        av_(n_, d_),
+        den_(n_),
+        inv_(n_),
+        e_old_(1, n_),
+        e_new_(1, n_),
+        out_(n_, d_),
         shift_(ops::shift_of<S>(c.exp_shift)) {
     this->ledger_.hold(4 * n_ * d_ + n_);
   }
@@ -40,11 +51,11 @@ class CoRe final : public Attention<E> {
     }
     Live out_live(this->ledger_, n_ * d_ + n_);
     for (std::int64_t i = 0; i < n_; ++i) inv_[i] = ops::reciprocal<E>(den_[i]);
-    for_ring_in_window_order(n_, seen_ % n_, [&](std::int64_t first, std::int64_t count,
-                                                 std::int64_t row) {
-      out_.middleRows(row, count) = av_.middleRows(first, count);
-      ops::scale_rows<E>(out_.middleRows(row, count), inv_.data() + first);  // Eq. 6
-    });
+    for_ring_in_window_order(
+        n_, seen_ % n_, [&](std::int64_t first, std::int64_t count, std::int64_t row) {
+          out_.middleRows(row, count) = av_.middleRows(first, count);
+          ops::scale_rows<E>(out_.middleRows(row, count), inv_.data() + first);  // Eq. 6
+        });
     return true;
   }
   MatCRef<S> output() const override { return out_; }

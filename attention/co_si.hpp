@@ -13,11 +13,19 @@ template <class E>
 class CoSi final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"co_si", "Att_CoSi", true, true, LandmarkKind::kNone, "co_re"};
+  static constexpr VariantTraits kTraits{"co_si", "Att_CoSi",          true,
+                                         true,    LandmarkKind::kNone, "co_re"};
 
   explicit CoSi(const Config& c)
-      : n_(c.n), d_(c.d), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), k_(n_, d_), v_(n_, d_),
-        q_(1, d_), a_(1, n_), out_(1, d_), shift_(ops::shift_of<S>(c.exp_shift)) {
+      : n_(c.n),
+        d_(c.d),
+        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
+        k_(n_, d_),
+        v_(n_, d_),
+        q_(1, d_),
+        a_(1, n_),
+        out_(1, d_),
+        shift_(ops::shift_of<S>(c.exp_shift)) {
     this->ledger_.hold(2 * n_ * d_);
   }
 

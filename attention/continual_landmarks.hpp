@@ -28,8 +28,18 @@ class ContinualLandmarks {
   // shift: the stabilised mode's exponent shift (Config::exp_shift), used by every exp here.
   ContinualLandmarks(std::int64_t n, std::int64_t d, std::int64_t m, int iterations, bool exact,
                      const ops::Shift<S>& shift = {})
-      : m_(m), d_(d), sizes_(segment_sizes(n, m)), qt_(m, d), kt_(m, d), gamma_(m, m),
-        phi_(m), g_(m, m), gphi_(m, m), col_(1, m), inv_(m), pinv_(m, iterations, exact),
+      : m_(m),
+        d_(d),
+        sizes_(segment_sizes(n, m)),
+        qt_(m, d),
+        kt_(m, d),
+        gamma_(m, m),
+        phi_(m),
+        g_(m, m),
+        gphi_(m, m),
+        col_(1, m),
+        inv_(m),
+        pinv_(m, iterations, exact),
         shift_(shift) {
     require(m >= 1 && m <= n, "continual landmarks: needs 1 <= m <= n");
   }

@@ -19,8 +19,17 @@ class DeltaState {
 
   // shift: the stabilised mode's exponent shift (Config::exp_shift), used by every exp here.
   DeltaState(std::int64_t n, std::int64_t d, std::int64_t m, const ops::Shift<S>& shift = {})
-      : n_(n), d_(d), m_(m), dv_(m, d), phi_(m), e_old_(1, m), e_new_(1, m), a_(1, n),
-        dvn_(m, d), inv_(m), shift_(shift) {}
+      : n_(n),
+        d_(d),
+        m_(m),
+        dv_(m, d),
+        phi_(m),
+        e_old_(1, m),
+        e_new_(1, m),
+        a_(1, n),
+        dvn_(m, d),
+        inv_(m),
+        shift_(shift) {}
 
   const ops::Shift<S>& shift() const { return shift_; }
 

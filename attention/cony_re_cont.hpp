@@ -8,8 +8,8 @@
 // O(nd + nm^2 + m^3).
 #pragma once
 
-#include "attention/cony_common.hpp"
 #include "attention/continual_landmarks.hpp"
+#include "attention/cony_common.hpp"
 
 namespace cosda {
 
@@ -17,15 +17,28 @@ template <class E>
 class CoNyReCont final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"cony_re_cont", "Att_CoNyRe^Cont", false, true,
-                                         LandmarkKind::kContinual, "cony_re_cont"};
+  static constexpr VariantTraits kTraits{"cony_re_cont", "Att_CoNyRe^Cont",        false,
+                                         true,           LandmarkKind::kContinual, "cony_re_cont"};
 
   explicit CoNyReCont(const Config& c)
-      : n_(c.n), d_(c.d), m_(c.m), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
+      : n_(c.n),
+        d_(c.d),
+        m_(c.m),
+        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
         lm_(n_, d_, m_, c.pinv_iterations, c.exact_pinv, ops::shift_of<S>(c.exp_shift)),
-        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)), q_(n_, d_),
-        k_(n_, d_), v_(n_, d_), b_(n_, m_), phi_b_(n_), bg_(n_, m_), new_(2, d_), col_(1, n_),
-        bphi_(n_, m_), inv_(n_), scratch_(1, m_), out_(n_, d_) {
+        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)),
+        q_(n_, d_),
+        k_(n_, d_),
+        v_(n_, d_),
+        b_(n_, m_),
+        phi_b_(n_),
+        bg_(n_, m_),
+        new_(2, d_),
+        col_(1, n_),
+        bphi_(n_, m_),
+        inv_(n_),
+        scratch_(1, m_),
+        out_(n_, d_) {
     this->ledger_.hold(3 * n_ * d_ + 2 * n_ * m_ + n_ + lm_.state_elements() +
                        delta_.state_elements());
   }
@@ -47,13 +60,13 @@ class CoNyReCont final : public Attention<E> {
     if (t == n_ - 1) {
       prime();
     } else if (updated_) {
-      Live live(this->ledger_, lm_.replace_scratch() + delta_.recompute_scratch() + n_ * m_ +
-                                   2 * n_);
+      Live live(this->ledger_,
+                lm_.replace_scratch() + delta_.recompute_scratch() + n_ * m_ + 2 * n_);
       const std::int64_t s = lm_.segment(), l = lm_.slot();
       segment_mean<E>(q_, t - s + 1, s, &new_(0, 0));  // Eqs. 13-14
       segment_mean<E>(k_, t - s + 1, s, &new_(1, 0));
       lm_.replace(&new_(0, 0), &new_(1, 0));
-      delta_.recompute_row(l, lm_.qt(), k_, v_);  // Eqs. 17, 20
+      delta_.recompute_row(l, lm_.qt(), k_, v_);                            // Eqs. 17, 20
       for_rows_except(n_, j, [&](std::int64_t first, std::int64_t count) {  // Eqs. 15, 18
         ops::gemm_nt<E>(lm_.kt().row(l), q_.middleRows(first, count),
                         col_.middleCols(first, count));
@@ -75,10 +88,11 @@ class CoNyReCont final : public Attention<E> {
     }
     Live live(this->ledger_, n_ * d_ + delta_.normalized_scratch());
     const Mat<S>& dvn = delta_.normalized();
-    for_ring_in_window_order(n_, seen_ % n_, [&](std::int64_t first, std::int64_t count,
-                                                 std::int64_t row) {
-      ops::gemm_nn<E>(bg_.middleRows(first, count), dvn, out_.middleRows(row, count));  // Eq. 21
-    });
+    for_ring_in_window_order(n_, seen_ % n_,
+                             [&](std::int64_t first, std::int64_t count, std::int64_t row) {
+                               ops::gemm_nn<E>(bg_.middleRows(first, count), dvn,
+                                               out_.middleRows(row, count));  // Eq. 21
+                             });
     return true;
   }
   MatCRef<S> output() const override { return out_; }

@@ -15,13 +15,23 @@ template <class E>
 class CoNyReFix final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"cony_re_fix", "Att_CoNyRe^Fix", false, true,
-                                         LandmarkKind::kFixed, "cony_re_fix"};
+  static constexpr VariantTraits kTraits{"cony_re_fix", "Att_CoNyRe^Fix",     false,
+                                         true,          LandmarkKind::kFixed, "cony_re_fix"};
 
   explicit CoNyReFix(const Config& c)
-      : n_(c.n), d_(c.d), m_(c.m), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), fixed_(c),
-        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)), k_(n_, d_), v_(n_, d_), bg_(n_, m_),
-        q_(1, d_), beta_(1, m_), scratch_(1, m_), out_(n_, d_) {
+      : n_(c.n),
+        d_(c.d),
+        m_(c.m),
+        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
+        fixed_(c),
+        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)),
+        k_(n_, d_),
+        v_(n_, d_),
+        bg_(n_, m_),
+        q_(1, d_),
+        beta_(1, m_),
+        scratch_(1, m_),
+        out_(n_, d_) {
     this->ledger_.hold(2 * n_ * d_ + n_ * m_ + fixed_.elements() + delta_.state_elements());
   }
 
@@ -44,10 +54,11 @@ class CoNyReFix final : public Attention<E> {
       for (std::int64_t i = 0; i < m_; ++i) delta_.recompute_row(i, fixed_.qt, k_, v_);
     Live live(this->ledger_, n_ * d_ + delta_.normalized_scratch());
     const Mat<S>& dvn = delta_.normalized();
-    for_ring_in_window_order(n_, seen_ % n_, [&](std::int64_t first, std::int64_t count,
-                                                 std::int64_t row) {
-      ops::gemm_nn<E>(bg_.middleRows(first, count), dvn, out_.middleRows(row, count));  // Eq. 23
-    });
+    for_ring_in_window_order(n_, seen_ % n_,
+                             [&](std::int64_t first, std::int64_t count, std::int64_t row) {
+                               ops::gemm_nn<E>(bg_.middleRows(first, count), dvn,
+                                               out_.middleRows(row, count));  // Eq. 23
+                             });
     return true;
   }
   MatCRef<S> output() const override { return out_; }

@@ -7,8 +7,8 @@
 // Per step: O(dm + m^2); update steps O(nd + dm^2... + m^3) for the new Delta row and pinv.
 #pragma once
 
-#include "attention/cony_common.hpp"
 #include "attention/continual_landmarks.hpp"
+#include "attention/cony_common.hpp"
 
 namespace cosda {
 
@@ -16,16 +16,25 @@ template <class E>
 class CoNySiCont final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"cony_si_cont", "Att_CoNySi^Cont", true, true,
-                                         LandmarkKind::kContinual, "cony_re_cont"};
+  static constexpr VariantTraits kTraits{"cony_si_cont", "Att_CoNySi^Cont",        true,
+                                         true,           LandmarkKind::kContinual, "cony_re_cont"};
 
   explicit CoNySiCont(const Config& c)
-      : n_(c.n), d_(c.d), m_(c.m), recent_rows_((c.n + c.m - 1) / std::max<std::int64_t>(c.m, 1)),
+      : n_(c.n),
+        d_(c.d),
+        m_(c.m),
+        recent_rows_((c.n + c.m - 1) / std::max<std::int64_t>(c.m, 1)),
         inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
         lm_(n_, d_, m_, c.pinv_iterations, c.exact_pinv, ops::shift_of<S>(c.exp_shift)),
-        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)), k_(n_, d_),
-        v_(n_, d_), recent_q_(recent_rows_, d_), new_(2, d_), beta_(1, m_), scratch_(1, m_),
-        row_(1, m_), out_(1, d_) {
+        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)),
+        k_(n_, d_),
+        v_(n_, d_),
+        recent_q_(recent_rows_, d_),
+        new_(2, d_),
+        beta_(1, m_),
+        scratch_(1, m_),
+        row_(1, m_),
+        out_(1, d_) {
     this->ledger_.hold(2 * n_ * d_ + recent_rows_ * d_ + lm_.state_elements() +
                        delta_.state_elements());
   }

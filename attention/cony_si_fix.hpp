@@ -14,13 +14,23 @@ template <class E>
 class CoNySiFix final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"cony_si_fix", "Att_CoNySi^Fix", true, true,
-                                         LandmarkKind::kFixed, "cony_re_fix"};
+  static constexpr VariantTraits kTraits{"cony_si_fix", "Att_CoNySi^Fix",     true,
+                                         true,          LandmarkKind::kFixed, "cony_re_fix"};
 
   explicit CoNySiFix(const Config& c)
-      : n_(c.n), d_(c.d), m_(c.m), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), fixed_(c),
-        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)), k_(n_, d_), v_(n_, d_), q_(1, d_),
-        beta_(1, m_), scratch_(1, m_), row_(1, m_), out_(1, d_) {
+      : n_(c.n),
+        d_(c.d),
+        m_(c.m),
+        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
+        fixed_(c),
+        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)),
+        k_(n_, d_),
+        v_(n_, d_),
+        q_(1, d_),
+        beta_(1, m_),
+        scratch_(1, m_),
+        row_(1, m_),
+        out_(1, d_) {
     this->ledger_.hold(2 * n_ * d_ + fixed_.elements() + delta_.state_elements());
   }
 

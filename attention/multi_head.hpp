@@ -1,7 +1,7 @@
-// h heads of one variant (or its two-block model) side by side (CoTrans Eq. 9 without the projections): the token's
-// d features are split into h slices of d/h, each fed to its own head; outputs are
-// concatenated along features. Heads run in parallel with OpenMP in the plain build; counting
-// policies run them one after another (the counters are per thread). Counts and logical
+// h heads of one variant (or its two-block model) side by side (CoTrans Eq. 9 without the
+// projections): the token's d features are split into h slices of d/h, each fed to its own head;
+// outputs are concatenated along features. Heads run in parallel with OpenMP in the plain build;
+// counting policies run them one after another (the counters are per thread). Counts and logical
 // memory are summed over heads: heads running in parallel are all live at once.
 #pragma once
 
@@ -23,7 +23,9 @@ class MultiHead {
     require(heads >= 1 && c.d % heads == 0, "heads must divide d");
     dh_ = c.d / heads;
     const VariantTraits* t = find_variant(id);
-    require(t != nullptr, "unknown variant '" + std::string(id) + "'; known: " + variant_list());
+    if (t == nullptr)
+      throw std::invalid_argument("unknown variant '" + std::string(id) +
+                                  "'; known: " + variant_list());
     rows_ = (layers == 2 ? t->continual : t->single_output) ? 1 : c.n;  // see two_block.hpp
     for (std::int64_t i = 0; i < heads; ++i) {
       Config hc = c;
@@ -40,7 +42,8 @@ class MultiHead {
   bool step(const S* q, const S* k, const S* v) {
     bool ready = false;
     if constexpr (E::kCounting) {
-      for (std::int64_t i = 0; i < h_; ++i) ready = heads_[i]->step(q + i * dh_, k + i * dh_, v + i * dh_);
+      for (std::int64_t i = 0; i < h_; ++i)
+        ready = heads_[i]->step(q + i * dh_, k + i * dh_, v + i * dh_);
     } else {
 #pragma omp parallel for if (h_ > 1) reduction(|| : ready)
       for (std::int64_t i = 0; i < h_; ++i)

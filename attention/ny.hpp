@@ -13,13 +13,22 @@ template <class E>
 class Ny final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"ny", "Att_Ny", false, false,
-                                         LandmarkKind::kSegmentMeans, "ny"};
+  static constexpr VariantTraits kTraits{"ny", "Att_Ny", false, false, LandmarkKind::kSegmentMeans,
+                                         "ny"};
 
   explicit Ny(const Config& c)
-      : n_(c.n), d_(c.d), m_(c.m), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
-        sizes_(segment_sizes(n_, m_)), core_(n_, d_, m_, c.pinv_iterations, c.exact_pinv),
-        q_(n_, d_), k_(n_, d_), v_(n_, d_), qt_(m_, d_), kt_(m_, d_), out_(n_, d_) {
+      : n_(c.n),
+        d_(c.d),
+        m_(c.m),
+        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
+        sizes_(segment_sizes(n_, m_)),
+        core_(n_, d_, m_, c.pinv_iterations, c.exact_pinv),
+        q_(n_, d_),
+        k_(n_, d_),
+        v_(n_, d_),
+        qt_(m_, d_),
+        kt_(m_, d_),
+        out_(n_, d_) {
     require(m_ >= 1 && m_ <= n_, "ny: needs 1 <= m <= n");
     this->ledger_.hold(3 * n_ * d_);
   }
@@ -53,8 +62,8 @@ class Ny final : public Attention<E> {
   }
 
   // Att_Ny of a window (q raw) with given landmarks: the reference for the continual variants.
-  void attend_with(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, MatCRef<S> qt_scaled,
-                   MatCRef<S> kt, Mat<S>& out) {
+  void attend_with(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, MatCRef<S> qt_scaled, MatCRef<S> kt,
+                   Mat<S>& out) {
     out = q;
     ops::scale<E>(out, inv_sqrt_d_);
     core_.attend(out, k, v, qt_scaled, kt, nullptr, out);

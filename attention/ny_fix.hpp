@@ -38,20 +38,26 @@ template <class E>
 class NyFix final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"ny_fix", "Att_Ny^Fix", false, false,
-                                         LandmarkKind::kFixed, "ny_fix"};
+  static constexpr VariantTraits kTraits{"ny_fix", "Att_Ny^Fix",         false,
+                                         false,    LandmarkKind::kFixed, "ny_fix"};
 
   explicit NyFix(const Config& c)
-      : n_(c.n), d_(c.d), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))), fixed_(c),
-        core_(n_, d_, c.m, c.pinv_iterations, c.exact_pinv), q_(n_, d_), k_(n_, d_),
-        v_(n_, d_), out_(n_, d_) {
+      : n_(c.n),
+        d_(c.d),
+        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
+        fixed_(c),
+        core_(n_, d_, c.m, c.pinv_iterations, c.exact_pinv),
+        q_(n_, d_),
+        k_(n_, d_),
+        v_(n_, d_),
+        out_(n_, d_) {
     this->ledger_.hold(3 * n_ * d_ + fixed_.elements());
   }
 
   bool step(const S* q, const S* k, const S* v) override {
     append_row(q_, q, seen_);  // queries in window order: output rows follow them
-    ring_row(k_, k, seen_);     // keys and values in a ring, no shifting: Nyström with fixed
-    ring_row(v_, v, seen_);     // landmarks is invariant under permuting them together
+    ring_row(k_, k, seen_);    // keys and values in a ring, no shifting: Nyström with fixed
+    ring_row(v_, v, seen_);    // landmarks is invariant under permuting them together
     if (++seen_ < n_) return false;
     attend(q_, k_, v_);
     return true;

@@ -44,8 +44,17 @@ class NystromCore {
   // block over a window).
   NystromCore(std::int64_t n, std::int64_t d, std::int64_t m, int iterations, bool exact,
               std::int64_t queries = -1)
-      : n_(n), q_(queries < 0 ? n : queries), d_(d), m_(m), pinv_(m, iterations, exact),
-        b_(q_, m), gamma_(m, m), g_(m, m), delta_(m, n), dv_(m, d), bg_(q_, m),
+      : n_(n),
+        q_(queries < 0 ? n : queries),
+        d_(d),
+        m_(m),
+        pinv_(m, iterations, exact),
+        b_(q_, m),
+        gamma_(m, m),
+        g_(m, m),
+        delta_(m, n),
+        dv_(m, d),
+        bg_(q_, m),
         sums_(std::max({n, m, q_})) {}
 
   // Elements live during attend() besides its arguments.

@@ -41,7 +41,8 @@ inline Mat<double> sinusoidal_encodings(std::int64_t count, std::int64_t d) {
   Mat<double> p(count, d);
   for (std::int64_t i = 0; i < count; ++i)
     for (std::int64_t j = 0; j < d; ++j) {
-      const double rate = std::pow(10000.0, -double(2 * (j / 2)) / double(d));
+      const std::int64_t pair = j / 2;  // sin and cos of one frequency share it
+      const double rate = std::pow(10000.0, -double(2 * pair) / double(d));
       p(i, j) = j % 2 == 0 ? std::sin(double(i) * rate) : std::cos(double(i) * rate);
     }
   return p;

@@ -22,15 +22,15 @@
 #include "attention/two_block.hpp"
 
 // X(id, Class)
-#define COSDA_VARIANTS(X)   \
-  X(att, Att)               \
-  X(ny, Ny)                 \
-  X(ny_fix, NyFix)          \
-  X(co_si, CoSi)            \
-  X(co_re, CoRe)            \
+#define COSDA_VARIANTS(X)     \
+  X(att, Att)                 \
+  X(ny, Ny)                   \
+  X(ny_fix, NyFix)            \
+  X(co_si, CoSi)              \
+  X(co_re, CoRe)              \
   X(cony_si_cont, CoNySiCont) \
   X(cony_re_cont, CoNyReCont) \
-  X(cony_si_fix, CoNySiFix) \
+  X(cony_si_fix, CoNySiFix)   \
   X(cony_re_fix, CoNyReFix)
 
 namespace cosda {

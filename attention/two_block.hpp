@@ -2,8 +2,8 @@
 // Fig. 1): a first block of the variant's retroactive (or same) kind, whose n outputs per step
 // feed a second block: regular after regular, Nyström after Nyström, and for the continual
 // families (co_*, cony_*_cont, cony_*_fix, whether the id names the _si or the _re variant)
-// the single-output kind after the retroactive one. Only SDA is modelled (no projections, no feed-forward):
-// the second block is self-attention over the first block's output window.
+// the single-output kind after the retroactive one. Only SDA is modelled (no projections, no
+// feed-forward): the second block is self-attention over the first block's output window.
 //
 // The second block's inputs are the first block's n retroactively updated outputs, and all of
 // them change at every step, so nothing of the second block can be carried over: it recomputes
@@ -29,7 +29,10 @@ class TwoBlock final : public Attention<E> {
 
   // first: the first block (a variant of kind traits.first_block, built by the caller).
   TwoBlock(const VariantTraits& traits, std::unique_ptr<Attention<E>> first, const Config& c)
-      : n_(c.n), d_(c.d), m_(c.m), inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
+      : n_(c.n),
+        d_(c.d),
+        m_(c.m),
+        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
         first_(std::move(first)) {
     const bool fixed = traits.landmarks == LandmarkKind::kFixed;
     if (!traits.continual) {  // continual families end in a single-output block

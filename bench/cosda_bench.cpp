@@ -23,9 +23,9 @@
 // DIR/timing/realized.md (FLOP ratio vs att beside the time ratio vs att, medians of this run)
 // and DIR/timing/points.tsv (the roofline figure's points, drawn by `cosda roofline`).
 #include <benchmark/benchmark.h>
-#include <unistd.h>
 #include <fmt/format.h>
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -243,10 +243,10 @@ void run_case(benchmark::State& st, const Case& c, const std::optional<roofline:
   std::int64_t steps = 0;  // steps timed, over all iterations (0: one per iteration)
   switch (c.kind) {
     case Kind::kStep:  // Google Benchmark's own timers: thread CPU time, or real time (all)
-      for (auto _ : st) s.step();
+      for (auto _ : st) s.step();  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark loop
       break;
-    case Kind::kPlain:  // one iteration: a run of consecutive plain steps
-      for (auto _ : st) {
+    case Kind::kPlain:     // one iteration: a run of consecutive plain steps
+      for (auto _ : st) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark loop
         while (s.next_is_update()) s.step();
         const double t0 = clock_seconds(cpu);
         do {
@@ -256,16 +256,16 @@ void run_case(benchmark::State& st, const Case& c, const std::optional<roofline:
         st.SetIterationTime(clock_seconds(cpu) - t0);
       }
       break;
-    case Kind::kUpdate:  // one iteration: one update step, the plain steps before it untimed
-      for (auto _ : st) {
+    case Kind::kUpdate:    // one iteration: one update step, the plain steps before it untimed
+      for (auto _ : st) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark loop
         while (!s.next_is_update()) s.step();
         const double t0 = clock_seconds(cpu);
         s.step();
         st.SetIterationTime(clock_seconds(cpu) - t0);
       }
       break;
-    case Kind::kCycle:  // one iteration: a whole landmark cycle
-      for (auto _ : st) {
+    case Kind::kCycle:     // one iteration: a whole landmark cycle
+      for (auto _ : st) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark loop
         const double t0 = clock_seconds(cpu);
         for (std::int64_t i = 0; i < s.cycle(); ++i) s.step();
         steps += s.cycle();
@@ -288,7 +288,8 @@ void run_case(benchmark::State& st, const Case& c, const std::optional<roofline:
     const roofline::Bound b =
         roofline::bound(*m, c.single, c.all_cores, cores(), sc.flops, sc.bytes);
     st.counters["bound_GFLOP/s"] = Counter(b.gflops);
-    st.counters["roofline"] = Counter(sc.flops * double(steps) / (b.gflops * 1e9), Counter::kIsRate);
+    st.counters["roofline"] =
+        Counter(sc.flops * double(steps) / (b.gflops * 1e9), Counter::kIsRate);
     st.SetLabel(b.limit);
   }
 }

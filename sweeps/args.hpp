@@ -13,7 +13,7 @@
 namespace cosda {
 
 struct FlagSpec {
-  std::string name;  // without the leading "--"
+  std::string name;   // without the leading "--"
   std::string value;  // placeholder for the value ("" for a switch)
   std::string help;
 };
@@ -41,14 +41,14 @@ class Args {
       }
       const FlagSpec* spec = find(name);
       if (spec == nullptr)
-        throw InputError("cosda " + command_ + ": unknown flag --" + name + "; allowed: " +
-                         allowed() + " (see cosda " + command_ + " --help)");
+        throw InputError("cosda " + command_ + ": unknown flag --" + name +
+                         "; allowed: " + allowed() + " (see cosda " + command_ + " --help)");
       if (values_.count(name))
         throw InputError("cosda " + command_ + ": flag --" + name + " given twice; give it once");
       if (!spec->value.empty() && !inline_value) {
         if (i + 1 >= argv.size())
-          throw InputError("cosda " + command_ + ": flag --" + name + " needs a value (--" +
-                           name + " " + spec->value + ")");
+          throw InputError("cosda " + command_ + ": flag --" + name + " needs a value (--" + name +
+                           " " + spec->value + ")");
         value = argv[++i];
       }
       values_[name] = value;
@@ -115,7 +115,7 @@ class Args {
   // One of the listed choices.
   std::string choice(const std::string& name, const std::vector<std::string>& choices,
                      const std::string& fallback) const {
-    const std::string v = get(name).value_or(fallback);
+    std::string v = get(name).value_or(fallback);
     for (const auto& c : choices)
       if (c == v) return v;
     std::string list;

@@ -93,7 +93,7 @@ class Reader {
   std::string choice(const toml::table& t, std::string_view key, std::string_view where,
                      const std::vector<std::string_view>& choices, const std::string& fallback,
                      bool required) const {
-    const std::string v = string(t, key, where, fallback, required);
+    std::string v = string(t, key, where, fallback, required);
     if (std::find(choices.begin(), choices.end(), v) != choices.end()) return v;
     const std::string near = closest_key(v, choices);
     fail(t.get(key)->source(), "key '" + std::string(key) + "' must be one of " + join(choices) +

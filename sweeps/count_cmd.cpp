@@ -15,10 +15,10 @@ std::string counts_json(const OpCounts& c) {
 }
 
 std::string amortized_json(const Cost& c) {
-  return fmt::format(
-      R"({{"mul": {}, "add": {}, "div": {}, "exp": {}, "other": {}, "flops": {}}})",
-      c.amortized(&OpCounts::mul), c.amortized(&OpCounts::add), c.amortized(&OpCounts::div),
-      c.amortized(&OpCounts::exp), c.amortized(&OpCounts::other), c.amortized_flops());
+  return fmt::format(R"({{"mul": {}, "add": {}, "div": {}, "exp": {}, "other": {}, "flops": {}}})",
+                     c.amortized(&OpCounts::mul), c.amortized(&OpCounts::add),
+                     c.amortized(&OpCounts::div), c.amortized(&OpCounts::exp),
+                     c.amortized(&OpCounts::other), c.amortized_flops());
 }
 
 }  // namespace
@@ -69,14 +69,13 @@ int cmd_count(const Argv& argv) {
     throw InputError("cosda count: flag --heads must divide --d (d = " + std::to_string(p.d) +
                      ", heads = " + std::to_string(p.heads) + ")");
   if (t->landmarks != LandmarkKind::kNone && p.m > p.n)
-    throw InputError("cosda count: flag --m must be at most --n for " + p.variant + " (m = " +
-                     std::to_string(p.m) + ", n = " + std::to_string(p.n) + ")");
+    throw InputError("cosda count: flag --m must be at most --n for " + p.variant +
+                     " (m = " + std::to_string(p.m) + ", n = " + std::to_string(p.n) + ")");
   if (t->landmarks == LandmarkKind::kNone) p.m = a.has("m") ? p.m : 1;
   const Cost c = measure(p, a.has("exact") ? Counting::kExact : Counting::kTally,
                          single ? Precision::kFloat : Precision::kDouble);
   const bool updates = t->landmarks == LandmarkKind::kContinual;
-  const std::string plain =
-      c.plain_steps > 0 ? counts_json(c.plain_step) : std::string("null");
+  const std::string plain = c.plain_steps > 0 ? counts_json(c.plain_step) : std::string("null");
   const std::string update =
       updates ? counts_json(c.update_step) : (c.plain_steps > 0 ? plain : "null");
   fmt::print(

@@ -42,15 +42,20 @@ std::string json_string_field(const std::string& json, const std::string& key,
     }
     if (++i >= json.size()) break;
     switch (json[i]) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
       case 'u':
         if (i + 4 < json.size()) {
           out += static_cast<char>(std::stoi(json.substr(i + 1, 4), nullptr, 16));
           i += 4;
         }
         break;
-      default: out += json[i];
+      default:
+        out += json[i];
     }
   }
   throw InputError("cosda merge: " + source.string() + ": \"" + key +
@@ -100,8 +105,8 @@ int cmd_merge(const Argv& argv) {
                        seen.begin()->second.string() + "; merge shards of one config only");
     } else if (s.n != shards) {
       throw InputError(fmt::format(
-          "cosda merge: {} is shard {}/{} but {} is of {} shards; merge one sharding only", d,
-          s.k, s.n, seen.begin()->second.string(), shards));
+          "cosda merge: {} is shard {}/{} but {} is of {} shards; merge one sharding only", d, s.k,
+          s.n, seen.begin()->second.string(), shards));
     }
     if (auto it = seen.find(s.k); it != seen.end())
       throw InputError(fmt::format("cosda merge: shard {}/{} given twice ({} and {}); give it once",
@@ -130,9 +135,10 @@ int cmd_merge(const Argv& argv) {
     const auto it = index.find(key);
     const Shard owner{row_shard[r], shards};
     if (it == index.end() || !owner.holds(it->second))
-      throw InputError(fmt::format("cosda merge: {} holds point {}, which is not in its slice of "
-                                   "{}; rerun that shard",
-                                   seen[row_shard[r]].string(), key, config_file));
+      throw InputError(
+          fmt::format("cosda merge: {} holds point {}, which is not in its slice of "
+                      "{}; rerun that shard",
+                      seen[row_shard[r]].string(), key, config_file));
     if (merged[it->second])
       throw InputError(fmt::format("cosda merge: point {} appears twice in {}; rerun that shard",
                                    key, seen[row_shard[r]].string()));
@@ -141,14 +147,16 @@ int cmd_merge(const Argv& argv) {
   std::vector<SweepRow> out;
   for (std::size_t i = 0; i < grid.size(); ++i) {
     if (!merged[i])
-      throw InputError(fmt::format("cosda merge: point {} of shard {}/{} is missing from {}; "
-                                   "rerun that shard",
-                                   point_key(grid[i]), int(i % std::size_t(shards)) + 1, shards,
-                                   seen[int(i % std::size_t(shards)) + 1].string()));
+      throw InputError(
+          fmt::format("cosda merge: point {} of shard {}/{} is missing from {}; "
+                      "rerun that shard",
+                      point_key(grid[i]), int(i % std::size_t(shards)) + 1, shards,
+                      seen[int(i % std::size_t(shards)) + 1].string()));
     out.push_back(std::move(*merged[i]));
   }
 
-  const std::filesystem::path dir = std::filesystem::path(a.get("out").value_or("results")) / c.name;
+  const std::filesystem::path dir =
+      std::filesystem::path(a.get("out").value_or("results")) / c.name;
   write_file_atomic(dir / "points.csv", points_csv(out));
   write_file_atomic(dir / "meta.json", meta_json(c, 0, 0.0));
   fmt::print("{}: {} points from {} shards -> {}\n", c.name, out.size(), shards,

@@ -21,7 +21,7 @@ bool valid_name(const std::string& s) {
 }
 
 std::string name_key(TomlTable& t, const std::string& key) {
-  const std::string v = t.str(key);
+  std::string v = t.str(key);
   if (!valid_name(v))
     throw InputError(
         fmt::format("{}: key '{}' must match [a-z0-9_]+, got '{}'", t.where(), key, v));

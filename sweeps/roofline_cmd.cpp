@@ -86,21 +86,27 @@ double gemm_gflops(bool use_blas, int n, int threads, int reps) {
   return rate / 1e9;
 }
 
-// Sum of x: eight independent vector accumulators, so the adds do not wait on each other.
+// Sum of x: eight independent 256-bit accumulators, so the adds do not wait on each other.
+// The loads go through a may_alias vector type: a memcpy into a vector array becomes a call
+// to memcpy (GCC 12), which measured a seventh of this machine's L1 read bandwidth.
 double read_pass(const double* x, std::int64_t len) {
-  typedef double V __attribute__((vector_size(64)));
-  V acc[8] = {};
+  typedef double V __attribute__((vector_size(32), aligned(8), may_alias));
+  V a0 = {}, a1 = {}, a2 = {}, a3 = {}, a4 = {}, a5 = {}, a6 = {}, a7 = {};
   std::int64_t i = 0;
-  for (; i + 64 <= len; i += 64)
-    for (int j = 0; j < 8; ++j) {
-      V v;
-      std::memcpy(&v, x + i + 8 * j, sizeof v);
-      acc[j] += v;
-    }
-  double s = 0;
+  for (; i + 32 <= len; i += 32) {
+    const V* v = reinterpret_cast<const V*>(x + i);
+    a0 += v[0];
+    a1 += v[1];
+    a2 += v[2];
+    a3 += v[3];
+    a4 += v[4];
+    a5 += v[5];
+    a6 += v[6];
+    a7 += v[7];
+  }
+  const V a = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));
+  double s = a[0] + a[1] + a[2] + a[3];
   for (; i < len; ++i) s += x[i];
-  for (const V& a : acc)
-    for (int j = 0; j < 8; ++j) s += a[j];
   return s;
 }
 

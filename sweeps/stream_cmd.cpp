@@ -87,21 +87,25 @@ int cmd_stream(const Argv& argv) {
   const bool landmarks = t->landmarks != LandmarkKind::kNone;
   const std::int64_t m = a.integer("m", 1, 1 << 20, landmarks ? std::nullopt : std::optional(1));
   if (landmarks && m > n)
-    throw InputError("cosda stream: flag --m must be at most --n for " + id + " (m = " +
-                     std::to_string(m) + ", n = " + std::to_string(n) + ")");
+    throw InputError("cosda stream: flag --m must be at most --n for " + id +
+                     " (m = " + std::to_string(m) + ", n = " + std::to_string(n) + ")");
   if (a.has("landmarks") && t->landmarks != LandmarkKind::kFixed)
-    throw InputError("cosda stream: flag --landmarks applies to fixed-landmark variants "
-                     "(ny_fix, cony_si_fix, cony_re_fix), not " + id);
+    throw InputError(
+        "cosda stream: flag --landmarks applies to fixed-landmark variants "
+        "(ny_fix, cony_si_fix, cony_re_fix), not " +
+        id);
 
   const NpyArray x = read_npy(in);
   require_rank(x, 2, in, "a T x d array of tokens");
   const std::int64_t rows = std::int64_t(x.shape[0]), d = std::int64_t(x.shape[1]);
   if (rows < n)
-    throw InputError(fmt::format("{}: {} tokens, fewer than the window n = {}; give at least n "
-                                 "rows or a smaller --n", in, rows, n));
+    throw InputError(
+        fmt::format("{}: {} tokens, fewer than the window n = {}; give at least n "
+                    "rows or a smaller --n",
+                    in, rows, n));
   if (d % heads != 0)
-    throw InputError(fmt::format("cosda stream: flag --heads ({}) must divide d = {} of {}",
-                                 heads, d, in));
+    throw InputError(
+        fmt::format("cosda stream: flag --heads ({}) must divide d = {} of {}", heads, d, in));
   const Eigen::MatrixXd tokens =
       Eigen::Map<const Eigen::Matrix<double, -1, -1, Eigen::RowMajor>>(x.data.data(), rows, d);
 
@@ -111,11 +115,12 @@ int cmd_stream(const Argv& argv) {
       const NpyArray la = read_npy(*l);
       require_rank(la, 2, *l, "an m x d array of landmarks");
       if (std::int64_t(la.shape[0]) != m || std::int64_t(la.shape[1]) != d)
-        throw InputError(fmt::format("{}: landmarks have shape ({}, {}), expected (m, d) = "
-                                     "({}, {}); match --m and the width of {}",
-                                     *l, la.shape[0], la.shape[1], m, d, in));
-      c.fixed_q = Eigen::Map<const Eigen::Matrix<double, -1, -1, Eigen::RowMajor>>(la.data.data(),
-                                                                                 m, d);
+        throw InputError(
+            fmt::format("{}: landmarks have shape ({}, {}), expected (m, d) = "
+                        "({}, {}); match --m and the width of {}",
+                        *l, la.shape[0], la.shape[1], m, d, in));
+      c.fixed_q =
+          Eigen::Map<const Eigen::Matrix<double, -1, -1, Eigen::RowMajor>>(la.data.data(), m, d);
     } else {
       c.fixed_q = m_means(tokens, m);
     }
@@ -123,8 +128,10 @@ int cmd_stream(const Argv& argv) {
   }
   if (const auto shift = a.get("exp-shift")) {
     if (!t->continual)
-      throw InputError("cosda stream: flag --exp-shift applies to the continual variants "
-                       "(co_*, cony_*), not " + id);
+      throw InputError(
+          "cosda stream: flag --exp-shift applies to the continual variants "
+          "(co_*, cony_*), not " +
+          id);
     if (*shift == "auto") {  // one C for all heads: the midpoint of their row-maxima ranges
       double lo = std::numeric_limits<double>::infinity(), hi = -lo;
       const std::int64_t dh = d / heads;
@@ -144,8 +151,10 @@ int cmd_stream(const Argv& argv) {
       const char* end = shift->data() + shift->size();
       const auto [p, ec] = std::from_chars(shift->data(), end, v);
       if (ec != std::errc() || p != end || !std::isfinite(v))
-        throw InputError("cosda stream: flag --exp-shift must be a finite number or 'auto', "
-                         "got '" + *shift + "'");
+        throw InputError(
+            "cosda stream: flag --exp-shift must be a finite number or 'auto', "
+            "got '" +
+            *shift + "'");
       c.exp_shift = v;
     }
   }
@@ -153,10 +162,9 @@ int cmd_stream(const Argv& argv) {
                                        : run_stream<double>(id, c, heads, layers, tokens);
   const std::size_t steps = std::size_t(rows - n + 1);
   const bool one_row = layers == 2 ? t->continual : t->single_output;
-  std::vector<std::size_t> shape = one_row
-                                       ? std::vector<std::size_t>{steps, std::size_t(d)}
-                                       : std::vector<std::size_t>{steps, std::size_t(n),
-                                                                  std::size_t(d)};
+  std::vector<std::size_t> shape =
+      one_row ? std::vector<std::size_t>{steps, std::size_t(d)}
+              : std::vector<std::size_t>{steps, std::size_t(n), std::size_t(d)};
   write_npy(out, shape, y, single);
   return 0;
 }

@@ -86,7 +86,7 @@ std::vector<NamedStream> parse_streams(TomlTable& root, std::int64_t d) {
 }
 
 std::string parse_result_name(TomlTable& root) {
-  const std::string name = root.str("name");
+  std::string name = root.str("name");
   if (!plain_name(name))
     throw InputError(
         fmt::format("{}: key 'name' must be 1-64 characters from [A-Za-z0-9_-] (it "

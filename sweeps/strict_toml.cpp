@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "sweeps/errors.hpp"
 
@@ -44,7 +45,7 @@ std::string shown(char c) {
 // Rejects table headers whose keys toml++ 3.3 would assert on (see parse_toml). A line is a
 // header when it starts with '[' outside a multi-line array or string.
 void check_headers(std::string_view text, const std::string& source) {
-  int depth = 0;            // open '[' of values continued on later lines
+  int depth = 0;              // open '[' of values continued on later lines
   bool in_multiline = false;  // inside """ or '''
   std::size_t line_no = 0, start = 0;
   while (start <= text.size()) {
@@ -54,7 +55,8 @@ void check_headers(std::string_view text, const std::string& source) {
     start = end + 1;
     ++line_no;
     std::size_t i = line.find_first_not_of(" \t");
-    const bool header = !in_multiline && depth == 0 && i != std::string_view::npos && line[i] == '[';
+    const bool header =
+        !in_multiline && depth == 0 && i != std::string_view::npos && line[i] == '[';
     auto fail = [&](const std::string& what, const std::string& fix) {
       throw InputError(fmt::format("{}:{}: not valid TOML: {}; {}", source, line_no, what, fix));
     };
@@ -110,8 +112,7 @@ void check_headers(std::string_view text, const std::string& source) {
       } else if (c == ']') {
         depth = depth > 0 ? depth - 1 : 0;
       } else if (static_cast<unsigned char>(c) >= 0x80) {
-        fail("a non-ASCII character outside a string or comment",
-             "put text in quotes or after #");
+        fail("a non-ASCII character outside a string or comment", "put text in quotes or after #");
       }
     }
   }
@@ -144,7 +145,10 @@ std::string to_ascii(std::string_view text, const std::string& source) {
         fail("a non-ASCII character outside a \"...\" string or comment",
              "write non-ASCII text in double quotes or after #");
       // Decode one UTF-8 sequence.
-      const int extra = (b & 0xE0) == 0xC0 ? 1 : (b & 0xF0) == 0xE0 ? 2 : (b & 0xF8) == 0xF0 ? 3 : -1;
+      const int extra = (b & 0xE0) == 0xC0   ? 1
+                        : (b & 0xF0) == 0xE0 ? 2
+                        : (b & 0xF8) == 0xF0 ? 3
+                                             : -1;
       if (extra < 0 || i + std::size_t(extra) >= text.size())
         fail("invalid UTF-8", "save the file as UTF-8");
       std::uint32_t cp = b & (0x3F >> extra);
@@ -232,8 +236,7 @@ toml::table parse_toml_file(const std::filesystem::path& path, const std::string
   std::ifstream in(path, std::ios::binary);
   std::ostringstream ss;
   ss << in.rdbuf();
-  if (!in && !in.eof())
-    throw InputError(path.string() + ": cannot read it; check its permissions");
+  if (!in && !in.eof()) throw InputError(path.string() + ": cannot read it; check its permissions");
   return parse_toml(ss.str(), path.string());
 }
 
@@ -242,8 +245,7 @@ TomlTable::TomlTable(std::shared_ptr<const toml::table> root, const toml::table*
     : root_(std::move(root)), table_(table), file_(std::move(file)), where_(std::move(where)) {}
 
 TomlTable TomlTable::parse_file(const std::filesystem::path& path) {
-  auto root =
-      std::make_shared<const toml::table>(parse_toml_file(path, "configs/accuracy.toml"));
+  auto root = std::make_shared<const toml::table>(parse_toml_file(path, "configs/accuracy.toml"));
   const toml::table* t = root.get();
   return TomlTable(std::move(root), t, path, path.string());
 }
@@ -267,7 +269,7 @@ std::string TomlTable::str(const std::string& key, std::optional<std::string> fa
 
 std::string TomlTable::choice(const std::string& key, const std::vector<std::string>& choices,
                               std::optional<std::string> fallback) {
-  const std::string v = str(key, fallback);
+  std::string v = str(key, std::move(fallback));
   for (const auto& c : choices)
     if (c == v) return v;
   fail(key, "must be one of " + join(choices) + ", got '" + v + "'");

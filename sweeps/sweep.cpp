@@ -468,6 +468,7 @@ SweepOutcome run_sweep(const SweepConfig& c, const SweepPlan& plan) {
 
   std::vector<std::string> errors(points.size());
   const int total = static_cast<int>(mine.size());
+  // NOLINTNEXTLINE(clang-analyzer-deadcode.DeadStores): read by num_threads below
   const int threads = plan.jobs > 0 ? plan.jobs : omp_get_max_threads();
   int done = out.kept;
   bool stopped = false;

@@ -6,9 +6,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <csignal>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 
 #include "sweeps/args.hpp"
 #include "sweeps/atomic_file.hpp"
@@ -32,7 +33,7 @@ extern "C" void on_signal(int sig) {
 }
 
 std::string clock_text(double seconds) {
-  const auto s = static_cast<long long>(seconds + 0.5);
+  const long long s = std::llround(seconds);
   return fmt::format("{}:{:02}", s / 60, s % 60);
 }
 

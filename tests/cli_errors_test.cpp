@@ -77,9 +77,9 @@ std::vector<std::string> written(const fs::path& dir, const std::vector<std::str
 
 struct Case {
   std::string what;
-  std::vector<std::string> args;       // after `cosda`; files are relative to the scratch dir
+  std::vector<std::string> args;  // after `cosda`; files are relative to the scratch dir
   std::vector<std::pair<std::string, std::string>> files;  // inputs to write first
-  std::string expect;                  // a piece of the one-line message
+  std::string expect;                                      // a piece of the one-line message
 };
 
 const std::string kGood =
@@ -102,7 +102,8 @@ std::string doubles(std::vector<double> v) {
 std::vector<Case> cases() {
   std::vector<Case> c;
   auto config = [&](const std::string& what, const std::string& text, const std::string& expect) {
-    c.push_back({"config: " + what, {"sweep", "c.toml", "--out", "res"}, {{"c.toml", text}}, expect});
+    c.push_back(
+        {"config: " + what, {"sweep", "c.toml", "--out", "res"}, {{"c.toml", text}}, expect});
   };
   config("unknown key", kGood + "jbos = 2\n", "jbos");
   config("unknown key suggests", kGood + "layer = [1]\n", "layers");
@@ -120,8 +121,7 @@ std::vector<Case> cases() {
   config("heads 0", kGood + "heads = [0]\n", "heads");
   config("scalar", kGood + "scalar = \"half\"\n", "scalar");
   config("no name", "variants = [\"att\"]\nn = [8]\nd = [4]\nm = [2]\n", "name");
-  config("bad name", "name = \"../x\"\nvariants = [\"att\"]\nn = [8]\nd = [4]\nm = [2]\n",
-         "name");
+  config("bad name", "name = \"../x\"\nvariants = [\"att\"]\nn = [8]\nd = [4]\nm = [2]\n", "name");
   config("syntax", "name = \"t\"\nn = [4, 8\nd = [4]\n", "not valid TOML");
   config("header toml++ asserts on", kGood + "[#a]\n", "table header");
   config("non-ASCII key", kGood + "t\xc3\xb6 = 1\n", "non-ASCII");
@@ -168,35 +168,36 @@ std::vector<Case> cases() {
                                  doubles(std::vector<double>(48, 0.5)));
   auto stream = [&](const std::string& what, const std::string& file, const std::string& expect,
                     std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {"stream", "--variant", "co_si", "--n", "4", "--input",
-                                     "x.npy", "--output", "y.npy"};
+    std::vector<std::string> args = {"stream",  "--variant", "co_si",    "--n",  "4",
+                                     "--input", "x.npy",     "--output", "y.npy"};
     args.insert(args.end(), extra.begin(), extra.end());
     c.push_back({"npy: " + what, args, {{"x.npy", file}}, expect});
   };
-  stream("wrong magic", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }",
-                            doubles({1, 2, 3, 4}), "\x93NUMPZ"),
+  stream("wrong magic",
+         npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", doubles({1, 2, 3, 4}),
+             "\x93NUMPZ"),
          "x.npy");
-  stream("int dtype", npy("{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }",
-                          std::string(16, '\0')),
+  stream("int dtype",
+         npy("{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }", std::string(16, '\0')),
          "x.npy");
-  stream("Fortran order", npy("{'descr': '<f8', 'fortran_order': True, 'shape': (2, 2), }",
-                              doubles({1, 2, 3, 4})),
+  stream("Fortran order",
+         npy("{'descr': '<f8', 'fortran_order': True, 'shape': (2, 2), }", doubles({1, 2, 3, 4})),
          "x.npy");
-  stream("truncated", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4, 4), }",
-                          doubles({1, 2, 3})),
+  stream("truncated",
+         npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4, 4), }", doubles({1, 2, 3})),
          "x.npy");
-  stream("NaN", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }",
-                    doubles({1, 2, std::nan(""), 4})),
+  stream("NaN",
+         npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }",
+             doubles({1, 2, std::nan(""), 4})),
          "x.npy");
-  stream("rank 1", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }",
-                       doubles({1, 2, 3, 4})),
+  stream("rank 1",
+         npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }", doubles({1, 2, 3, 4})),
          "x.npy");
-  stream("fewer tokens than n", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }",
-                                    doubles({1, 2, 3, 4})),
+  stream("fewer tokens than n",
+         npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", doubles({1, 2, 3, 4})),
          "x.npy");
   stream("empty file", "", "x.npy");
-  stream("landmarks of the wrong width", tokens, "l.npy",
-         {"--landmarks", "l.npy", "--m", "2"});
+  stream("landmarks of the wrong width", tokens, "l.npy", {"--landmarks", "l.npy", "--m", "2"});
   c.back().args[2] = "cony_si_fix";
   c.back().files.push_back(
       {"l.npy", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }",
@@ -223,8 +224,8 @@ TEST(CliErrors, EveryMalformedInputGetsOneLineExitTwoAndNothingWritten) {
     EXPECT_EQ(r.status, 2) << r.err;
     ASSERT_FALSE(r.err.empty());
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
-    EXPECT_NE(r.err.find(k.expect), std::string::npos) << "does not name " << k.expect << ": "
-                                                       << r.err;
+    EXPECT_NE(r.err.find(k.expect), std::string::npos)
+        << "does not name " << k.expect << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
     EXPECT_EQ(written(root, inputs), std::vector<std::string>{}) << r.err;
   }

@@ -46,7 +46,7 @@ TEST(Corrections, NystromEq19SubtractsTheOldLandmark) {
 
 TEST(Corrections, NystromEq13SumsOneTokenTooMany) {
   const std::int64_t n = 12, m = 3, d = 4, s = n / m;
-  const MatD q = random_stream(n, d, 6);  // rows 1..n in the paper's 1-based indexing
+  const MatD q = random_stream(n, d, 6);               // rows 1..n in the paper's 1-based indexing
   const MatD want = q.bottomRows(s).colwise().mean();  // the mean of the newest n/m tokens
   // Printed: (m/n) sum_{i = n - n/m}^{n} q_i, 1-based: rows n-n/m .. n, i.e. n/m + 1 rows.
   const MatD printed = (double(m) / n) * q.bottomRows(s + 1).colwise().sum();

@@ -141,8 +141,7 @@ TEST_P(SweepResume, InterruptedSweepResumesToTheUninterruptedCsv) {
   EXPECT_EQ(run({"sweep", kConfig, "--out", cut.string(), "--no-report"}, root / "refuse.log"), 2);
   EXPECT_FALSE(fs::exists(dir / "points.csv"));
 
-  ASSERT_EQ(run({"sweep", kConfig, "--out", cut.string(), "--no-report", "--jobs", "2",
-                 "--resume"},
+  ASSERT_EQ(run({"sweep", kConfig, "--out", cut.string(), "--no-report", "--jobs", "2", "--resume"},
                 root / "resume.log"),
             0)
       << read(root / "resume.log");
@@ -154,7 +153,9 @@ TEST_P(SweepResume, InterruptedSweepResumesToTheUninterruptedCsv) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, SweepResume, ::testing::Values(SIGINT, SIGKILL),
-                         [](const auto& info) { return info.param == SIGINT ? "SIGINT" : "SIGKILL"; });
+                         [](const auto& info) {
+                           return info.param == SIGINT ? "SIGINT" : "SIGKILL";
+                         });
 
 TEST(SweepShards, MergedShardsEqualTheWholeSweepAndBadSetsAreRefused) {
   const fs::path root = fs::temp_directory_path() / ("cosda_shards_" + std::to_string(getpid()));
@@ -174,8 +175,7 @@ TEST(SweepShards, MergedShardsEqualTheWholeSweepAndBadSetsAreRefused) {
         (root / "shards" / "nystrom_table3" / ("shard-" + std::to_string(k) + "-of-3")).string());
   }
   // A missing shard and a shard given twice are refused, and nothing is written.
-  EXPECT_EQ(run({"merge", shard_dirs[0], shard_dirs[2], "--out", (root / "bad").string()}, log),
-            2);
+  EXPECT_EQ(run({"merge", shard_dirs[0], shard_dirs[2], "--out", (root / "bad").string()}, log), 2);
   EXPECT_NE(read(log).find("shard 2/3 is missing"), std::string::npos) << read(log);
   EXPECT_EQ(run({"merge", shard_dirs[0], shard_dirs[1], shard_dirs[1], shard_dirs[2], "--out",
                  (root / "bad").string()},

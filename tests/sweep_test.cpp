@@ -366,8 +366,8 @@ TEST(ConfigText, HeadersAndNonAsciiTextToml33MisreadsAreRefusedWithTheirLine) {
     }
   }
   // Non-ASCII text in double-quoted strings and comments stays valid, and arrives unchanged.
-  const SweepConfig c =
-      parse_config(base + "title = \"Nystr\xc3\xb6m \xe2\x80\x94 \xf0\x9f\x98\x80\" # \xc3\xa9\n", "c.toml");
+  const SweepConfig c = parse_config(
+      base + "title = \"Nystr\xc3\xb6m \xe2\x80\x94 \xf0\x9f\x98\x80\" # \xc3\xa9\n", "c.toml");
   EXPECT_EQ(c.title, "Nystr\xc3\xb6m \xe2\x80\x94 \xf0\x9f\x98\x80");
 }
 

@@ -77,8 +77,7 @@ struct Shape {
   std::int64_t n, d, m;
 };
 inline std::string shape_name(const std::string& id, const Shape& s) {
-  return id + "_n" + std::to_string(s.n) + "_d" + std::to_string(s.d) + "_m" +
-         std::to_string(s.m);
+  return id + "_n" + std::to_string(s.n) + "_d" + std::to_string(s.d) + "_m" + std::to_string(s.m);
 }
 
 inline std::vector<std::string> variant_ids() {
