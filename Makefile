@@ -18,7 +18,8 @@ FUZZ_SECONDS ?= 30
 TIDY_FILES := $(shell git ls-files 'analysis/*.cpp' 'sweeps/*.cpp' 'bench/*.cpp' | \
                 grep -v -e fuzz_ -e peer_torch)
 
-.PHONY: all deps build build-asan test test-release test-asan fuzz tidy reproduce format clean
+.PHONY: all deps build build-asan test test-release test-asan fuzz tidy lint reproduce format \
+        format-check clean
 
 all: build
 
@@ -61,9 +62,17 @@ tidy: build
 	  --extra-arg=-Wno-unknown-warning-option 2>&1 | grep -v -e "warnings generated" \
 	  -e "^Suppressed" -e "^Use -header-filter" ; test $${PIPESTATUS[1]} -eq 0
 
-test: test-release
+# clang-format's verdict on every source file (seconds; `make format` fixes it).
+format-check: deps
+	clang-format --dry-run --Werror $$(git ls-files '*.cpp' '*.hpp')
+
+# The static checks beyond the compilers' warnings, run before committing: clang-tidy takes
+# about 15 CPU-minutes, so it is not part of `make test` (CI keeps to 20 minutes).
+lint: format-check tidy
+
+test: format-check test-release
 ifeq ($(SANITIZE),1)
-test: test-asan fuzz tidy
+test: test-asan fuzz
 endif
 
 # Everything in results/ is written by these commands from the configs in configs/.
