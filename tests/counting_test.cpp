@@ -13,12 +13,6 @@ namespace {
 static_assert(!std::is_convertible_v<Counted, double>, "no implicit way out of the count");
 static_assert(!std::is_convertible_v<double, Counted>, "constants are spelled S(x)");
 
-std::string describe(const OpCounts& c) {
-  return "mul " + std::to_string(c.mul) + ", add " + std::to_string(c.add) + ", div " +
-         std::to_string(c.div) + ", exp " + std::to_string(c.exp) + ", other " +
-         std::to_string(c.other);
-}
-
 TEST(Counted, CountsEachOperationInItsBucket) {
   const OpCounts before = thread_counts();
   Counted a(2.0), b(3.0);
@@ -30,20 +24,6 @@ TEST(Counted, CountsEachOperationInItsBucket) {
   EXPECT_TRUE(lt);
   EXPECT_EQ(got, (OpCounts{.mul = 1, .add = 4, .div = 1, .exp = 1, .other = 2})) << describe(got);
   EXPECT_DOUBLE_EQ(c.value(), -(std::exp(2.0 * 3.0 + 2.0 - 1.5) + std::sqrt(3.0)));
-}
-
-// Each seam op: the count Tally adds equals what Counted execution records.
-template <class F>
-void expect_same_count(F&& op, const std::string& what) {
-  OpCounts before = thread_counts();
-  op(Exact{});
-  const OpCounts exact = thread_counts() - before;
-  before = thread_counts();
-  op(Tally<double>{});
-  const OpCounts tally = thread_counts() - before;
-  EXPECT_EQ(exact, tally) << what << ": exact " << describe(exact) << " vs tally "
-                          << describe(tally);
-  EXPECT_GT(exact.flops(), 0) << what;
 }
 
 TEST(Seam, EveryOpTalliesWhatItExecutes) {

@@ -25,12 +25,6 @@ namespace {
 namespace fs = std::filesystem;
 const fs::path kRepo = fs::path(__FILE__).parent_path().parent_path();
 
-std::string describe(const OpCounts& c) {
-  return "mul " + std::to_string(c.mul) + ", add " + std::to_string(c.add) + ", div " +
-         std::to_string(c.div) + ", exp " + std::to_string(c.exp) + ", other " +
-         std::to_string(c.other);
-}
-
 double rel_error(const MatD& got, const MatD& want) {
   return (got - want).norm() / std::max(want.norm(), 1e-300);
 }
@@ -44,19 +38,6 @@ MatD to_double(MatCRef<S> m) {
 }
 
 // ---- seam ops ----------------------------------------------------------------------------
-
-template <class F>
-void expect_same_count(F&& op, const std::string& what) {
-  OpCounts before = thread_counts();
-  op(Exact{});
-  const OpCounts exact = thread_counts() - before;
-  before = thread_counts();
-  op(Tally<double>{});
-  const OpCounts tally = thread_counts() - before;
-  EXPECT_EQ(exact, tally) << what << ": exact " << describe(exact) << " vs tally "
-                          << describe(tally);
-  EXPECT_GT(exact.flops(), 0) << what;
-}
 
 TEST(EncoderSeam, NewOpsTallyWhatTheyExecute) {
   for (std::int64_t n : {1, 2, 7}) {

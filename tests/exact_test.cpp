@@ -52,12 +52,6 @@ std::vector<Point> grid() {
   return g;
 }
 
-std::string describe(const OpCounts& c) {
-  return "{mul " + std::to_string(c.mul) + ", add " + std::to_string(c.add) + ", div " +
-         std::to_string(c.div) + ", exp " + std::to_string(c.exp) + ", other " +
-         std::to_string(c.other) + "}";
-}
-
 class ExactForms : public ::testing::TestWithParam<Point> {};
 
 TEST_P(ExactForms, EqualExecutedCountsAndMemory) {

@@ -73,6 +73,27 @@ inline MatD reference_segment_means(const MatD& x, std::int64_t m) {
   return out;
 }
 
+inline std::string describe(const OpCounts& c) {
+  return "{mul " + std::to_string(c.mul) + ", add " + std::to_string(c.add) + ", div " +
+         std::to_string(c.div) + ", exp " + std::to_string(c.exp) + ", other " +
+         std::to_string(c.other) + "}";
+}
+
+// A seam op run once under Counted execution and once under Tally: the count Tally adds must
+// equal what execution records, and be non-zero.
+template <class F>
+void expect_same_count(F&& op, const std::string& what) {
+  OpCounts before = thread_counts();
+  op(Exact{});
+  const OpCounts exact = thread_counts() - before;
+  before = thread_counts();
+  op(Tally<double>{});
+  const OpCounts tally = thread_counts() - before;
+  EXPECT_EQ(exact, tally) << what << ": exact " << describe(exact) << " vs tally "
+                          << describe(tally);
+  EXPECT_GT(exact.flops(), 0) << what;
+}
+
 struct Shape {
   std::int64_t n, d, m;
 };
