@@ -163,18 +163,10 @@ std::int64_t cache_bytes(int level, int sysconf_name, std::int64_t fallback) {
   return v > 0 ? v : fallback;
 }
 
-std::string cpu_name() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  return "unknown";
-}
-
 roofline::Machine measure_machine(int gemm_n, int reps) {
   roofline::Machine m;
   const int cores = std::max(1, omp_get_num_procs());
-  m.strings["cpu"] = cpu_name();
+  m.strings["cpu"] = roofline::cpu_name();
   m.strings["command"] = "cosda roofline";
   if (std::ifstream in("/proc/loadavg"); in) {
     std::string one;

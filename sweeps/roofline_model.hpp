@@ -27,6 +27,15 @@
 
 namespace cosda::roofline {
 
+// The CPU's model name from /proc/cpuinfo ("unknown" where there is none).
+inline std::string cpu_name() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown";
+}
+
 inline const char* const kLevels[] = {"l1", "l2", "l3", "dram"};
 
 struct Machine {

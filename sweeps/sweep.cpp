@@ -25,6 +25,7 @@
 #include "attention/registry.hpp"
 #include "sweeps/atomic_file.hpp"
 #include "sweeps/errors.hpp"
+#include "sweeps/roofline_model.hpp"
 
 namespace cosda {
 namespace {
@@ -644,6 +645,8 @@ std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shar
       "  \"config_text\": {},\n"
       "  \"git_commit\": {},\n"
       "  \"compiler\": {},\n"
+      "  \"cpu\": {},\n"
+      "  \"simd\": {},\n"
       "  \"eigen_version\": \"{}.{}.{}\",\n"
       "  \"fmt_version\": \"{}.{}.{}\",\n"
       "  \"tomlplusplus_version\": \"{}.{}.{}\",\n"
@@ -656,7 +659,8 @@ std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shar
       "  \"seconds\": {:.1f}\n"
       "}}\n",
       kSweepSchemaVersion, json_string(c.name), json_string(c.source), json_string(c.text),
-      json_string(commit), json_string(compiler), EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION,
+      json_string(commit), json_string(compiler), json_string(roofline::cpu_name()),
+      json_string(Eigen::SimdInstructionSetsInUse()), EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION,
       EIGEN_MINOR_VERSION, FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100,
       TOML_LIB_MAJOR, TOML_LIB_MINOR, TOML_LIB_PATCH, date, json_string(c.scalar),
       heap::enabled() ? "true" : "false", shard.k, shard.n, jobs, seconds);
