@@ -4,6 +4,7 @@
 #include <random>
 
 #include "analysis/heap.hpp"
+#include "attention/footprint.hpp"
 #include "attention/multi_head.hpp"
 
 namespace cosda {
@@ -46,6 +47,8 @@ Cost run(const Point& p) {
 
   Cost cost;
   cost.point = p;
+  Footprint& footprint = thread_footprint();
+  footprint.reserve(std::size_t(1) << 14);  // before heap0: the recorder is not the step's
   const std::int64_t heap0 = heap::current();
   MultiHead<E> mh(p.variant, c, p.heads, int(p.layers));
   for (std::int64_t i = 0; i < p.n; ++i) {
@@ -62,17 +65,23 @@ Cost run(const Point& p) {
     mh.reset_peak();
     heap::reset_peak();
     const std::int64_t a0 = heap::allocations();
+    footprint.start();
     mh.step(x, x, x);
+    const std::int64_t bytes = footprint.stop();
     const OpCounts ops = thread_counts() - before;
     allocs += heap::allocations() - a0;
     heap_peak = std::max(heap_peak, heap::peak() - heap0);
     cost.peak = std::max(cost.peak, mh.peak());
     cost.cycle_total += ops;
+    cost.cycle_bytes += bytes;
     if (mh.updated_landmarks()) {
-      if (cost.update_steps++ == 0 || ops.flops() > cost.update_step.flops())
+      if (cost.update_steps++ == 0 || ops.flops() > cost.update_step.flops()) {
         cost.update_step = ops;
+        cost.update_bytes = bytes;
+      }
     } else if (cost.plain_steps++ == 0) {
       cost.plain_step = ops;
+      cost.plain_bytes = bytes;
     }
   }
   cost.valley = mh.valley();

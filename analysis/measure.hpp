@@ -36,12 +36,16 @@ struct Cost {
   OpCounts update_step, plain_step, cycle_total;
   std::int64_t cycle_steps = 0, update_steps = 0, plain_steps = 0;
   std::int64_t valley = 0, peak = 0;  // logical, elements
+  // Bytes a step touches (attention/footprint.hpp; Tally only, 0 under Exact): a plain step,
+  // the update step of update_step, and the whole cycle's steps summed.
+  std::int64_t plain_bytes = 0, update_bytes = 0, cycle_bytes = 0;
   std::int64_t heap_retained_bytes = -1, heap_peak_bytes = -1, steady_allocations = -1;
 
   double amortized(std::int64_t OpCounts::*bucket) const {
     return double(cycle_total.*bucket) / double(cycle_steps);
   }
   double amortized_flops() const { return double(cycle_total.flops()) / double(cycle_steps); }
+  double amortized_bytes() const { return double(cycle_bytes) / double(cycle_steps); }
 };
 
 enum class Counting { kTally, kExact };

@@ -29,9 +29,9 @@ class Att final : public Attention<E> {
   }
 
   bool step(const S* q, const S* k, const S* v) override {
-    append_row(q_, q, seen_);  // queries in window order: output rows follow them
-    ring_row(k_, k, seen_);    // keys and values in a ring, no shifting: attention is
-    ring_row(v_, v, seen_);    // invariant under permuting them together
+    append_row<E>(q_, q, seen_);  // queries in window order: output rows follow them
+    ring_row<E>(k_, k, seen_);    // keys and values in a ring, no shifting: attention is
+    ring_row<E>(v_, v, seen_);    // invariant under permuting them together
     if (++seen_ < n_) return false;
     attend(q_, k_, v_);
     return true;
@@ -44,7 +44,7 @@ class Att final : public Attention<E> {
   void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) {
     Live a_live(this->ledger_, n_ * n_ + n_);
     Live out_live(this->ledger_, n_ * d_);  // holds Q/sqrt(d) until A V overwrites it
-    out_ = q;
+    ops::copy<E>(q, out_);
     ops::scale<E>(out_, inv_sqrt_d_);  // nd mul
     ops::gemm_nt<E>(out_, k, a_);      // A = exp(Q K^T / sqrt(d))
     ops::exp_inplace<E>(a_);

@@ -64,10 +64,10 @@ class CoRe final : public Attention<E> {
   using Live = cosda::Live<typename E::Ledger>;
 
   bool store(std::int64_t j, const S* q, const S* k, const S* v) {
-    std::copy(q, q + d_, &q_(j, 0));
+    ops::copy<E>(q, q + d_, &q_(j, 0));
     ops::scale<E>(&q_(j, 0), d_, inv_sqrt_d_);
-    std::copy(k, k + d_, &k_(j, 0));
-    std::copy(v, v + d_, &v_(j, 0));
+    ops::copy<E>(k, k + d_, &k_(j, 0));
+    ops::copy<E>(v, v + d_, &v_(j, 0));
     return false;
   }
 

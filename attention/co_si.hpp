@@ -31,8 +31,8 @@ class CoSi final : public Attention<E> {
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t slot = seen_ % n_;
-    std::copy(k, k + d_, &k_(slot, 0));
-    std::copy(v, v + d_, &v_(slot, 0));
+    ops::copy<E>(k, k + d_, &k_(slot, 0));
+    ops::copy<E>(v, v + d_, &v_(slot, 0));
     if (++seen_ < n_) return false;
     attend(q, k_, v_);
     return true;
@@ -43,7 +43,7 @@ class CoSi final : public Attention<E> {
   // body, also the single-output second block of two-block models.
   void attend(const S* q, MatCRef<S> k, MatCRef<S> v) {
     Live live(this->ledger_, 2 * d_ + n_);
-    std::copy(q, q + d_, q_.data());
+    ops::copy<E>(q, q + d_, q_.data());
     ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
     ops::gemm_nt<E>(q_, k, a_);  // a = exp(q K^T / sqrt(d))
     ops::exp_inplace<E>(a_.data(), n_, shift_);

@@ -60,8 +60,8 @@ class ContinualLandmarks {
     std::int64_t seg = 0, start = 0;
     while (t >= start + sizes_[seg]) start += sizes_[seg++];
     if (t == start) {
-      std::copy(qs, qs + d_, &qt_(seg, 0));
-      std::copy(k, k + d_, &kt_(seg, 0));
+      ops::copy<E>(qs, qs + d_, &qt_(seg, 0));
+      ops::copy<E>(k, k + d_, &kt_(seg, 0));
     } else {
       ops::add<E>(qs, &qt_(seg, 0), d_);
       ops::add<E>(k, &kt_(seg, 0), d_);
@@ -88,8 +88,8 @@ class ContinualLandmarks {
   // Replaces the oldest landmark (slot()) by (qt_new scaled, kt_new).
   void replace(const S* qt_new, const S* kt_new) {
     const std::int64_t l = next_;
-    std::copy(qt_new, qt_new + d_, &qt_(l, 0));
-    std::copy(kt_new, kt_new + d_, &kt_(l, 0));
+    ops::copy<E>(qt_new, qt_new + d_, &qt_(l, 0));
+    ops::copy<E>(kt_new, kt_new + d_, &kt_(l, 0));
     for_rows_except(m_, l, [&](std::int64_t first, std::int64_t count) {
       ops::gemm_nt<E>(kt_.row(l), qt_.middleRows(first, count), col_.middleCols(first, count));
       ops::exp_inplace<E>(&col_(0, first), count, shift_);

@@ -41,11 +41,11 @@ class CoNyReFix final : public Attention<E> {
       Live live(this->ledger_, delta_.slide_scratch());
       delta_.slide(fixed_.qt, &k_(j, 0), &v_(j, 0), k, v, -1);
     }
-    std::copy(k, k + d_, &k_(j, 0));
-    std::copy(v, v + d_, &v_(j, 0));
+    ops::copy<E>(k, k + d_, &k_(j, 0));
+    ops::copy<E>(v, v + d_, &v_(j, 0));
     {
       Live live(this->ledger_, d_ + 2 * m_);
-      std::copy(q, q + d_, q_.data());
+      ops::copy<E>(q, q + d_, q_.data());
       ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
       beta_row<E>(q_, fixed_.kt, fixed_.g, beta_, scratch_, bg_.row(j), delta_.shift());
     }

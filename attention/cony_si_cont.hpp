@@ -47,9 +47,9 @@ class CoNySiCont final : public Attention<E> {
       Live live(this->ledger_, delta_.slide_scratch());
       delta_.slide(lm_.qt(), &k_(j, 0), &v_(j, 0), k, v, updated_ ? lm_.slot() : -1);
     }
-    std::copy(k, k + d_, &k_(j, 0));
-    std::copy(v, v + d_, &v_(j, 0));
-    std::copy(q, q + d_, &recent_q_(r, 0));
+    ops::copy<E>(k, k + d_, &k_(j, 0));
+    ops::copy<E>(v, v + d_, &v_(j, 0));
+    ops::copy<E>(q, q + d_, &recent_q_(r, 0));
     ops::scale<E>(&recent_q_(r, 0), d_, inv_sqrt_d_);
     if (t < n_) lm_.warm(&recent_q_(r, 0), k, t);
     if (++seen_ < n_) return false;

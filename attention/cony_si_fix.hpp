@@ -40,13 +40,13 @@ class CoNySiFix final : public Attention<E> {
       Live live(this->ledger_, delta_.slide_scratch());
       delta_.slide(fixed_.qt, &k_(j, 0), &v_(j, 0), k, v, -1);
     }
-    std::copy(k, k + d_, &k_(j, 0));
-    std::copy(v, v + d_, &v_(j, 0));
+    ops::copy<E>(k, k + d_, &k_(j, 0));
+    ops::copy<E>(v, v + d_, &v_(j, 0));
     if (++seen_ < n_) return false;
     if (seen_ == n_)
       for (std::int64_t i = 0; i < m_; ++i) delta_.recompute_row(i, fixed_.qt, k_, v_);
     Live live(this->ledger_, d_ + 3 * m_ + d_ + delta_.normalized_scratch());
-    std::copy(q, q + d_, q_.data());
+    ops::copy<E>(q, q + d_, q_.data());
     ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
     beta_row<E>(q_, fixed_.kt, fixed_.g, beta_, scratch_, row_, delta_.shift());
     ops::gemm_nn<E>(row_, delta_.normalized(), out_);  // Eq. 26

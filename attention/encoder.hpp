@@ -262,7 +262,7 @@ class EncoderBlock {
 
   // Stream mode: the newest token (d values). True once output() holds this step's rows.
   bool step(const S* x) {
-    push_row(inputs_, x);
+    push_row<E>(inputs_, x);
     h_ = Eigen::Map<const Mat<S>>(x, 1, d_);
     if (pre_) norm(ln1_, h_);
     project(h_, q_, qp_);
@@ -406,7 +406,7 @@ class EncoderModel {
       encode_positions(t, false);
       if (!blocks_[0]->step(x_.data())) return false;
     } else {
-      push_row(raw_, token);
+      push_row<E>(raw_, token);
       if (seen_ < spec_.n) return false;
       embed(raw_);
       encode_positions(t, true);

@@ -25,7 +25,7 @@ void segment_mean(MatCRef<typename E::Scalar> x, std::int64_t first, std::int64_
   using S = typename E::Scalar;
   const std::int64_t rows = x.rows(), d = x.cols();
   auto row = [&](std::int64_t i) { return x.row(((first + i) % rows + rows) % rows).data(); };
-  std::copy(row(0), row(0) + d, out);
+  ops::copy<E>(row(0), row(0) + d, out);
   for (std::int64_t i = 1; i < count; ++i) ops::add<E>(row(i), out, d);
   ops::divide<E>(out, d, S(static_cast<double>(count)));
 }

@@ -34,9 +34,9 @@ class Ny final : public Attention<E> {
   }
 
   bool step(const S* q, const S* k, const S* v) override {
-    append_row(q_, q, seen_);  // window order: segment means need it
-    append_row(k_, k, seen_);
-    append_row(v_, v, seen_);
+    append_row<E>(q_, q, seen_);  // window order: segment means need it
+    append_row<E>(k_, k, seen_);
+    append_row<E>(v_, v, seen_);
     if (++seen_ < n_) return false;
     attend(q_, k_, v_);
     return true;
@@ -50,7 +50,7 @@ class Ny final : public Attention<E> {
   void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v); }
   void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) {
     Live live(this->ledger_, n_ * d_ + 2 * m_ * d_ + core_.scratch_elements(false));
-    out_ = q;  // out_ holds Q/sqrt(d) until the last product overwrites it
+    ops::copy<E>(q, out_);  // out_ holds Q/sqrt(d) until the last product overwrites it
     ops::scale<E>(out_, inv_sqrt_d_);
     std::int64_t first = 0;
     for (std::int64_t i = 0; i < m_; ++i) {  // segment-means landmarks
@@ -64,7 +64,8 @@ class Ny final : public Attention<E> {
   // Att_Ny of a window (q raw) with given landmarks: the reference for the continual variants.
   void attend_with(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, MatCRef<S> qt_scaled, MatCRef<S> kt,
                    Mat<S>& out) {
-    out = q;
+    out.resize(q.rows(), q.cols());
+    ops::copy<E>(q, out);
     ops::scale<E>(out, inv_sqrt_d_);
     core_.attend(out, k, v, qt_scaled, kt, nullptr, out);
   }

@@ -55,9 +55,9 @@ class NyFix final : public Attention<E> {
   }
 
   bool step(const S* q, const S* k, const S* v) override {
-    append_row(q_, q, seen_);  // queries in window order: output rows follow them
-    ring_row(k_, k, seen_);    // keys and values in a ring, no shifting: Nyström with fixed
-    ring_row(v_, v, seen_);    // landmarks is invariant under permuting them together
+    append_row<E>(q_, q, seen_);  // queries in window order: output rows follow them
+    ring_row<E>(k_, k, seen_);    // keys and values in a ring, no shifting: Nyström with fixed
+    ring_row<E>(v_, v, seen_);    // landmarks is invariant under permuting them together
     if (++seen_ < n_) return false;
     attend(q_, k_, v_);
     return true;
@@ -71,7 +71,7 @@ class NyFix final : public Attention<E> {
   void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v); }
   void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) {
     Live live(this->ledger_, n_ * d_ + core_.scratch_elements(true));
-    out_ = q;  // out_ holds Q/sqrt(d) until the last product overwrites it
+    ops::copy<E>(q, out_);  // out_ holds Q/sqrt(d) until the last product overwrites it
     ops::scale<E>(out_, inv_sqrt_d_);
     core_.attend(out_, k, v, fixed_.qt, fixed_.kt, &fixed_.g, out_);
   }

@@ -6,10 +6,12 @@
 // build has it, blas.hpp). The textbook algorithm fixes the count,
 // so counts never depend on a BLAS kernel's blocking: a length-k dot product is k
 // multiplications and k-1 additions. tests/counting_test.cpp proves Tally == Exact per op and
-// per variant, bucket by bucket.
+// per variant, bucket by bucket. Under Tally each op also records the memory it reads and
+// writes (touch(), attention/footprint.hpp): the bytes of the roofline bound.
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -17,6 +19,7 @@
 
 #include "attention/blas.hpp"
 #include "attention/exec.hpp"
+#include "attention/footprint.hpp"
 
 namespace cosda::ops {
 
@@ -29,6 +32,24 @@ template <class T>
 using VecMap = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
 template <class T>
 using VecCMap = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+
+// Records that an op touches n elements from p, or a matrix (row by row when its rows are not
+// contiguous). Tally only: Plain compiles it away.
+template <class E, class T>
+void touch(const T* p, std::int64_t n) {
+  if constexpr (E::kCounting && !kScalarLevel<E>)
+    thread_footprint().record(p, n * std::int64_t(sizeof(T)));
+}
+template <class E, class M>
+void touch(const M& m) {
+  if constexpr (E::kCounting && !kScalarLevel<E>) {
+    if (m.outerStride() == m.cols() || m.rows() == 1)
+      touch<E>(m.data(), m.rows() * m.cols());
+    else
+      for (std::int64_t i = 0; i < m.rows(); ++i)
+        touch<E>(m.data() + i * m.outerStride(), m.cols());
+  }
+}
 
 // C = A B^T, A: r x k, B: c x k.  mul r*c*k, add r*c*(k-1).
 template <class E>
@@ -43,6 +64,7 @@ void gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
       }
   } else {
     E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
+    touch<E>(a), touch<E>(b), touch<E>(c);
     if (!blas::gemm(true, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(), c.data(),
                     c.outerStride()))
       c.noalias() = a * b.transpose();
@@ -62,10 +84,24 @@ void gemm_nn(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
       }
   } else {
     E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
+    touch<E>(a), touch<E>(b), touch<E>(c);
     if (!blas::gemm(false, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(), c.data(),
                     c.outerStride()))
       c.noalias() = a * b;
   }
+}
+
+// dst = [first, last) and dst = src (matrices of one shape).  No arithmetic: they move the
+// tokens into the state and record what they touch.
+template <class E>
+void copy(const S<E>* first, const S<E>* last, S<E>* dst) {
+  touch<E>(first, last - first), touch<E>(dst, last - first);
+  std::copy(first, last, dst);
+}
+template <class E>
+void copy(MatCRef<S<E>> src, MatRef<S<E>> dst) {
+  touch<E>(src), touch<E>(dst);
+  dst = src;
 }
 
 // x <- exp(x).  exp n.
@@ -75,6 +111,7 @@ void exp_inplace(S<E>* x, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) x[i] = exp(x[i]);
   } else {
     E::tally({.exp = n});
+    touch<E>(x, n);
     VecMap<S<E>>(x, n) = VecMap<S<E>>(x, n).array().exp();
   }
 }
@@ -102,6 +139,7 @@ void exp_inplace(S<E>* x, std::int64_t n, const Shift<S<E>>& s) {
     for (std::int64_t i = 0; i < n; ++i) x[i] = exp(x[i] - s.c);
   } else {
     E::tally({.add = n, .exp = n});
+    touch<E>(x, n);
     VecMap<S<E>>(x, n) = (VecMap<S<E>>(x, n).array() - s.c).exp();
   }
 }
@@ -119,6 +157,7 @@ S<E> sum(const S<E>* x, std::int64_t n) {
     return acc;
   } else {
     E::tally({.add = n - 1});
+    touch<E>(x, n);
     return VecCMap<S<E>>(x, n).sum();
   }
 }
@@ -132,6 +171,7 @@ S<E> dot(const S<E>* a, const S<E>* b, std::int64_t n) {
     return acc;
   } else {
     E::tally({.mul = n, .add = n - 1});
+    touch<E>(a, n), touch<E>(b, n);
     return VecCMap<S<E>>(a, n).dot(VecCMap<S<E>>(b, n));
   }
 }
@@ -154,6 +194,7 @@ void scale(S<E>* x, std::int64_t n, S<E> a) {
     for (std::int64_t i = 0; i < n; ++i) x[i] *= a;
   } else {
     E::tally({.mul = n});
+    touch<E>(x, n);
     VecMap<S<E>>(x, n) *= a;
   }
 }
@@ -165,6 +206,7 @@ void divide(S<E>* x, std::int64_t n, S<E> a) {
     for (std::int64_t i = 0; i < n; ++i) x[i] /= a;
   } else {
     E::tally({.div = n});
+    touch<E>(x, n);
     VecMap<S<E>>(x, n) /= a;
   }
 }
@@ -179,6 +221,7 @@ void axpy(S<E> a, const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
       for (std::int64_t i = 0; i < n; ++i) y[i] -= a * x[i];
   } else {
     E::tally({.mul = n, .add = n});
+    touch<E>(x, n), touch<E>(y, n);
     if (sign > 0)
       VecMap<S<E>>(y, n) += a * VecCMap<S<E>>(x, n);
     else
@@ -196,6 +239,7 @@ void add(const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
       for (std::int64_t i = 0; i < n; ++i) y[i] -= x[i];
   } else {
     E::tally({.add = n});
+    touch<E>(x, n), touch<E>(y, n);
     if (sign > 0)
       VecMap<S<E>>(y, n) += VecCMap<S<E>>(x, n);
     else
@@ -206,12 +250,14 @@ void add(const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
 // out_i = sum_j x_ij.  add r*(c-1).
 template <class E>
 void row_sums(MatCRef<S<E>> x, S<E>* out) {
+  touch<E>(out, x.rows());
   for (std::int64_t i = 0; i < x.rows(); ++i) out[i] = sum<E>(x.row(i).data(), x.cols());
 }
 
 // x_ij <- s_i x_ij.  mul r*c.
 template <class E>
 void scale_rows(MatRef<S<E>> x, const S<E>* s) {
+  touch<E>(s, x.rows());
   for (std::int64_t i = 0; i < x.rows(); ++i) scale<E>(&x(i, 0), x.cols(), s[i]);
 }
 
@@ -230,6 +276,7 @@ void shifted_negation(MatCRef<S<E>> x, S<E> c, MatRef<S<E>> out) {
       for (std::int64_t j = 0; j < r; ++j) out(i, j) = i == j ? c - x(i, j) : -x(i, j);
   } else {
     E::tally({.add = r * r});
+    touch<E>(x), touch<E>(out);
     out = -x;
     out.diagonal().array() += c;
   }
@@ -249,6 +296,7 @@ S<E> max_abs_row_sum(MatCRef<S<E>> x) {
     return best;
   } else {
     E::tally({.add = r * (c - 1), .other = r * c + (r - 1)});
+    touch<E>(x);
     return x.cwiseAbs().rowwise().sum().maxCoeff();
   }
 }
@@ -267,6 +315,7 @@ S<E> max_abs_col_sum(MatCRef<S<E>> x) {
     return best;
   } else {
     E::tally({.add = c * (r - 1), .other = r * c + (c - 1)});
+    touch<E>(x);
     return x.cwiseAbs().colwise().sum().maxCoeff();
   }
 }
@@ -306,6 +355,7 @@ void offset(S<E>* x, std::int64_t n, S<E> c, int sign = +1) {
       for (std::int64_t i = 0; i < n; ++i) x[i] -= c;
   } else {
     E::tally({.add = n});
+    touch<E>(x, n);
     VecMap<S<E>>(x, n).array() += sign > 0 ? c : -c;
   }
 }
@@ -317,6 +367,7 @@ void multiply(const S<E>* w, S<E>* y, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) y[i] *= w[i];
   } else {
     E::tally({.mul = n});
+    touch<E>(w, n), touch<E>(y, n);
     VecMap<S<E>>(y, n).array() *= VecCMap<S<E>>(w, n).array();
   }
 }
@@ -329,6 +380,7 @@ void relu_inplace(S<E>* x, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) x[i] = max(x[i], zero);
   } else {
     E::tally({.other = n});
+    touch<E>(x, n);
     VecMap<S<E>>(x, n) = VecMap<S<E>>(x, n).cwiseMax(S<E>(0));
   }
 }
@@ -352,6 +404,7 @@ void gelu_inplace(S<E>* x, std::int64_t n) {
     }
   } else {
     E::tally({.mul = 4 * n, .add = 2 * n, .div = n, .exp = n});
+    touch<E>(x, n);
     auto a = VecMap<S<E>>(x, n).array();
     using T = S<E>;
     a = a / (((a * a * a * T(kCubic) + a) * T(k2)).exp() + T(1));

@@ -6,31 +6,32 @@
 #include <cstdint>
 
 #include "attention/exec.hpp"
+#include "attention/ops.hpp"
 
 namespace cosda {
 
 // Shifts the rows of w up by one and writes x (w.cols() values) as the last row. Copies only.
-template <class S>
-void push_row(Mat<S>& w, const S* x) {
+template <class E>
+void push_row(Mat<typename E::Scalar>& w, const typename E::Scalar* x) {
   const std::int64_t n = w.rows(), d = w.cols();
-  if (n > 1) std::copy(w.data() + d, w.data() + n * d, w.data());
-  std::copy(x, x + d, w.data() + (n - 1) * d);
+  if (n > 1) ops::copy<E>(w.data() + d, w.data() + n * d, w.data());
+  ops::copy<E>(x, x + d, w.data() + (n - 1) * d);
 }
 
 // Appends x to a window holding `filled` rows: while the window fills up (warm-up) x goes to the
 // next free row and nothing moves; once it is full, as push_row.
-template <class S>
-void append_row(Mat<S>& w, const S* x, std::int64_t filled) {
+template <class E>
+void append_row(Mat<typename E::Scalar>& w, const typename E::Scalar* x, std::int64_t filled) {
   if (filled < w.rows())
-    std::copy(x, x + w.cols(), w.data() + filled * w.cols());
+    ops::copy<E>(x, x + w.cols(), w.data() + filled * w.cols());
   else
-    push_row(w, x);
+    push_row<E>(w, x);
 }
 
 // Writes x (w.cols() values) into ring slot t mod w.rows(), over the oldest row. Copies only.
-template <class S>
-void ring_row(Mat<S>& w, const S* x, std::int64_t t) {
-  std::copy(x, x + w.cols(), w.data() + (t % w.rows()) * w.cols());
+template <class E>
+void ring_row(Mat<typename E::Scalar>& w, const typename E::Scalar* x, std::int64_t t) {
+  ops::copy<E>(x, x + w.cols(), w.data() + (t % w.rows()) * w.cols());
 }
 
 // Calls f(first, count) for the row ranges of [0, n) other than row j, in order.

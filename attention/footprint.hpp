@@ -1,0 +1,69 @@
+// The memory a step touches: every seam op (ops.hpp) and window write (window.hpp) executed
+// under Tally records the address ranges of its operands, and the footprint is the size of
+// their union, in bytes. An element read by several ops counts once; memory a kernel moves
+// outside the seam (plain copies such as `out = q`) is not recorded. This is the "bytes"
+// of the roofline bound (sweeps/roofline_model.hpp): the least a step must bring through
+// the cache level that holds them.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace cosda {
+
+class Footprint {
+ public:
+  // Sets aside room for `ranges` ranges. When the room is full the ranges so far are merged in
+  // place, so recording allocates only if even the merged ranges fill it: a step's heap
+  // measurement (analysis/heap.hpp) does not see the recorder.
+  void reserve(std::size_t ranges) { ranges_.reserve(ranges); }
+  // Starts recording (forgetting earlier ranges); ranges are recorded only while on.
+  void start() {
+    on_ = true;
+    ranges_.clear();
+  }
+  // Stops recording and returns the bytes in the union of the recorded ranges.
+  std::int64_t stop() {
+    on_ = false;
+    merge();
+    std::int64_t bytes = 0;
+    for (const auto& [b, e] : ranges_) bytes += std::int64_t(e - b);
+    ranges_.clear();
+    return bytes;
+  }
+  bool on() const { return on_; }
+  void record(const void* p, std::int64_t bytes) {
+    if (!on_ || bytes <= 0) return;
+    if (ranges_.size() == ranges_.capacity() && !ranges_.empty()) merge();
+    const auto b = reinterpret_cast<std::uintptr_t>(p);
+    ranges_.emplace_back(b, b + std::uintptr_t(bytes));
+  }
+
+ private:
+  // Sorts the ranges and joins those that overlap or touch, in place.
+  void merge() {
+    std::sort(ranges_.begin(), ranges_.end());
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < ranges_.size(); ++i) {
+      if (out > 0 && ranges_[i].first <= ranges_[out - 1].second)
+        ranges_[out - 1].second = std::max(ranges_[out - 1].second, ranges_[i].second);
+      else
+        ranges_[out++] = ranges_[i];
+    }
+    ranges_.resize(out);
+  }
+
+  bool on_ = false;
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> ranges_;
+};
+
+// This thread's recorder (counting runs a step's heads on the calling thread).
+inline Footprint& thread_footprint() {
+  thread_local Footprint f;
+  return f;
+}
+
+}  // namespace cosda

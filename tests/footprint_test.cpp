@@ -1,0 +1,152 @@
+// Footprint (attention/footprint.hpp): the bytes a step touches, recorded by the seam ops
+// under Tally; the "bytes" of the roofline bound in cosda-bench (sweeps/roofline_model.hpp,
+// whose bound is tested here too).
+#include "attention/footprint.hpp"
+
+#include "analysis/heap.hpp"
+#include "analysis/measure.hpp"
+#include "attention/ops.hpp"
+#include "sweeps/roofline_model.hpp"
+#include "tests/test_util.hpp"
+
+namespace cosda::test {
+namespace {
+
+TEST(Footprint, CountsTheUnionOfRanges) {
+  char buf[64];
+  Footprint f;
+  f.reserve(8);
+  f.start();
+  f.record(buf, 10);       // [0, 10)
+  f.record(buf + 5, 10);   // [5, 15): overlaps
+  f.record(buf + 15, 5);   // [15, 20): touches
+  f.record(buf + 30, 10);  // [30, 40)
+  f.record(buf + 32, 2);   // inside
+  EXPECT_EQ(f.stop(), 30);
+  f.record(buf, 10);  // not recording
+  f.start();
+  EXPECT_EQ(f.stop(), 0);
+}
+
+TEST(Footprint, MergingWhenFullKeepsTheUnion) {
+  char buf[256];
+  Footprint small, large;
+  small.reserve(2);
+  large.reserve(1024);
+  small.start();
+  large.start();
+  for (int i = 0; i < 100; ++i)  // 100 ranges of 3 bytes every 2: [0, 201) in all
+    for (Footprint* f : {&small, &large}) f->record(buf + 2 * i, 3);
+  EXPECT_EQ(small.stop(), 201);
+  EXPECT_EQ(large.stop(), 201);
+}
+
+// Seam ops record their operands under Tally, each byte once however often it is used, and
+// nothing under Plain.
+TEST(Footprint, SeamOpsRecordTheirOperands) {
+  using T = double;
+  Mat<T> a = Mat<T>::Constant(3, 5, 0.5), b = Mat<T>::Constant(4, 5, 0.25), c(3, 4);
+  Footprint& f = thread_footprint();
+  f.start();
+  ops::gemm_nt<Tally<T>>(a, b, c);
+  EXPECT_EQ(f.stop(), (3 * 5 + 4 * 5 + 3 * 4) * std::int64_t(sizeof(T)));
+  f.start();
+  ops::dot<Tally<T>>(a.data(), a.data() + 5, 5);
+  ops::dot<Tally<T>>(a.data(), a.data() + 5, 5);
+  EXPECT_EQ(f.stop(), 10 * std::int64_t(sizeof(T)));
+  f.start();  // a block of rows that are not contiguous: only its own elements
+  ops::exp_inplace<Tally<T>>(MatRef<T>(a.block(0, 1, 3, 2)));
+  EXPECT_EQ(f.stop(), 3 * 2 * std::int64_t(sizeof(T)));
+  f.start();
+  ops::gemm_nt<Plain<T>>(a, b, c);
+  ops::copy<Plain<T>>(a.data(), a.data() + 15, a.data());
+  EXPECT_EQ(f.stop(), 0);
+}
+
+class StepFootprint : public ::testing::TestWithParam<std::string> {};
+
+// Every step touches at least its three input tokens and its output, and the recorded bytes
+// do not depend on the token values or the scalar beyond its size.
+TEST_P(StepFootprint, CoversInputsAndOutputAndScalesWithTheScalar) {
+  const Point p{GetParam(), 48, 16, 4, 1};
+  const Cost c = measure(p), f = measure(p, Counting::kTally, Precision::kFloat);
+  const std::int64_t out = find_variant(p.variant)->single_output ? p.d : p.n * p.d;
+  for (std::int64_t bytes : {c.plain_bytes, c.update_bytes}) {
+    if (bytes == 0) continue;  // a step kind the variant does not have
+    EXPECT_GE(bytes, (3 * p.d + out) * std::int64_t(sizeof(double))) << p;
+  }
+  EXPECT_GT(c.cycle_bytes, 0) << p;
+  EXPECT_EQ(f.plain_bytes * 2, c.plain_bytes) << p;
+  EXPECT_EQ(f.cycle_bytes * 2, c.cycle_bytes) << p;
+  // Nothing is recorded beyond the memory the model holds and the caller's token (measure()
+  // passes one token as q, k and v). Not the ledger's peak: that counts scratch buffers live at
+  // different times of a step once, while each is its own memory that the step touches.
+  if (heap::enabled()) {
+    const std::int64_t held = c.heap_retained_bytes + p.d * std::int64_t(sizeof(double));
+    EXPECT_LE(c.plain_bytes, held) << p;
+    EXPECT_LE(c.update_bytes, held) << p;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, StepFootprint, ::testing::ValuesIn(variant_ids()),
+                         [](const auto& info) { return info.param; });
+
+// The continual single-output step reads both caches whole; a continual Nyström plain step
+// works on its m-landmark state and writes one row of each cache, so it touches far less
+// than the caches: the point of the roofline's bytes being what a step touches, not what it
+// holds.
+TEST(StepFootprint, ContinualStepsTouchWhatTheirEquationsRead) {
+  const std::int64_t n = 256, d = 64, m = 4;
+  const std::int64_t window = n * d * std::int64_t(sizeof(double));
+  const Cost si = measure(Point{"co_si", n, d, m, 1});
+  EXPECT_GE(si.plain_bytes, 2 * window);       // K and V (Eq. 7)
+  EXPECT_LT(si.plain_bytes, 2 * window * 11 / 10);
+  for (const char* id : {"cony_si_cont", "cony_si_fix"}) {
+    const Cost c = measure(Point{id, n, d, m, 1});
+    EXPECT_LT(c.plain_bytes, window / 4) << id;
+    EXPECT_GT(c.plain_bytes, (m * d + 3 * d) * std::int64_t(sizeof(double))) << id;
+  }
+  const Cost att = measure(Point{"att", n, d, m, 1});
+  EXPECT_GE(att.plain_bytes, (n * n + 3 * n * d) * std::int64_t(sizeof(double)));  // A, Q, K, V
+}
+
+// The bound reads the bandwidth at the step's bytes off the measured curve: log-linear between
+// measured working sets, clamped outside them; per core when all cores run.
+TEST(RooflineBound, BandwidthAtTheStepsBytes) {
+  roofline::Machine m;
+  m.numbers["peak_gflops_float_one"] = 100;
+  m.numbers["peak_gflops_float_all"] = 200;
+  m.numbers["read_gbs_ws_1024_one"] = 100;
+  m.numbers["read_gbs_ws_4096_one"] = 50;
+  m.numbers["read_gbs_ws_1024_all"] = 160;
+  EXPECT_DOUBLE_EQ(m.read_gbs_at(2048, false), 75);  // halfway in log(bytes)
+  EXPECT_DOUBLE_EQ(m.read_gbs_at(100, false), 100);
+  EXPECT_DOUBLE_EQ(m.read_gbs_at(1e9, false), 50);
+  const roofline::Bound b = roofline::bound(m, true, false, 2, 1000.0, 2048.0);
+  EXPECT_DOUBLE_EQ(b.gflops, 1000.0 / 2048.0 * 75);
+  EXPECT_EQ(b.limit, "read at 2 KiB");
+  EXPECT_DOUBLE_EQ(b.ridge, 100.0 / 75);
+  // Intensity beyond the ridge: the compute peak.
+  EXPECT_EQ(roofline::bound(m, true, false, 2, 1e6, 2048.0).limit, "compute");
+  EXPECT_DOUBLE_EQ(roofline::bound(m, true, false, 2, 1e6, 2048.0).gflops, 100);
+  // All cores: each core's share of the bytes, on the all-core curve.
+  const roofline::Bound all = roofline::bound(m, true, true, 2, 1000.0, 2048.0);
+  EXPECT_DOUBLE_EQ(all.gflops, 1000.0 / 2048.0 * 160);
+  EXPECT_EQ(all.limit, "read at 1 KiB");
+}
+
+TEST(RooflineBound, FilesWithoutTheCurveUseTheCacheLevels) {
+  roofline::Machine m;
+  m.numbers["peak_gflops_double_one"] = 50;
+  m.numbers["l1_bytes"] = 32 << 10;
+  m.numbers["l2_bytes"] = 1 << 20;
+  m.numbers["l3_bytes"] = 8 << 20;
+  m.numbers["read_gbs_l2_one"] = 80;
+  EXPECT_EQ(m.read_gbs_at(1 << 19, false), 0);
+  const roofline::Bound b = roofline::bound(m, false, false, 1, 1000.0, double(1 << 19));
+  EXPECT_EQ(b.limit, "l2 bandwidth");
+  EXPECT_DOUBLE_EQ(b.gflops, 1000.0 / double(1 << 19) * 80);
+}
+
+}  // namespace
+}  // namespace cosda::test
