@@ -16,8 +16,8 @@
 //
 // Counters: flops per step as counted by executing the kernels under Tally (measure(), the
 // fast counting path; for update steps the cycle's update steps on average); FLOP/s; bytes,
-// the step's peak live elements (state, scratch and output, from the memory ledger) times the
-// scalar size, the model of the bytes a step touches; flop/byte; and, when
+// the memory the step's operations read and write, each byte once (measured the same way,
+// attention/footprint.hpp); flop/byte; and, when
 // results/roofline/machine.json exists, bound_GFLOP/s and roofline, the fraction of the bound
 // (sweeps/roofline_model.hpp) reached. With --cosda_report=DIR the run also writes
 // DIR/timing/realized.md (FLOP ratio vs att beside the time ratio vs att, medians of this run)
@@ -117,20 +117,26 @@ struct StepCost {
 
 StepCost step_cost(const Case& c, const Cost& k) {
   StepCost s;
+  const double updates = double(std::max<std::int64_t>(1, k.update_steps));
   switch (c.kind) {
     case Kind::kStep:
     case Kind::kPlain:
       s.flops = double(k.plain_step.flops());
+      s.bytes = double(k.plain_bytes);
       break;
     case Kind::kUpdate:
-      s.flops = double(k.cycle_total.flops() - k.plain_steps * k.plain_step.flops()) /
-                double(std::max<std::int64_t>(1, k.update_steps));
+      s.flops = double(k.cycle_total.flops() - k.plain_steps * k.plain_step.flops()) / updates;
+      s.bytes = double(k.cycle_bytes - k.plain_steps * k.plain_bytes) / updates;
       break;
     case Kind::kCycle:
       s.flops = k.amortized_flops();
+      s.bytes = k.amortized_bytes();
       break;
   }
-  s.bytes = double(k.peak) * (c.single ? 4.0 : 8.0);
+  if (k.plain_steps == 0 && c.kind != Kind::kUpdate) {  // m = n: every step updates
+    s.flops = k.amortized_flops();
+    s.bytes = k.amortized_bytes();
+  }
   return s;
 }
 
@@ -395,11 +401,12 @@ void write_reports(const Options& o, const TimingConfig& cfg, const std::vector<
   md +=
       "Columns: **FLOP ratio** = FLOPs(att) / FLOPs(variant), the theoretical saving; **time "
       "ratio** = time(att) / time(variant), the realized one; **realized** = time ratio / FLOP "
-      "ratio; **bound** = min(peak, intensity x bandwidth of the cache level holding the "
-      "step's bytes), the roofline of `cosda roofline`; **% bound** = achieved FLOP/s / bound; "
+      "ratio; **bound** = min(peak, intensity x read bandwidth measured at the step's bytes as "
+      "working set), the roofline of `cosda roofline`; **% bound** = achieved FLOP/s / bound; "
       "**roofline ratio** = FLOP ratio x bound(variant) / bound(att), the time ratio the "
-      "roofline predicts if both ran at their bound. Bytes per step are the step's peak live "
-      "elements (ledger) times the scalar size.\n\n";
+      "roofline predicts if both ran at their bound. Bytes per step are the memory the step's "
+      "operations read and write, each byte once, recorded by executing the step under Tally "
+      "(attention/footprint.hpp).\n\n";
 
   std::string points = roofline::kPointsHeader;
   for (const auto& s : cfg.shapes) {
@@ -471,7 +478,7 @@ void write_reports(const Options& o, const TimingConfig& cfg, const std::vector<
         if (m) {
           md += fmt::format(
               "\nRoofline: `att` has intensity {:.3g} flop/byte against a ridge of {:.3g} at "
-              "its level, so it is {}; it reaches {:.0f}% of that bound. ",
+              "its working set, so it is {}; it reaches {:.0f}% of that bound. ",
               att.flops / att.bytes, att_b.ridge,
               att_b.limit == "compute" ? "compute-bound" : "bound by " + att_b.limit,
               100 * (att.flops / att_t / 1e9) / att_b.gflops);

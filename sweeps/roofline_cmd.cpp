@@ -233,6 +233,19 @@ roofline::Machine measure_machine(int gemm_n, int reps) {
                  level, th, rd, tr, per_thread >> 10);
     }
   }
+  // The read-bandwidth curve the bounds use (roofline_model.hpp): working sets per thread from
+  // 16 KiB up to the DRAM set, doubling.
+  for (const bool all : {false, true}) {
+    const int t = all ? cores : 1;
+    const std::string th = all ? "all" : "one";
+    std::string line;
+    for (std::int64_t w = 16 << 10; w <= ws[3] / t; w *= 2) {
+      const double rd = bandwidth_gbs(false, w, t, reps);
+      m.numbers[fmt::format("read_gbs_ws_{}_{}", w, th)] = rd;
+      line += fmt::format(" {}:{:.0f}", roofline::bytes_label(double(w)), rd);
+    }
+    fmt::print(stderr, "  read GB/s by working set per thread, {}:{}\n", th, line);
+  }
   return m;
 }
 

@@ -7,12 +7,17 @@
 //
 // The bound of a step (Williams et al.'s roofline): with F executed FLOPs and B bytes touched,
 // the step cannot run faster than min(peak, F/B * bandwidth) FLOP/s, where the bandwidth is the
+// read bandwidth measured at a working set of B bytes (per thread), interpolated on the
+// measured curve (read_gbs_ws_<bytes>_<threads>). Files without the curve fall back to the
 // read bandwidth of the smallest cache level that holds the B bytes (per core for L1 and L2).
+// The curve matters where a level's nominal size is not what one core gets: on a shared
+// virtual machine, half the L3 the CPU reports may already stream from memory.
 #pragma once
 
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +26,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sweeps/errors.hpp"
@@ -53,6 +59,28 @@ struct Machine {
   double read_gbs(const std::string& level, bool all) const {
     return get("read_gbs_" + level + (all ? "_all" : "_one"));
   }
+  // Read bandwidth at a working set of `bytes` per thread (one thread, or every core each
+  // on its own set), log-linear between the two nearest measured sets and clamped at the
+  // ends; 0 when the file has no curve.
+  double read_gbs_at(double bytes, bool all) const {
+    const std::string prefix = "read_gbs_ws_", suffix = all ? "_all" : "_one";
+    std::vector<std::pair<double, double>> curve;  // (working set, GB/s), by working set
+    for (const auto& [k, v] : numbers)
+      if (k.size() > prefix.size() + suffix.size() && k.rfind(prefix, 0) == 0 &&
+          k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0)
+        curve.emplace_back(std::strtod(k.c_str() + prefix.size(), nullptr), v);
+    if (curve.empty()) return 0;
+    std::sort(curve.begin(), curve.end());
+    if (bytes <= curve.front().first) return curve.front().second;
+    for (std::size_t i = 1; i < curve.size(); ++i)
+      if (bytes <= curve[i].first) {
+        const auto [x0, y0] = curve[i - 1];
+        const auto [x1, y1] = curve[i];
+        const double t = std::log(bytes / x0) / std::log(x1 / x0);
+        return y0 + t * (y1 - y0);
+      }
+    return curve.back().second;
+  }
   // The smallest level whose capacity holds `bytes` (L1, L2 per core, times cores in use).
   std::string level_for(double bytes, int cores) const {
     if (bytes <= get("l1_bytes") * cores) return "l1";
@@ -68,16 +96,32 @@ struct Bound {
   double ridge = 0;   // FLOP/byte where the bandwidth line meets the peak
 };
 
+// "640 KiB", "8 MiB": a working set for labels.
+inline std::string bytes_label(double bytes) {
+  char buf[32];
+  if (bytes >= 1 << 20)
+    std::snprintf(buf, sizeof buf, "%.3g MiB", bytes / (1 << 20));
+  else
+    std::snprintf(buf, sizeof buf, "%.3g KiB", bytes / (1 << 10));
+  return buf;
+}
+
 inline Bound bound(const Machine& m, bool single, bool all, int cores, double flops, double bytes) {
   const double peak = m.peak_gflops(single, all);
-  const std::string level = m.level_for(bytes, all ? cores : 1);
-  const double bw = m.read_gbs(level, all);
+  const double per_thread = all ? bytes / std::max(1, cores) : bytes;
+  double bw = m.read_gbs_at(per_thread, all);
+  std::string where = "read at " + bytes_label(per_thread);
+  if (bw <= 0) {
+    const std::string level = m.level_for(bytes, all ? cores : 1);
+    bw = m.read_gbs(level, all);
+    where = level + " bandwidth";
+  }
   Bound b;
   b.ridge = bw > 0 ? peak / bw : 0;
   const double mem = bytes > 0 ? flops / bytes * bw : peak;
   if (mem < peak) {
     b.gflops = mem;
-    b.limit = level + " bandwidth";
+    b.limit = where;
   } else {
     b.gflops = peak;
     b.limit = "compute";
