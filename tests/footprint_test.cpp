@@ -99,7 +99,7 @@ TEST(StepFootprint, ContinualStepsTouchWhatTheirEquationsRead) {
   const std::int64_t n = 256, d = 64, m = 4;
   const std::int64_t window = n * d * std::int64_t(sizeof(double));
   const Cost si = measure(Point{"co_si", n, d, m, 1});
-  EXPECT_GE(si.plain_bytes, 2 * window);       // K and V (Eq. 7)
+  EXPECT_GE(si.plain_bytes, 2 * window);  // K and V (Eq. 7)
   EXPECT_LT(si.plain_bytes, 2 * window * 11 / 10);
   for (const char* id : {"cony_si_cont", "cony_si_fix"}) {
     const Cost c = measure(Point{id, n, d, m, 1});

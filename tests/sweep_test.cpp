@@ -17,8 +17,8 @@
 #include "analysis/published.hpp"
 #include "sweeps/config.hpp"
 #include "sweeps/errors.hpp"
-#include "sweeps/roofline_model.hpp"
 #include "sweeps/report.hpp"
+#include "sweeps/roofline_model.hpp"
 
 namespace cosda {
 namespace {
