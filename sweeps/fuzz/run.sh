@@ -20,17 +20,32 @@ build() {  # target, sources...
     "$cxx" "${flags[@]}" "$@" -o "$out/$target" -ltomlplusplus -lfmt
   fi
 }
-build fuzz_npy sweeps/fuzz_npy.cpp sweeps/npy.cpp sweeps/atomic_file.cpp
-build fuzz_config sweeps/fuzz_config.cpp sweeps/config.cpp sweeps/strict_toml.cpp
-for target in npy config; do
-  corpus="$out/${target}_corpus"
+build fuzz_npy sweeps/fuzz_npy.cpp sweeps/npy.cpp sweeps/atomic_file.cpp &
+npy=$!
+build fuzz_config sweeps/fuzz_config.cpp sweeps/config.cpp sweeps/strict_toml.cpp &
+config=$!
+wait "$npy"
+wait "$config"
+# The two targets run at once, one core each; each prints its summary when it ends.
+fuzz() {  # target
+  local target=$1 corpus="$out/${1}_corpus"
   mkdir -p "$corpus" "sweeps/fuzz/${target}_regressions"
-  seeds=("sweeps/fuzz/${target}_seeds" "sweeps/fuzz/${target}_regressions")
+  local seeds=("sweeps/fuzz/${target}_seeds" "sweeps/fuzz/${target}_regressions")
   [ "$target" = config ] && seeds+=(configs)
-  echo "fuzzing $target for ${seconds}s"
-  (cd "$out" && ./"fuzz_$target" -max_total_time="$seconds" -max_len=4096 -print_final_stats=1 \
-     -artifact_prefix="./${target}_crash-" "../$corpus" "${seeds[@]/#/../}" 2>&1 |
-     grep -E "^(stat::number_of_executed_units|stat::new_units_added|==|SUMMARY|Done)" || true)
+  local report
+  report=$(cd "$out" && ./"fuzz_$target" -max_total_time="$seconds" -max_len=4096 \
+     -print_final_stats=1 -artifact_prefix="./${target}_crash-" "../$corpus" "${seeds[@]/#/../}" \
+     2>&1 | grep -E "^(stat::number_of_executed_units|stat::new_units_added|==|SUMMARY|Done)" || true)
+  echo "fuzzing $target for ${seconds}s:"
+  echo "$report"
+}
+fuzz npy &
+npy=$!
+fuzz config &
+config=$!
+wait "$npy"
+wait "$config"
+for target in npy config; do
   if ls "$out/${target}_crash-"* >/dev/null 2>&1; then
     echo "fuzz_$target found a failing input: $(ls "$out/${target}_crash-"*)"; exit 1
   fi
