@@ -23,7 +23,7 @@ std::string skip_reason(const Point& p) {
 namespace {
 
 template <class E>
-Cost run(const Point& p) {
+Cost run(const Point& p, Touched touched) {
   using S = typename E::Scalar;
   const VariantTraits* t = find_variant(p.variant);
   std::mt19937_64 rng(20231122);
@@ -48,7 +48,8 @@ Cost run(const Point& p) {
   Cost cost;
   cost.point = p;
   Footprint& footprint = thread_footprint();
-  footprint.reserve(std::size_t(1) << 14);  // before heap0: the recorder is not the step's
+  const bool record = touched == Touched::kRecord;
+  if (record) footprint.reserve(std::size_t(1) << 14);  // before heap0: not the step's memory
   const std::int64_t heap0 = heap::current();
   MultiHead<E> mh(p.variant, c, p.heads, int(p.layers));
   for (std::int64_t i = 0; i < p.n; ++i) {
@@ -65,9 +66,9 @@ Cost run(const Point& p) {
     mh.reset_peak();
     heap::reset_peak();
     const std::int64_t a0 = heap::allocations();
-    footprint.start();
+    if (record) footprint.start();
     mh.step(x, x, x);
-    const std::int64_t bytes = footprint.stop();
+    const std::int64_t bytes = record ? footprint.stop() : 0;
     const OpCounts ops = thread_counts() - before;
     allocs += heap::allocations() - a0;
     heap_peak = std::max(heap_peak, heap::peak() - heap0);
@@ -94,10 +95,11 @@ Cost run(const Point& p) {
 
 }  // namespace
 
-Cost measure(const Point& p, Counting counting, Precision precision) {
+Cost measure(const Point& p, Counting counting, Precision precision, Touched touched) {
   if (std::string why = skip_reason(p); !why.empty()) throw std::invalid_argument(why);
-  if (counting == Counting::kExact) return run<Exact>(p);
-  return precision == Precision::kFloat ? run<Tally<float>>(p) : run<Tally<double>>(p);
+  if (counting == Counting::kExact) return run<Exact>(p, touched);
+  return precision == Precision::kFloat ? run<Tally<float>>(p, touched)
+                                        : run<Tally<double>>(p, touched);
 }
 
 }  // namespace cosda

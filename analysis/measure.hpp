@@ -36,8 +36,8 @@ struct Cost {
   OpCounts update_step, plain_step, cycle_total;
   std::int64_t cycle_steps = 0, update_steps = 0, plain_steps = 0;
   std::int64_t valley = 0, peak = 0;  // logical, elements
-  // Bytes a step touches (attention/footprint.hpp; Tally only, 0 under Exact): a plain step,
-  // the update step of update_step, and the whole cycle's steps summed.
+  // Bytes a step touches (attention/footprint.hpp; with Touched::kRecord under Tally, else 0):
+  // a plain step, the update step of update_step, and the whole cycle's steps summed.
   std::int64_t plain_bytes = 0, update_bytes = 0, cycle_bytes = 0;
   std::int64_t heap_retained_bytes = -1, heap_peak_bytes = -1, steady_allocations = -1;
 
@@ -50,6 +50,10 @@ struct Cost {
 
 enum class Counting { kTally, kExact };
 enum class Precision { kDouble, kFloat };
+// Whether to record the bytes each step touches (cosda-bench's roofline bytes). Off by
+// default: recording every operand range costs a third more time in sweeps, which do not
+// report it.
+enum class Touched { kSkip, kRecord };
 
 // Why a point cannot run ("" when it can): m out of range for a landmark variant, heads not
 // dividing d, an unknown id.
@@ -57,6 +61,6 @@ std::string skip_reason(const Point& p);
 
 // Throws std::invalid_argument for a point with a skip reason.
 Cost measure(const Point& p, Counting counting = Counting::kTally,
-             Precision precision = Precision::kDouble);
+             Precision precision = Precision::kDouble, Touched touched = Touched::kSkip);
 
 }  // namespace cosda

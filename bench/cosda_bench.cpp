@@ -105,8 +105,9 @@ const Cost& cost_of(const Case& c) {
   auto it = cache.find(c.stream_key());
   if (it == cache.end())
     it = cache
-             .emplace(c.stream_key(), measure(c.point(), Counting::kTally,
-                                              c.single ? Precision::kFloat : Precision::kDouble))
+             .emplace(c.stream_key(),
+                      measure(c.point(), Counting::kTally,
+                              c.single ? Precision::kFloat : Precision::kDouble, Touched::kRecord))
              .first;
   return it->second;
 }

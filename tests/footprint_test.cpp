@@ -69,7 +69,8 @@ class StepFootprint : public ::testing::TestWithParam<std::string> {};
 // do not depend on the token values or the scalar beyond its size.
 TEST_P(StepFootprint, CoversInputsAndOutputAndScalesWithTheScalar) {
   const Point p{GetParam(), 48, 16, 4, 1};
-  const Cost c = measure(p), f = measure(p, Counting::kTally, Precision::kFloat);
+  const Cost c = measure(p, Counting::kTally, Precision::kDouble, Touched::kRecord);
+  const Cost f = measure(p, Counting::kTally, Precision::kFloat, Touched::kRecord);
   const std::int64_t out = find_variant(p.variant)->single_output ? p.d : p.n * p.d;
   for (std::int64_t bytes : {c.plain_bytes, c.update_bytes}) {
     if (bytes == 0) continue;  // a step kind the variant does not have
@@ -98,15 +99,19 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, StepFootprint, ::testing::ValuesIn(variant
 TEST(StepFootprint, ContinualStepsTouchWhatTheirEquationsRead) {
   const std::int64_t n = 256, d = 64, m = 4;
   const std::int64_t window = n * d * std::int64_t(sizeof(double));
-  const Cost si = measure(Point{"co_si", n, d, m, 1});
+  auto bytes = [&](const char* id) {
+    return measure(Point{id, n, d, m, 1}, Counting::kTally, Precision::kDouble, Touched::kRecord);
+  };
+  const Cost si = bytes("co_si");
   EXPECT_GE(si.plain_bytes, 2 * window);  // K and V (Eq. 7)
   EXPECT_LT(si.plain_bytes, 2 * window * 11 / 10);
   for (const char* id : {"cony_si_cont", "cony_si_fix"}) {
-    const Cost c = measure(Point{id, n, d, m, 1});
+    const Cost c = bytes(id);
     EXPECT_LT(c.plain_bytes, window / 4) << id;
     EXPECT_GT(c.plain_bytes, (m * d + 3 * d) * std::int64_t(sizeof(double))) << id;
   }
-  const Cost att = measure(Point{"att", n, d, m, 1});
+  const Cost att = bytes("att");
+  EXPECT_EQ(measure(Point{"att", n, d, m, 1}).plain_bytes, 0) << "recorded only on request";
   EXPECT_GE(att.plain_bytes, (n * n + 3 * n * d) * std::int64_t(sizeof(double)));  // A, Q, K, V
 }
 
