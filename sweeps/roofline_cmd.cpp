@@ -347,7 +347,7 @@ int cmd_roofline(const Argv& argv) {
            "measured steps to plot (default results/timing/points.tsv, written by "
            "cosda-bench --cosda_report; skipped when absent)"},
           {"plot-only", "", "do not measure: redraw from DIR/machine.json"},
-          {"repetitions", "R", "timed repetitions per figure, the best counts (default 5)"}},
+          {"repetitions", "R", "timed repetitions per figure, the best counts (default 10)"}},
          argv);
   if (a.help()) {
     fmt::print(
@@ -364,7 +364,7 @@ int cmd_roofline(const Argv& argv) {
                      "'; all inputs are flags (see cosda roofline --help)");
   const std::filesystem::path out = a.get("out").value_or("results/roofline");
   const std::string points = a.get("points").value_or("results/timing/points.tsv");
-  const int reps = int(a.integer("repetitions", 1, 100, 5));
+  const int reps = int(a.integer("repetitions", 1, 100, 10));
   if (a.has("points") && !std::filesystem::exists(points))
     throw InputError("cosda roofline: flag --points: no file '" + points +
                      "'; run cosda-bench with --cosda_report first");
