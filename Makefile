@@ -8,7 +8,7 @@ JOBS ?= $(shell nproc)
 # Debian packages the build, the tests and the figures need.
 PACKAGES := build-essential cmake libeigen3-dev libfmt-dev libbenchmark-dev libgtest-dev \
             libtomlplusplus-dev gnuplot-nox libomp-dev clang-14 libclang-rt-14-dev clang-format \
-            clang-tidy libopenblas-dev pkg-config
+            clang-tidy libopenblas-dev pkg-config ninja-build
 SANITIZE ?= 1
 
 FUZZ_SECONDS ?= 30
@@ -36,11 +36,18 @@ deps:
 	  fi; \
 	fi
 
+# A tree configured before the presets chose Ninja cannot switch generator: start it afresh.
+fresh_if_not_ninja = @if [ -f $(1)/CMakeCache.txt ] && \
+  ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$$' $(1)/CMakeCache.txt; then \
+  echo "$(1)/ was configured for another generator: removing it"; rm -rf $(1); fi
+
 build: deps
+	$(call fresh_if_not_ninja,build)
 	cmake --preset release >/dev/null
 	cmake --build --preset release -j $(JOBS)
 
 build-asan: deps
+	$(call fresh_if_not_ninja,build-asan)
 	cmake --preset asan >/dev/null
 	cmake --build --preset asan -j $(JOBS)
 
