@@ -119,7 +119,9 @@ struct StepCost {
 StepCost step_cost(const Case& c, const Cost& k) {
   StepCost s;
   const double updates = double(std::max<std::int64_t>(1, k.update_steps));
-  switch (c.kind) {
+  // m = n: every step updates a landmark, and a step is the cycle's average.
+  const Kind kind = k.plain_steps == 0 && c.kind != Kind::kUpdate ? Kind::kCycle : c.kind;
+  switch (kind) {
     case Kind::kStep:
     case Kind::kPlain:
       s.flops = double(k.plain_step.flops());
@@ -133,10 +135,6 @@ StepCost step_cost(const Case& c, const Cost& k) {
       s.flops = k.amortized_flops();
       s.bytes = k.amortized_bytes();
       break;
-  }
-  if (k.plain_steps == 0 && c.kind != Kind::kUpdate) {  // m = n: every step updates
-    s.flops = k.amortized_flops();
-    s.bytes = k.amortized_bytes();
   }
   return s;
 }
