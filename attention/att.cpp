@@ -3,7 +3,8 @@
 #include "attention/registry.hpp"
 
 namespace cosda {
-#define COSDA_INSTANTIATE(E) template class Att<E>;
+COSDA_DEFINE_FACTORY(att, Att)
+#define COSDA_INSTANTIATE(E) COSDA_INSTANTIATE_VARIANT(att, Att, E)
 COSDA_POLICIES(COSDA_INSTANTIATE)
 #undef COSDA_INSTANTIATE
 }  // namespace cosda

@@ -3,7 +3,8 @@
 #include "attention/registry.hpp"
 
 namespace cosda {
-#define COSDA_INSTANTIATE(E) template class CoSi<E>;
+COSDA_DEFINE_FACTORY(co_si, CoSi)
+#define COSDA_INSTANTIATE(E) COSDA_INSTANTIATE_VARIANT(co_si, CoSi, E)
 COSDA_POLICIES(COSDA_INSTANTIATE)
 #undef COSDA_INSTANTIATE
 }  // namespace cosda

@@ -3,7 +3,8 @@
 #include "attention/registry.hpp"
 
 namespace cosda {
-#define COSDA_INSTANTIATE(E) template class CoNyReCont<E>;
+COSDA_DEFINE_FACTORY(cony_re_cont, CoNyReCont)
+#define COSDA_INSTANTIATE(E) COSDA_INSTANTIATE_VARIANT(cony_re_cont, CoNyReCont, E)
 COSDA_POLICIES(COSDA_INSTANTIATE)
 #undef COSDA_INSTANTIATE
 }  // namespace cosda

@@ -3,7 +3,8 @@
 #include "attention/registry.hpp"
 
 namespace cosda {
-#define COSDA_INSTANTIATE(E) template class CoNyReFix<E>;
+COSDA_DEFINE_FACTORY(cony_re_fix, CoNyReFix)
+#define COSDA_INSTANTIATE(E) COSDA_INSTANTIATE_VARIANT(cony_re_fix, CoNyReFix, E)
 COSDA_POLICIES(COSDA_INSTANTIATE)
 #undef COSDA_INSTANTIATE
 }  // namespace cosda

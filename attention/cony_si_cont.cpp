@@ -3,7 +3,8 @@
 #include "attention/registry.hpp"
 
 namespace cosda {
-#define COSDA_INSTANTIATE(E) template class CoNySiCont<E>;
+COSDA_DEFINE_FACTORY(cony_si_cont, CoNySiCont)
+#define COSDA_INSTANTIATE(E) COSDA_INSTANTIATE_VARIANT(cony_si_cont, CoNySiCont, E)
 COSDA_POLICIES(COSDA_INSTANTIATE)
 #undef COSDA_INSTANTIATE
 }  // namespace cosda

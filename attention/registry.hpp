@@ -1,6 +1,7 @@
 // The one list of variants. Adding a variant: write attention/<id>.hpp (a class with
-// kTraits and a Config constructor) and attention/<id>.cpp (its explicit instantiations),
-// then add one line here. Tests, CLI values and result columns follow from this list.
+// kTraits and a Config constructor) and attention/<id>.cpp (its explicit instantiations and
+// factory: COSDA_DEFINE_FACTORY), then add one line here. Tests, CLI values and result columns
+// follow from this list.
 #pragma once
 
 #include <array>
@@ -19,7 +20,6 @@
 #include "attention/cony_si_fix.hpp"
 #include "attention/ny.hpp"
 #include "attention/ny_fix.hpp"
-#include "attention/two_block.hpp"
 
 // X(id, Class)
 #define COSDA_VARIANTS(X)     \
@@ -53,6 +53,33 @@ inline std::string variant_list() {
   return s;
 }
 
+// Every execution policy the library is built for.
+#define COSDA_POLICIES(X) X(Plain<float>) X(Plain<double>) X(Tally<float>) X(Tally<double>) X(Exact)
+
+// The factories are compiled once, with each variant's explicit instantiations: a translation
+// unit that builds models through make_variant or make_model compiles no kernel, which keeps
+// the build to minutes. make_<id><E> is defined in attention/<id>.cpp by COSDA_DEFINE_FACTORY,
+// make_two_block<E> in attention/two_block.cpp.
+#define COSDA_DECLARE_FACTORY(id, Class) \
+  template <class E>                     \
+  std::unique_ptr<Attention<E>> make_##id(const Config& c);
+COSDA_VARIANTS(COSDA_DECLARE_FACTORY)
+#undef COSDA_DECLARE_FACTORY
+template <class E>
+std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
+                                             std::unique_ptr<Attention<E>> first, const Config& c);
+
+// In attention/<id>.cpp: the factory's definition, then Class<E> and make_<id><E> instantiated
+// for every policy (COSDA_POLICIES of COSDA_INSTANTIATE_VARIANT).
+#define COSDA_DEFINE_FACTORY(id, Class)                      \
+  template <class E>                                         \
+  std::unique_ptr<Attention<E>> make_##id(const Config& c) { \
+    return std::make_unique<Class<E>>(c);                    \
+  }
+#define COSDA_INSTANTIATE_VARIANT(id, Class, E) \
+  template class Class<E>;                      \
+  template std::unique_ptr<Attention<E>> make_##id<E>(const Config&);
+
 template <class E>
 std::unique_ptr<Attention<E>> make_variant(std::string_view id, const Config& c) {
   require(c.n >= 1 && c.d >= 1, "variant: needs n >= 1 and d >= 1");
@@ -64,7 +91,7 @@ std::unique_ptr<Attention<E>> make_variant(std::string_view id, const Config& c)
                 std::string(id));
   }
 #define COSDA_MAKE(vid, Class) \
-  if (id == #vid) return std::make_unique<Class<E>>(c);
+  if (id == #vid) return make_##vid<E>(c);
   COSDA_VARIANTS(COSDA_MAKE)
 #undef COSDA_MAKE
   throw std::invalid_argument("unknown variant '" + std::string(id) +
@@ -78,11 +105,7 @@ std::unique_ptr<Attention<E>> make_model(std::string_view id, const Config& c, i
   if (layers == 1) return make_variant<E>(id, c);
   const VariantTraits* t = find_variant(id);
   require(t != nullptr, "unknown variant '" + std::string(id) + "'; known: " + variant_list());
-  return std::make_unique<TwoBlock<E>>(*t, make_variant<E>(t->first_block, c), c);
+  return make_two_block<E>(*t, make_variant<E>(t->first_block, c), c);
 }
-
-// Every execution policy the library is built for (explicit instantiations in each variant's
-// .cpp keep compile times down).
-#define COSDA_POLICIES(X) X(Plain<float>) X(Plain<double>) X(Tally<float>) X(Tally<double>) X(Exact)
 
 }  // namespace cosda
