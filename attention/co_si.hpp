@@ -19,9 +19,10 @@ class CoSi final : public Attention<E> {
   explicit CoSi(const Config& c)
       : n_(c.n),
         d_(c.d),
+        transposed_(c.n > c.d),
         inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
-        k_(n_, d_),
-        v_(n_, d_),
+        k_(transposed_ ? d_ : n_, transposed_ ? n_ : d_),
+        v_(k_.rows(), k_.cols()),
         q_(1, d_),
         a_(1, n_),
         out_(1, d_),
@@ -31,10 +32,18 @@ class CoSi final : public Attention<E> {
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t slot = seen_ % n_;
-    ops::copy<E>(k, k + d_, &k_(slot, 0));
-    ops::copy<E>(v, v + d_, &v_(slot, 0));
+    if (transposed_) {
+      ops::copy_to_column<E>(k, k_, slot);
+      ops::copy_to_column<E>(v, v_, slot);
+    } else {
+      ops::copy<E>(k, k + d_, &k_(slot, 0));
+      ops::copy<E>(v, v + d_, &v_(slot, 0));
+    }
     if (++seen_ < n_) return false;
-    attend(q, k_, v_);
+    if (transposed_)
+      attend_transposed(q, k_, v_);
+    else
+      attend(q, k_, v_);
     return true;
   }
   MatCRef<S> output() const override { return out_; }
@@ -43,19 +52,42 @@ class CoSi final : public Attention<E> {
   // body, also the single-output second block of two-block models.
   void attend(const S* q, MatCRef<S> k, MatCRef<S> v) {
     Live live(this->ledger_, 2 * d_ + n_);
-    ops::copy<E>(q, q + d_, q_.data());
-    ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
+    scale_query(q);
     ops::gemm_nt<E>(q_, k, a_);  // a = exp(q K^T / sqrt(d))
-    ops::exp_inplace<E>(a_.data(), n_, shift_);
-    const S inv = ops::reciprocal<E>(ops::sum<E>(a_.data(), n_));
+    normalise();
     ops::gemm_nn<E>(a_, v, out_);  // a V
-    ops::scale<E>(out_.data(), d_, inv);
+    ops::scale<E>(out_.data(), d_, inv_);
+  }
+  // The same with K and V given transposed (d x n): the same operations and counts.
+  void attend_transposed(const S* q, MatCRef<S> kt, MatCRef<S> vt) {
+    Live live(this->ledger_, 2 * d_ + n_);
+    scale_query(q);
+    ops::gemm_nn<E>(q_, kt, a_);  // a = exp(q K^T / sqrt(d))
+    normalise();
+    ops::gemm_nt<E>(a_, vt, out_);  // a V
+    ops::scale<E>(out_.data(), d_, inv_);
   }
 
  private:
   using Live = cosda::Live<typename E::Ledger>;
+  void scale_query(const S* q) {
+    ops::copy<E>(q, q + d_, q_.data());
+    ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
+  }
+  void normalise() {
+    ops::exp_inplace<E>(a_.data(), n_, shift_);
+    inv_ = ops::reciprocal<E>(ops::sum<E>(a_.data(), n_));
+  }
+
   std::int64_t n_, d_, seen_ = 0;
-  S inv_sqrt_d_;
+  // The rings' layout. Row-major K and V (a token per row) make q K^T n dot products of
+  // length d, each ending in a horizontal sum, and a V a sum of n scaled rows of length d.
+  // With n > d the rings are stored transposed (a token per column): q K^T is then a sum of
+  // d scaled rows of length n and a V d dot products of length n, so the vector loops run
+  // along the longer side. At Table III's 12 features per head this makes the step 2-3 times
+  // faster; with d >= n the transposed loops are the slower ones (Table IV: d = 1024, n = 64).
+  bool transposed_;
+  S inv_sqrt_d_, inv_{};
   Mat<S> k_, v_, q_, a_, out_;
   ops::Shift<S> shift_;  // Config::exp_shift
 };

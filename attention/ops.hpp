@@ -104,6 +104,17 @@ void copy(MatCRef<S<E>> src, MatRef<S<E>> dst) {
   dst = src;
 }
 
+// Column j of dst = [x, x + dst.rows()): a token written into a ring stored transposed.
+// No arithmetic.
+template <class E>
+void copy_to_column(const S<E>* x, MatRef<S<E>> dst, std::int64_t j) {
+  touch<E>(x, dst.rows());
+  for (std::int64_t i = 0; i < dst.rows(); ++i) {
+    touch<E>(&dst(i, j), 1);
+    dst(i, j) = x[i];
+  }
+}
+
 // x <- exp(x).  exp n.
 template <class E>
 void exp_inplace(S<E>* x, std::int64_t n) {

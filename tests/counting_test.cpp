@@ -84,11 +84,12 @@ TEST(Seam, EveryOpTalliesWhatItExecutes) {
   }
 }
 
-// The acceptance grid: small shapes with n mod m != 0, m = 1, m = n, several d, two heads.
+// The acceptance grid: small shapes with n mod m != 0, m = 1, m = n, several d, d > n, two
+// heads.
 std::vector<Point> grid() {
   std::vector<Point> g;
-  const std::int64_t shapes[][3] = {{4, 2, 2},  {7, 3, 1},  {7, 3, 7},  {10, 4, 3},
-                                    {11, 5, 4}, {12, 1, 5}, {16, 6, 4}, {9, 2, 2}};
+  const std::int64_t shapes[][3] = {{4, 2, 2},  {7, 3, 1},  {7, 3, 7}, {10, 4, 3}, {11, 5, 4},
+                                    {12, 1, 5}, {16, 6, 4}, {9, 2, 2}, {5, 8, 2}};
   for (const auto& id : variant_ids())
     for (const auto& s : shapes) {
       g.push_back({id, s[0], s[1], s[2], 1});

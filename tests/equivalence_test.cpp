@@ -146,6 +146,7 @@ std::vector<Case> cases() {
       {6, 4, 6},                // m = n
       {1, 3, 1},                // the smallest window
       {32, 16, 4}, {45, 8, 7},  // n mod m = 3
+      {6, 10, 3},               // d > n (co_si keeps its rings untransposed)
   };
   std::vector<Case> out;
   for (const auto& id : variant_ids())
