@@ -256,7 +256,7 @@ class EncoderBlock {
       if (plan.mode == BlockMode::kWindowAll)
         window_heads_.push_back(make_variant<E>(plan.attention, hc));
       else
-        single_heads_.push_back(std::make_unique<CoSi<E>>(hc));
+        single_heads_.push_back(make_co_si<E>(hc));
     }
   }
 
@@ -303,8 +303,8 @@ class EncoderBlock {
       att_.resize(1, d_);
       Scope s(parts_, Part::kAttention);
       for (std::int64_t i = 0; i < heads_; ++i) {
-        single_heads_[i]->attend(&qp_(0, i * dh_), kp_.middleCols(i * dh_, dh_),
-                                 vp_.middleCols(i * dh_, dh_));
+        static_cast<CoSi<E>&>(*single_heads_[i])
+            .attend(&qp_(0, i * dh_), kp_.middleCols(i * dh_, dh_), vp_.middleCols(i * dh_, dh_));
         att_.middleCols(i * dh_, dh_) = single_heads_[i]->output();
       }
     }
@@ -369,7 +369,7 @@ class EncoderBlock {
   encoder_detail::LayerNorm<E> ln1_, ln2_;
   std::unique_ptr<MultiHead<E>> mh_;
   std::vector<std::unique_ptr<Attention<E>>> window_heads_;
-  std::vector<std::unique_ptr<CoSi<E>>> single_heads_;
+  std::vector<std::unique_ptr<Attention<E>>> single_heads_;  // CoSi<E> each
   Mat<S> inputs_;  // stream mode: the last n block inputs, oldest first (Sel for retroactive)
   Mat<S> h_, qp_, kp_, vp_, att_, a_, t_, hid_, out_;
 };

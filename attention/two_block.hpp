@@ -14,11 +14,8 @@
 // for cony_* (segment-means landmarks of the window for _cont, the fixed set for _fix).
 #pragma once
 
-#include "attention/att.hpp"
-#include "attention/co_si.hpp"
 #include "attention/landmarks.hpp"
-#include "attention/ny.hpp"
-#include "attention/ny_fix.hpp"
+#include "attention/registry.hpp"
 
 namespace cosda {
 
@@ -36,11 +33,13 @@ class TwoBlock final : public Attention<E> {
         first_(std::move(first)) {
     const bool fixed = traits.landmarks == LandmarkKind::kFixed;
     if (!traits.continual) {  // continual families end in a single-output block
-      if (traits.landmarks == LandmarkKind::kNone) window_ = std::make_unique<Att<E>>(c);
-      if (traits.landmarks == LandmarkKind::kSegmentMeans) window_ = std::make_unique<Ny<E>>(c);
-      if (fixed) window_ = std::make_unique<NyFix<E>>(c);
+      // Through the registry's factories: the blocks' kernels are compiled once, in their own
+      // translation units.
+      if (traits.landmarks == LandmarkKind::kNone) window_ = make_att<E>(c);
+      if (traits.landmarks == LandmarkKind::kSegmentMeans) window_ = make_ny<E>(c);
+      if (fixed) window_ = make_ny_fix<E>(c);
     } else if (traits.landmarks == LandmarkKind::kNone) {
-      single_ = std::make_unique<CoSi<E>>(c);
+      single_ = make_co_si<E>(c);
     } else {
       core_ = std::make_unique<NystromCore<E>>(n_, d_, m_, c.pinv_iterations, c.exact_pinv, 1);
       if (fixed) fixed_ = std::make_unique<FixedLandmarks<E>>(c);
@@ -63,7 +62,7 @@ class TwoBlock final : public Attention<E> {
       window_->attend_window(y, y, y);
       live = live_of(*window_);
     } else if (single_) {
-      single_->attend(y.row(n_ - 1).data(), y, y);
+      static_cast<CoSi<E>&>(*single_).attend(y.row(n_ - 1).data(), y, y);
       live = live_of(*single_);
     } else {
       live = nystrom_single(y);
@@ -124,8 +123,7 @@ class TwoBlock final : public Attention<E> {
 
   std::int64_t n_, d_, m_;
   S inv_sqrt_d_;
-  std::unique_ptr<Attention<E>> first_, window_;
-  std::unique_ptr<CoSi<E>> single_;
+  std::unique_ptr<Attention<E>> first_, window_, single_;  // single_: a CoSi<E>
   std::unique_ptr<NystromCore<E>> core_;
   std::unique_ptr<FixedLandmarks<E>> fixed_;
   std::vector<std::int64_t> sizes_;
