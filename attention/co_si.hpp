@@ -40,43 +40,34 @@ class CoSi final : public Attention<E> {
       ops::copy<E>(v, v + d_, &v_(slot, 0));
     }
     if (++seen_ < n_) return false;
-    if (transposed_)
-      attend_transposed(q, k_, v_);
-    else
-      attend(q, k_, v_);
+    run(q, k_, v_, transposed_);
     return true;
   }
   MatCRef<S> output() const override { return out_; }
 
   // output() = attention of query q over keys k and values v (n rows, any order): the step's
   // body, also the single-output second block of two-block models.
-  void attend(const S* q, MatCRef<S> k, MatCRef<S> v) {
-    Live live(this->ledger_, 2 * d_ + n_);
-    scale_query(q);
-    ops::gemm_nt<E>(q_, k, a_);  // a = exp(q K^T / sqrt(d))
-    normalise();
-    ops::gemm_nn<E>(a_, v, out_);  // a V
-    ops::scale<E>(out_.data(), d_, inv_);
-  }
-  // The same with K and V given transposed (d x n): the same operations and counts.
-  void attend_transposed(const S* q, MatCRef<S> kt, MatCRef<S> vt) {
-    Live live(this->ledger_, 2 * d_ + n_);
-    scale_query(q);
-    ops::gemm_nn<E>(q_, kt, a_);  // a = exp(q K^T / sqrt(d))
-    normalise();
-    ops::gemm_nt<E>(a_, vt, out_);  // a V
-    ops::scale<E>(out_.data(), d_, inv_);
-  }
+  void attend(const S* q, MatCRef<S> k, MatCRef<S> v) { run(q, k, v, false); }
 
  private:
   using Live = cosda::Live<typename E::Ledger>;
-  void scale_query(const S* q) {
+
+  // k and v are n x d, or d x n when transposed: the same operations and counts either way.
+  void run(const S* q, MatCRef<S> k, MatCRef<S> v, bool transposed) {
+    Live live(this->ledger_, 2 * d_ + n_);
     ops::copy<E>(q, q + d_, q_.data());
     ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
-  }
-  void normalise() {
+    if (transposed)
+      ops::gemm_nn<E>(q_, k, a_);  // a = exp(q K^T / sqrt(d))
+    else
+      ops::gemm_nt<E>(q_, k, a_);
     ops::exp_inplace<E>(a_.data(), n_, shift_);
-    inv_ = ops::reciprocal<E>(ops::sum<E>(a_.data(), n_));
+    const S inv = ops::reciprocal<E>(ops::sum<E>(a_.data(), n_));
+    if (transposed)
+      ops::gemm_nt<E>(a_, v, out_);  // a V
+    else
+      ops::gemm_nn<E>(a_, v, out_);
+    ops::scale<E>(out_.data(), d_, inv);
   }
 
   std::int64_t n_, d_, seen_ = 0;
@@ -87,7 +78,7 @@ class CoSi final : public Attention<E> {
   // along the longer side. At Table III's 12 features per head this makes the step 2-3 times
   // faster; with d >= n the transposed loops are the slower ones (Table IV: d = 1024, n = 64).
   bool transposed_;
-  S inv_sqrt_d_, inv_{};
+  S inv_sqrt_d_;
   Mat<S> k_, v_, q_, a_, out_;
   ops::Shift<S> shift_;  // Config::exp_shift
 };
