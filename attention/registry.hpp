@@ -1,6 +1,6 @@
 // The one list of variants. Adding a variant: write attention/<id>.hpp (a class with
-// kTraits and a Config constructor) and attention/<id>.cpp (its explicit instantiations and
-// factory: COSDA_DEFINE_FACTORY), then add one line here. Tests, CLI values and result columns
+// kTraits and a Config constructor) and attention/<id>.cpp (one line: COSDA_DEFINE_VARIANT),
+// then add one line here. Tests, CLI values and result columns
 // follow from this list.
 #pragma once
 
@@ -53,12 +53,17 @@ inline std::string variant_list() {
   return s;
 }
 
-// Every execution policy the library is built for.
-#define COSDA_POLICIES(X) X(Plain<float>) X(Plain<double>) X(Tally<float>) X(Tally<double>) X(Exact)
+// Every execution policy the library is built for: X(E) for each, or X(E, args...).
+#define COSDA_POLICIES(X, ...)                \
+  X(Plain<float> __VA_OPT__(, ) __VA_ARGS__)  \
+  X(Plain<double> __VA_OPT__(, ) __VA_ARGS__) \
+  X(Tally<float> __VA_OPT__(, ) __VA_ARGS__)  \
+  X(Tally<double> __VA_OPT__(, ) __VA_ARGS__) \
+  X(Exact __VA_OPT__(, ) __VA_ARGS__)
 
 // The factories are compiled once, with each variant's explicit instantiations: a translation
 // unit that builds models through make_variant or make_model compiles no kernel, which keeps
-// the build to minutes. make_<id><E> is defined in attention/<id>.cpp by COSDA_DEFINE_FACTORY,
+// the build to minutes. make_<id><E> is defined in attention/<id>.cpp by COSDA_DEFINE_VARIANT,
 // make_two_block<E> in attention/two_block.cpp.
 #define COSDA_DECLARE_FACTORY(id, Class) \
   template <class E>                     \
@@ -69,16 +74,16 @@ template <class E>
 std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
                                              std::unique_ptr<Attention<E>> first, const Config& c);
 
-// In attention/<id>.cpp: the factory's definition, then Class<E> and make_<id><E> instantiated
-// for every policy (COSDA_POLICIES of COSDA_INSTANTIATE_VARIANT).
-#define COSDA_DEFINE_FACTORY(id, Class)                      \
+// In attention/<id>.cpp: the factory, then Class<E> and make_<id><E> for every policy.
+#define COSDA_INSTANTIATE_VARIANT(E, id, Class) \
+  template class Class<E>;                      \
+  template std::unique_ptr<Attention<E>> make_##id<E>(const Config&);
+#define COSDA_DEFINE_VARIANT(id, Class)                      \
   template <class E>                                         \
   std::unique_ptr<Attention<E>> make_##id(const Config& c) { \
     return std::make_unique<Class<E>>(c);                    \
-  }
-#define COSDA_INSTANTIATE_VARIANT(id, Class, E) \
-  template class Class<E>;                      \
-  template std::unique_ptr<Attention<E>> make_##id<E>(const Config&);
+  }                                                          \
+  COSDA_POLICIES(COSDA_INSTANTIATE_VARIANT, id, Class)
 
 template <class E>
 std::unique_ptr<Attention<E>> make_variant(std::string_view id, const Config& c) {

@@ -15,12 +15,10 @@
 #include <unistd.h>
 
 #include <Eigen/Core>
-#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <memory>
 #include <thread>
 
 #include "attention/blas.hpp"
@@ -116,21 +114,6 @@ void triad_pass(double* a, const double* b, const double* c, std::int64_t len, d
   for (std::int64_t i = 0; i < len; ++i) a[i] = b[i] + s * c[i];
 }
 
-// len doubles set to x, starting on a cache line. The kernels' matrices are so aligned (Eigen
-// aligns to the vector width), and a buffer that is not halves the read bandwidth measured at
-// L2 working sets here: glibc's large blocks start 16 bytes past a page, so every other
-// 256-bit load straddles two cache lines.
-struct LineAligned {
-  void operator()(double* p) const { std::free(p); }
-};
-std::unique_ptr<double[], LineAligned> line_aligned(std::int64_t len, double x) {
-  const std::size_t bytes = (std::size_t(len) * sizeof(double) + 63) / 64 * 64;
-  std::unique_ptr<double[], LineAligned> p(static_cast<double*>(std::aligned_alloc(64, bytes)));
-  if (!p) throw std::bad_alloc();
-  std::fill(p.get(), p.get() + len, x);
-  return p;
-}
-
 // GB/s of the read pass (triad: false) or the triad over `bytes` of working set per thread.
 double bandwidth_gbs(bool triad, std::int64_t bytes, int threads, int reps) {
   double rate = 0;
@@ -138,17 +121,21 @@ double bandwidth_gbs(bool triad, std::int64_t bytes, int threads, int reps) {
 #pragma omp parallel num_threads(threads) reduction(+ : rate)
   {
     const std::int64_t len = std::max<std::int64_t>(64, bytes / (triad ? 3 : 1) / 8);
-    const auto a = line_aligned(len, 1.0), b = line_aligned(len, 2.0), c = line_aligned(len, 0.5);
+    // Aligned as the kernels' matrices are (Eigen's allocator, to the vector width): a buffer
+    // that is not halves the read bandwidth measured at L2 working sets here, because glibc's
+    // large blocks start 16 bytes past a page and every other 256-bit load straddles two lines.
+    using Buffer = std::vector<double, Eigen::aligned_allocator<double>>;
+    Buffer a(len, 1.0), b(len, 2.0), c(len, 0.5);
     // Enough passes per repetition for about 20 ms at 50 GB/s, at least one.
     const std::int64_t passes = std::max<std::int64_t>(1, std::int64_t(1e9 / double(bytes)));
     double local = 0;
     auto once = [&] {
       for (std::int64_t p = 0; p < passes; ++p) {
         if (triad) {
-          triad_pass(a.get(), b.get(), c.get(), len, 1.0 + 1e-9 * double(p));
+          triad_pass(a.data(), b.data(), c.data(), len, 1.0 + 1e-9 * double(p));
           local += a[p % len];
         } else {
-          local += read_pass(a.get(), len);
+          local += read_pass(a.data(), len);
         }
       }
       return double(passes) * double(len) * (triad ? 24.0 : 8.0);
