@@ -53,8 +53,8 @@ class CoRe final : public Attention<E> {
     for (std::int64_t i = 0; i < n_; ++i) inv_[i] = ops::reciprocal<E>(den_[i]);
     for_ring_in_window_order(
         n_, seen_ % n_, [&](std::int64_t first, std::int64_t count, std::int64_t row) {
-          out_.middleRows(row, count) = av_.middleRows(first, count);
-          ops::scale_rows<E>(out_.middleRows(row, count), inv_.data() + first);  // Eq. 6
+          ops::scale_rows_into<E>(av_.middleRows(first, count), inv_.data() + first,
+                                  out_.middleRows(row, count));  // Eq. 6
         });
     return true;
   }
@@ -82,19 +82,12 @@ class CoRe final : public Attention<E> {
 
   void update(std::int64_t j, const S* q, const S* k, const S* v) {
     Live live(this->ledger_, 2 * n_);
-    const Eigen::Map<const Mat<S>> k_new(k, 1, d_);
-    // exp(k_old Q_mem^T / sqrt(d)) and exp(k_new Q_mem^T / sqrt(d)) for the n-1 kept queries.
+    // exp(k_old Q_mem^T / sqrt(d)) and exp(k_new Q_mem^T / sqrt(d)) for the n-1 kept queries,
+    // into d (Eq. 2) and AV (Eq. 4).
     for_rows_except(n_, j, [&](std::int64_t first, std::int64_t count) {
-      ops::gemm_nt<E>(k_.row(j), q_.middleRows(first, count), e_old_.middleCols(first, count));
-      ops::gemm_nt<E>(k_new, q_.middleRows(first, count), e_new_.middleCols(first, count));
-      ops::exp_inplace<E>(&e_old_(0, first), count, shift_);
-      ops::exp_inplace<E>(&e_new_(0, first), count, shift_);
-      ops::add<E>(&e_old_(0, first), &den_[first], count, -1);  // Eq. 2
-      ops::add<E>(&e_new_(0, first), &den_[first], count, +1);
-      for (std::int64_t i = first; i < first + count; ++i) {
-        ops::axpy<E>(e_old_(0, i), &v_(j, 0), &av_(i, 0), d_, -1);  // Eq. 4
-        ops::axpy<E>(e_new_(0, i), v, &av_(i, 0), d_, +1);
-      }
+      ops::retro_update<E>(q_.middleRows(first, count), &k_(j, 0), k, &v_(j, 0), v,
+                           &e_old_(0, first), &e_new_(0, first), &den_[first],
+                           av_.middleRows(first, count), shift_);
     });
     store(j, q, k, v);
     // The newest query gets a full row over the window (Eqs. 3, 5); e_old_ holds it.

@@ -51,26 +51,17 @@ class DeltaState {
   // (skip = -1: all rows).
   void slide(MatCRef<S> qt, const S* k_old, const S* v_old, const S* k_new, const S* v_new,
              std::int64_t skip) {
-    const Eigen::Map<const Mat<S>> ko(k_old, 1, d_), kn(k_new, 1, d_);
     for_rows_except(m_, skip, [&](std::int64_t first, std::int64_t count) {
-      ops::gemm_nt<E>(ko, qt.middleRows(first, count), e_old_.middleCols(first, count));
-      ops::gemm_nt<E>(kn, qt.middleRows(first, count), e_new_.middleCols(first, count));
-      ops::exp_inplace<E>(&e_old_(0, first), count, shift_);
-      ops::exp_inplace<E>(&e_new_(0, first), count, shift_);
-      ops::add<E>(&e_old_(0, first), &phi_[first], count, -1);
-      ops::add<E>(&e_new_(0, first), &phi_[first], count, +1);
-      for (std::int64_t i = first; i < first + count; ++i) {
-        ops::axpy<E>(e_old_(0, i), v_old, &dv_(i, 0), d_, -1);
-        ops::axpy<E>(e_new_(0, i), v_new, &dv_(i, 0), d_, +1);
-      }
+      ops::retro_update<E>(qt.middleRows(first, count), k_old, k_new, v_old, v_new,
+                           &e_old_(0, first), &e_new_(0, first), &phi_[first],
+                           dv_.middleRows(first, count), shift_);
     });
   }
 
   // Delta_phi V = diag(phi(Delta))^-1 Delta V.
   const Mat<S>& normalized() {
     for (std::int64_t i = 0; i < m_; ++i) inv_[i] = ops::reciprocal<E>(phi_[i]);
-    dvn_ = dv_;
-    ops::scale_rows<E>(dvn_, inv_.data());
+    ops::scale_rows_into<E>(dv_, inv_.data(), dvn_);
     return dvn_;
   }
 

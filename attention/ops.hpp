@@ -258,6 +258,59 @@ void add(const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
   }
 }
 
+// The retroactive update of a continual state's rows (CoTrans Eqs. 2, 4; Nyström Eqs. 24, 25):
+// the token (k_old, v_old) leaves the window and (k_new, v_new) enters. For each row i of x,
+//   e_old_i = exp(x_i . k_old [- c]),  e_new_i = exp(x_i . k_new [- c])
+//   sums_i <- sums_i - e_old_i + e_new_i,  y_i <- y_i - e_old_i v_old + e_new_i v_new
+// with e_old, e_new (x.rows() each) receiving the exponentials. It reads x and y once each,
+// where the ops it fuses read them twice, and counts exactly those ops: gemm_nt 1 x r x d and
+// exp_inplace (shift s) of r, each twice, add r twice, and 2r axpy of y.cols().
+template <class E>
+void retro_update(MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new, const S<E>* v_old,
+                  const S<E>* v_new, S<E>* e_old, S<E>* e_new, S<E>* sums, MatRef<S<E>> y,
+                  const Shift<S<E>>& s) {
+  const std::int64_t r = x.rows(), d = x.cols(), dv = y.cols();
+  if constexpr (kScalarLevel<E>) {
+    using Row = Eigen::Map<Mat<S<E>>>;
+    using CRow = Eigen::Map<const Mat<S<E>>>;
+    gemm_nt<E>(CRow(k_old, 1, d), x, Row(e_old, 1, r));
+    gemm_nt<E>(CRow(k_new, 1, d), x, Row(e_new, 1, r));
+    exp_inplace<E>(e_old, r, s);
+    exp_inplace<E>(e_new, r, s);
+    add<E>(e_old, sums, r, -1);
+    add<E>(e_new, sums, r, +1);
+    for (std::int64_t i = 0; i < r; ++i) {
+      axpy<E>(e_old[i], v_old, &y(i, 0), dv, -1);
+      axpy<E>(e_new[i], v_new, &y(i, 0), dv, +1);
+    }
+  } else {
+    E::tally({.mul = 2 * r * d + 2 * r * dv,
+              .add = 2 * r * (d - 1) + (s.on ? 2 * r : 0) + 2 * r + 2 * r * dv,
+              .exp = 2 * r});
+    touch<E>(x), touch<E>(k_old, d), touch<E>(k_new, d), touch<E>(e_old, r), touch<E>(e_new, r);
+    touch<E>(sums, r), touch<E>(v_old, dv), touch<E>(v_new, dv), touch<E>(y);
+    const VecCMap<S<E>> ko(k_old, d), kn(k_new, d), vo(v_old, dv), vn(v_new, dv);
+    for (std::int64_t i = 0; i < r; ++i) {  // both dot products while x_i is in L1
+      const VecCMap<S<E>> xi(x.row(i).data(), d);
+      e_old[i] = xi.dot(ko);
+      e_new[i] = xi.dot(kn);
+    }
+    VecMap<S<E>> eo(e_old, r), en(e_new, r), sm(sums, r);
+    if (s.on) {
+      eo = (eo.array() - s.c).exp();
+      en = (en.array() - s.c).exp();
+    } else {
+      eo = eo.array().exp();
+      en = en.array().exp();
+    }
+    sm = sm - eo + en;
+    for (std::int64_t i = 0; i < r; ++i) {
+      VecMap<S<E>> yi(&y(i, 0), dv);
+      yi = yi - e_old[i] * vo + e_new[i] * vn;
+    }
+  }
+}
+
 // out_i = sum_j x_ij.  add r*(c-1).
 template <class E>
 void row_sums(MatCRef<S<E>> x, S<E>* out) {
@@ -270,6 +323,22 @@ template <class E>
 void scale_rows(MatRef<S<E>> x, const S<E>* s) {
   touch<E>(s, x.rows());
   for (std::int64_t i = 0; i < x.rows(); ++i) scale<E>(&x(i, 0), x.cols(), s[i]);
+}
+
+// dst_ij = s_i src_ij: scale_rows into another matrix of the same shape, one pass instead of
+// a copy and a scaling pass.  mul r*c.
+template <class E>
+void scale_rows_into(MatCRef<S<E>> src, const S<E>* s, MatRef<S<E>> dst) {
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < src.rows(); ++i)
+      for (std::int64_t j = 0; j < src.cols(); ++j) dst(i, j) = src(i, j) * s[i];
+  } else {
+    E::tally({.mul = src.rows() * src.cols()});
+    touch<E>(s, src.rows()), touch<E>(src), touch<E>(dst);
+    for (std::int64_t i = 0; i < src.rows(); ++i)
+      VecMap<S<E>>(dst.row(i).data(), dst.cols()) =
+          VecCMap<S<E>>(src.row(i).data(), src.cols()) * s[i];
+  }
 }
 
 // x <- a x.  mul r*c.

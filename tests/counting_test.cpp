@@ -61,6 +61,8 @@ TEST(Seam, EveryOpTalliesWhatItExecutes) {
               ops::exp_inplace<E>(a);
               ops::row_sums<E>(a, s.data());
               ops::scale_rows<E>(a, s.data());
+              Mat<S> scaled(r, k);
+              ops::scale_rows_into<E>(a, s.data(), scaled);
               ops::scale<E>(a, S(2));
               ops::divide<E>(a.data(), a.size(), S(3));
               ops::axpy<E>(S(2), b.data(), a.data(), std::min(a.size(), b.size()), -1);
@@ -69,6 +71,22 @@ TEST(Seam, EveryOpTalliesWhatItExecutes) {
               (void)ops::reciprocal<E>(S(4));
             },
             "elementwise " + shape);
+        for (bool shifted : {false, true})
+          expect_same_count(
+              [&](auto e) {
+                using E = decltype(e);
+                using S = typename E::Scalar;
+                auto [x, b, bt, out] = mats(e);  // x: r x k rows, y: r x c
+                const std::vector<S> k_old(std::size_t(k), S(0.3)), k_new(std::size_t(k), S(-0.2));
+                const std::vector<S> v_old(std::size_t(c), S(1.5)), v_new(std::size_t(c), S(2));
+                const auto rows = std::size_t(r);
+                std::vector<S> e_old(rows), e_new(rows), sums(rows, S(9));
+                out.setConstant(S(1));
+                ops::retro_update<E>(x, k_old.data(), k_new.data(), v_old.data(), v_new.data(),
+                                     e_old.data(), e_new.data(), sums.data(), out,
+                                     ops::Shift<S>{shifted, S(1)});
+              },
+              std::string("retro_update ") + (shifted ? "shifted " : "") + shape);
         expect_same_count(
             [&](auto e) {
               using E = decltype(e);
