@@ -30,28 +30,30 @@ inline constexpr bool kAvailable = false;
 // the window products of att and ny at n, d >= 64 (above it), not a tuned optimum.
 inline constexpr std::int64_t kMinWork = 48 * 48 * 48;
 
-// C (r x c, row stride ldc) = A (r x k, row stride lda) times B^T (trans_b; B is c x k) or
-// B (B is k x c). Returns false (and does nothing) when the product should stay in Eigen.
+// C (r x c, row stride ldc) = A (r x k, row stride lda), or A^T (trans_a; A is k x r), times
+// B^T (trans_b; B is c x k) or B (B is k x c). Returns false (and does nothing) when the
+// product should stay in Eigen.
 template <class T>
-bool gemm(bool trans_b, std::int64_t r, std::int64_t c, std::int64_t k, const T* a,
+bool gemm(bool trans_a, bool trans_b, std::int64_t r, std::int64_t c, std::int64_t k, const T* a,
           std::int64_t lda, const T* b, std::int64_t ldb, T* out, std::int64_t ldc) {
 #ifdef COSDA_HAVE_BLAS
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     if (r < 2 || c < 2 || k < 1 || r * c * k < kMinWork) return false;
     static const bool single_threaded = (openblas_set_num_threads(1), true);
     (void)single_threaded;
+    const auto ta = trans_a ? CblasTrans : CblasNoTrans;
     const auto tb = trans_b ? CblasTrans : CblasNoTrans;
     if constexpr (std::is_same_v<T, float>)
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, tb, int(r), int(c), int(k), 1.0f, a, int(lda), b,
-                  int(ldb), 0.0f, out, int(ldc));
+      cblas_sgemm(CblasRowMajor, ta, tb, int(r), int(c), int(k), 1.0f, a, int(lda), b, int(ldb),
+                  0.0f, out, int(ldc));
     else
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, tb, int(r), int(c), int(k), 1.0, a, int(lda), b,
-                  int(ldb), 0.0, out, int(ldc));
+      cblas_dgemm(CblasRowMajor, ta, tb, int(r), int(c), int(k), 1.0, a, int(lda), b, int(ldb), 0.0,
+                  out, int(ldc));
     return true;
   }
 #endif
-  (void)trans_b, (void)r, (void)c, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)out,
-      (void)ldc;
+  (void)trans_a, (void)trans_b, (void)r, (void)c, (void)k, (void)a, (void)lda, (void)b, (void)ldb,
+      (void)out, (void)ldc;
   return false;
 }
 

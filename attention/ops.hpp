@@ -65,8 +65,8 @@ void gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
   } else {
     E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
     touch<E>(a), touch<E>(b), touch<E>(c);
-    if (!blas::gemm(true, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(), c.data(),
-                    c.outerStride()))
+    if (!blas::gemm(false, true, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(),
+                    c.data(), c.outerStride()))
       c.noalias() = a * b.transpose();
   }
 }
@@ -85,9 +85,29 @@ void gemm_nn(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
   } else {
     E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
     touch<E>(a), touch<E>(b), touch<E>(c);
-    if (!blas::gemm(false, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(), c.data(),
-                    c.outerStride()))
+    if (!blas::gemm(false, false, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(),
+                    c.data(), c.outerStride()))
       c.noalias() = a * b;
+  }
+}
+
+// C = A^T B, A: k x r, B: k x c.  mul r*c*k, add r*c*(k-1).
+template <class E>
+void gemm_tn(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
+  const std::int64_t r = a.cols(), n = b.cols(), k = a.rows();
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < r; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        S<E> acc = a(0, i) * b(0, j);
+        for (std::int64_t l = 1; l < k; ++l) acc += a(l, i) * b(l, j);
+        c(i, j) = acc;
+      }
+  } else {
+    E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
+    touch<E>(a), touch<E>(b), touch<E>(c);
+    if (!blas::gemm(true, false, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(),
+                    c.data(), c.outerStride()))
+      c.noalias() = a.transpose() * b;
   }
 }
 
@@ -308,6 +328,78 @@ void retro_update(MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new, const S
       VecMap<S<E>> yi(&y(i, 0), dv);
       yi = yi - e_old[i] * vo + e_new[i] * vn;
     }
+  }
+}
+
+// retro_update on a state stored transposed (a row per feature, a column per state row):
+// xt is d x r and yt is dv x r; k_old, k_new (d x 1) and v_old, v_new (dv x 1) are columns,
+// which may be columns of a transposed ring. The loops run along the r state rows, so short
+// feature vectors (Table III: d = 12 per head) do not end every dot product in a horizontal
+// sum. Same results and the same count as retro_update.
+template <class E>
+void retro_update_cols(MatCRef<S<E>> xt, MatCRef<S<E>> k_old, MatCRef<S<E>> k_new,
+                       MatCRef<S<E>> v_old, MatCRef<S<E>> v_new, S<E>* e_old, S<E>* e_new,
+                       S<E>* sums, MatRef<S<E>> yt, const Shift<S<E>>& s) {
+  const std::int64_t r = xt.cols(), d = xt.rows(), dv = yt.rows();
+  using Row = Eigen::Map<Mat<S<E>>>;
+  if constexpr (kScalarLevel<E>) {
+    gemm_tn<E>(k_old, xt, Row(e_old, 1, r));
+    gemm_tn<E>(k_new, xt, Row(e_new, 1, r));
+    exp_inplace<E>(e_old, r, s);
+    exp_inplace<E>(e_new, r, s);
+    add<E>(e_old, sums, r, -1);
+    add<E>(e_new, sums, r, +1);
+    for (std::int64_t i = 0; i < r; ++i)
+      for (std::int64_t l = 0; l < dv; ++l) {
+        yt(l, i) -= e_old[i] * v_old(l, 0);
+        yt(l, i) += e_new[i] * v_new(l, 0);
+      }
+  } else {
+    E::tally({.mul = 2 * r * d + 2 * r * dv,
+              .add = 2 * r * (d - 1) + (s.on ? 2 * r : 0) + 2 * r + 2 * r * dv,
+              .exp = 2 * r});
+    touch<E>(xt), touch<E>(k_old), touch<E>(k_new), touch<E>(e_old, r), touch<E>(e_new, r);
+    touch<E>(sums, r), touch<E>(v_old), touch<E>(v_new), touch<E>(yt);
+    VecMap<S<E>> eo(e_old, r), en(e_new, r), sm(sums, r);
+    eo = k_old(0, 0) * xt.row(0).transpose();  // both dot products in one pass over xt
+    en = k_new(0, 0) * xt.row(0).transpose();
+    for (std::int64_t l = 1; l < d; ++l) {
+      eo += k_old(l, 0) * xt.row(l).transpose();
+      en += k_new(l, 0) * xt.row(l).transpose();
+    }
+    if (s.on) {
+      eo = (eo.array() - s.c).exp();
+      en = (en.array() - s.c).exp();
+    } else {
+      eo = eo.array().exp();
+      en = en.array().exp();
+    }
+    sm = sm - eo + en;
+    for (std::int64_t l = 0; l < dv; ++l)
+      yt.row(l) = yt.row(l) - v_old(l, 0) * eo.transpose() + v_new(l, 0) * en.transpose();
+  }
+}
+
+// dst_ij = s_i src_ji: scale_rows_into from a matrix stored transposed (src is c x r).
+// mul r*c.
+template <class E>
+void scale_rows_into_transposed(MatCRef<S<E>> src, const S<E>* s, MatRef<S<E>> dst) {
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < dst.rows(); ++i)
+      for (std::int64_t j = 0; j < dst.cols(); ++j) dst(i, j) = src(j, i) * s[i];
+  } else {
+    E::tally({.mul = dst.rows() * dst.cols()});
+    touch<E>(s, dst.rows()), touch<E>(src), touch<E>(dst);
+    // In tiles of 16 x 16: a transposed read of whole columns would take a cache line for
+    // every element once src is larger than L1.
+    constexpr std::int64_t kTile = 16;
+    const std::int64_t r = dst.rows(), c = dst.cols();
+    for (std::int64_t i = 0; i < r; i += kTile)
+      for (std::int64_t j = 0; j < c; j += kTile) {
+        const std::int64_t ri = std::min(kTile, r - i), cj = std::min(kTile, c - j);
+        dst.block(i, j, ri, cj) =
+            VecCMap<S<E>>(s + i, ri).asDiagonal() * src.block(j, i, cj, ri).transpose();
+      }
   }
 }
 

@@ -91,6 +91,22 @@ TEST(Seam, EveryOpTalliesWhatItExecutes) {
             [&](auto e) {
               using E = decltype(e);
               using S = typename E::Scalar;
+              auto [x, b, bt, out] = mats(e);
+              const Mat<S> xt = x.transpose(), k_old = Mat<S>::Constant(k, 1, S(0.3));
+              const Mat<S> v_old = Mat<S>::Constant(c, 1, S(1.5));
+              Mat<S> yt = Mat<S>::Constant(c, r, S(1)), prod(r, c), scaled(r, c);
+              const auto rows = std::size_t(r);
+              std::vector<S> e_old(rows), e_new(rows), sums(rows, S(9));
+              ops::gemm_tn<E>(xt, bt, prod);
+              ops::retro_update_cols<E>(xt, k_old, k_old, v_old, v_old, e_old.data(), e_new.data(),
+                                        sums.data(), yt, ops::Shift<S>{});
+              ops::scale_rows_into_transposed<E>(yt, sums.data(), scaled);
+            },
+            "transposed forms " + shape);
+        expect_same_count(
+            [&](auto e) {
+              using E = decltype(e);
+              using S = typename E::Scalar;
               Mat<S> x = Mat<S>::Constant(r, r, S(0.5)), out(r, r);
               ops::shifted_negation<E>(x, S(7), out);
               (void)ops::max_abs_row_sum<E>(x);
@@ -100,6 +116,44 @@ TEST(Seam, EveryOpTalliesWhatItExecutes) {
       }
     }
   }
+}
+
+// The ops for states stored transposed compute what their row forms compute, on shapes that
+// are not multiples of the vector width or of scale_rows_into_transposed's 16 x 16 tiles.
+TEST(Seam, TransposedFormsMatchTheRowForms) {
+  using E = Plain<double>;
+  const std::int64_t r = 37, d = 5, c = 19;
+  const Mat<double> x = Mat<double>::Random(r, d), b = Mat<double>::Random(d, c);
+  const Mat<double> xt = x.transpose(), k_old = Mat<double>::Random(d, 1);
+  const Mat<double> k_new = Mat<double>::Random(d, 1), v_old = Mat<double>::Random(c, 1);
+  const Mat<double> v_new = Mat<double>::Random(c, 1);
+  Mat<double> prod_t(r, c), prod(r, c);
+  ops::gemm_tn<E>(xt, b, prod_t);
+  ops::gemm_nn<E>(x, b, prod);
+  EXPECT_LT((prod_t - prod).cwiseAbs().maxCoeff(), 1e-12);
+
+  Mat<double> y = Mat<double>::Random(r, c), yt = y.transpose();
+  const auto rows = std::size_t(r);
+  std::vector<double> sums(rows, 40.0), sums_t = sums;
+  std::vector<double> eo(rows), en(rows), eo_t(rows), en_t(rows);
+  const ops::Shift<double> shift{true, 0.5};
+  ops::retro_update<E>(x, k_old.data(), k_new.data(), v_old.data(), v_new.data(), eo.data(),
+                       en.data(), sums.data(), y, shift);
+  ops::retro_update_cols<E>(xt, k_old, k_new, v_old, v_new, eo_t.data(), en_t.data(), sums_t.data(),
+                            yt, shift);
+  for (std::size_t i = 0; i < sums.size(); ++i) {
+    EXPECT_NEAR(eo_t[i], eo[i], 1e-12 * eo[i]) << i;
+    EXPECT_NEAR(en_t[i], en[i], 1e-12 * en[i]) << i;
+    EXPECT_NEAR(sums_t[i], sums[i], 1e-12 * sums[i]) << i;
+  }
+  EXPECT_LT((yt.transpose() - y).cwiseAbs().maxCoeff(), 1e-12);
+
+  Mat<double> out_t(r, c), out(r, c);
+  ops::scale_rows_into_transposed<E>(yt, sums.data(), out_t);
+  ops::scale_rows_into<E>(y, sums.data(), out);
+  EXPECT_LT((out_t - out).cwiseAbs().maxCoeff(), 1e-10);
+  for (std::int64_t i = 0; i < r; ++i)
+    EXPECT_NEAR(out(i, 0), y(i, 0) * sums[std::size_t(i)], 1e-10) << i;
 }
 
 // The acceptance grid: small shapes with n mod m != 0, m = 1, m = n, several d, d > n, two
