@@ -42,15 +42,11 @@ class MultiHead {
   bool step(const S* q, const S* k, const S* v) {
     bool ready = false;
     if constexpr (E::kCounting) {
-      for (std::int64_t i = 0; i < h_; ++i)
-        ready = heads_[i]->step(q + i * dh_, k + i * dh_, v + i * dh_);
+      for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v);
     } else {
 #pragma omp parallel for if (h_ > 1) reduction(|| : ready)
-      for (std::int64_t i = 0; i < h_; ++i)
-        ready = heads_[i]->step(q + i * dh_, k + i * dh_, v + i * dh_) || ready;
+      for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v) || ready;
     }
-    if (ready && h_ > 1)
-      for (std::int64_t i = 0; i < h_; ++i) out_.middleCols(i * dh_, dh_) = heads_[i]->output();
     return ready;
   }
 
@@ -74,6 +70,14 @@ class MultiHead {
   }
 
  private:
+  // Head i's step, and its output copied into its columns of the concatenation while it is
+  // still in this core's cache.
+  bool head_step(std::int64_t i, const S* q, const S* k, const S* v) {
+    const bool ready = heads_[i]->step(q + i * dh_, k + i * dh_, v + i * dh_);
+    if (ready && h_ > 1) out_.middleCols(i * dh_, dh_) = heads_[i]->output();
+    return ready;
+  }
+
   std::int64_t h_, dh_, rows_ = 0;
   std::vector<std::unique_ptr<Attention<E>>> heads_;
   Mat<S> out_;
