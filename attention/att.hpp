@@ -29,27 +29,31 @@ class Att final : public Attention<E> {
   }
 
   bool step(const S* q, const S* k, const S* v) override {
-    append_row<E>(q_, q, seen_);  // queries in window order: output rows follow them
-    ring_row<E>(k_, k, seen_);    // keys and values in a ring, no shifting: attention is
-    ring_row<E>(v_, v, seen_);    // invariant under permuting them together
+    ring_row<E>(q_, q, seen_);  // Q, K, V in rings, no shifting: the queries are put in window
+    ring_row<E>(k_, k, seen_);  // order as they are scaled (attend), and attention is invariant
+    ring_row<E>(v_, v, seen_);  // under permuting keys and values together
     if (++seen_ < n_) return false;
-    attend(q_, k_, v_);
+    attend(q_, k_, v_, seen_ % n_);
     return true;
   }
   MatCRef<S> output() const override { return out_; }
 
   // output() = Att(q, k, v) over a window of n tokens (the step's body, also used as the
   // second block of two-block models).
-  void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v); }
-  void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) {
+  void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v, 0); }
+  // q holds the window's queries as a ring whose oldest row is `oldest`.
+  void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, std::int64_t oldest) {
     Live a_live(this->ledger_, n_ * n_ + n_);
     Live out_live(this->ledger_, n_ * d_);  // holds Q/sqrt(d) until A V overwrites it
-    ops::copy<E>(q, out_);
-    ops::scale<E>(out_, inv_sqrt_d_);  // nd mul
-    ops::gemm_nt<E>(out_, k, a_);      // A = exp(Q K^T / sqrt(d))
-    ops::exp_inplace<E>(a_);
-    ops::row_sums<E>(a_, rs_.data());  // D = diag(A 1)
-    ops::gemm_nn<E>(a_, v, out_);      // A V
+    for_ring_in_window_order(n_, oldest,
+                             [&](std::int64_t first, std::int64_t count,
+                                 std::int64_t row) {  // nd mul
+                               ops::scale_into<E>(q.middleRows(first, count), inv_sqrt_d_,
+                                                  out_.middleRows(row, count));
+                             });
+    ops::gemm_nt<E>(out_, k, a_);          // A = exp(Q K^T / sqrt(d))
+    ops::exp_row_sums<E>(a_, rs_.data());  // D = diag(A 1)
+    ops::gemm_nn<E>(a_, v, out_);          // A V
     for (auto& r : rs_) r = ops::reciprocal<E>(r);
     ops::scale_rows<E>(out_, rs_.data());  // D^-1 A V
   }

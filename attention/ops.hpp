@@ -410,11 +410,42 @@ void row_sums(MatCRef<S<E>> x, S<E>* out) {
   for (std::int64_t i = 0; i < x.rows(); ++i) out[i] = sum<E>(x.row(i).data(), x.cols());
 }
 
+// x <- exp(x) and out_i = sum_j x_ij, a row at a time while it is in L1: exp_inplace then
+// row_sums in one pass.  exp r*c, add r*(c-1).
+template <class E>
+void exp_row_sums(MatRef<S<E>> x, S<E>* out) {
+  if constexpr (kScalarLevel<E>) {
+    exp_inplace<E>(x);
+    row_sums<E>(x, out);
+  } else {
+    E::tally({.add = x.rows() * (x.cols() - 1), .exp = x.rows() * x.cols()});
+    touch<E>(x), touch<E>(out, x.rows());
+    for (std::int64_t i = 0; i < x.rows(); ++i) {
+      VecMap<S<E>> row(x.row(i).data(), x.cols());
+      row = row.array().exp();
+      out[i] = row.sum();
+    }
+  }
+}
+
 // x_ij <- s_i x_ij.  mul r*c.
 template <class E>
 void scale_rows(MatRef<S<E>> x, const S<E>* s) {
   touch<E>(s, x.rows());
   for (std::int64_t i = 0; i < x.rows(); ++i) scale<E>(&x(i, 0), x.cols(), s[i]);
+}
+
+// dst = a src (matrices of one shape): a copy and a scaling in one pass.  mul r*c.
+template <class E>
+void scale_into(MatCRef<S<E>> src, S<E> a, MatRef<S<E>> dst) {
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < src.rows(); ++i)
+      for (std::int64_t j = 0; j < src.cols(); ++j) dst(i, j) = src(i, j) * a;
+  } else {
+    E::tally({.mul = src.rows() * src.cols()});
+    touch<E>(src), touch<E>(dst);
+    dst = src * a;
+  }
 }
 
 // dst_ij = s_i src_ij: scale_rows into another matrix of the same shape, one pass instead of

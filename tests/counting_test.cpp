@@ -63,6 +63,8 @@ TEST(Seam, EveryOpTalliesWhatItExecutes) {
               ops::scale_rows<E>(a, s.data());
               Mat<S> scaled(r, k);
               ops::scale_rows_into<E>(a, s.data(), scaled);
+              ops::scale_into<E>(a, S(0.5), scaled);
+              ops::exp_row_sums<E>(scaled, s.data());
               ops::scale<E>(a, S(2));
               ops::divide<E>(a.data(), a.size(), S(3));
               ops::axpy<E>(S(2), b.data(), a.data(), std::min(a.size(), b.size()), -1);
