@@ -138,7 +138,7 @@ class CoRe final : public Attention<E> {
   // The layout. Rows shorter than kShortRow features (Table III: d = 12 per head) make every
   // dot product of the step mostly a horizontal sum and a scalar tail; then, with n > d, the
   // Q, K, V and AV rings are stored transposed (a token per column) and the step's loops run
-  // along the window instead (Table III: 59 to 40 us per step in float, one thread). The
+  // along the window instead (Table III: 59 to 38 us per step in float, one thread). The
   // output, n x d by rows, is then a transposed copy, which costs more than it saves once
   // rows are long: at n = 256 the transposed step is 1.1x slower at d = 16, 1.6x at d = 32,
   // 2x at d = 128 (float, one thread, this machine). co_si has no such copy (co_si.hpp).
