@@ -110,8 +110,7 @@ class ContinualLandmarks {
  private:
   void refresh_pinv() {  // Gamma_phi^+
     for (std::int64_t i = 0; i < m_; ++i) inv_[i] = ops::reciprocal<E>(phi_[i]);
-    gphi_ = gamma_;
-    ops::scale_rows<E>(gphi_, inv_.data());
+    ops::scale_rows_into<E>(gamma_, inv_.data(), gphi_);
     pinv_.compute(gphi_, g_);
   }
 

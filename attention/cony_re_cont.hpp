@@ -115,8 +115,7 @@ class CoNyReCont final : public Attention<E> {
   // B_phi Gamma_phi^+ for every query: rows of B divided by phi(B), times Gamma_phi^+.
   void recompute_bg() {
     for (std::int64_t i = 0; i < n_; ++i) inv_[i] = ops::reciprocal<E>(phi_b_[i]);
-    bphi_ = b_;
-    ops::scale_rows<E>(bphi_, inv_.data());
+    ops::scale_rows_into<E>(b_, inv_.data(), bphi_);
     ops::gemm_nn<E>(bphi_, lm_.g(), bg_);
   }
 

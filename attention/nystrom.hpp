@@ -75,8 +75,7 @@ class NystromCore {
       g = &g_;
     }
     ops::gemm_nt<E>(qt, k, delta_);  // Delta_phi V                     (Eq. 12)
-    ops::exp_inplace<E>(delta_);
-    ops::row_sums<E>(delta_, sums_.data());
+    ops::exp_row_sums<E>(delta_, sums_.data());
     ops::gemm_nn<E>(delta_, v, dv_);
     for (std::int64_t i = 0; i < m_; ++i) sums_[i] = ops::reciprocal<E>(sums_[i]);
     ops::scale_rows<E>(dv_, sums_.data());
