@@ -5,6 +5,7 @@
 // memory are summed over heads: heads running in parallel are all live at once.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "attention/registry.hpp"
@@ -74,7 +75,11 @@ class MultiHead {
   // still in this core's cache.
   bool head_step(std::int64_t i, const S* q, const S* k, const S* v) {
     const bool ready = heads_[i]->step(q + i * dh_, k + i * dh_, v + i * dh_);
-    if (ready && h_ > 1) out_.middleCols(i * dh_, dh_) = heads_[i]->output();
+    if (ready && h_ > 1) {
+      const MatCRef<S> o = heads_[i]->output();
+      for (std::int64_t r = 0; r < rows_; ++r)
+        std::copy_n(o.row(r).data(), dh_, out_.row(r).data() + i * dh_);
+    }
     return ready;
   }
 

@@ -390,10 +390,17 @@ void scale_rows_into_transposed(MatCRef<S<E>> src, const S<E>* s, MatRef<S<E>> d
   } else {
     E::tally({.mul = dst.rows() * dst.cols()});
     touch<E>(s, dst.rows()), touch<E>(src), touch<E>(dst);
+    const std::int64_t r = dst.rows(), c = dst.cols();
+    if (c < 16) {  // fewer columns than a tile (Table III: 12): src by rows, dst by columns
+      for (std::int64_t j = 0; j < c; ++j) {
+        const S<E>* in = src.row(j).data();
+        for (std::int64_t i = 0; i < r; ++i) dst(i, j) = in[i] * s[i];
+      }
+      return;
+    }
     // In tiles of 16 x 16: a transposed read of whole columns would take a cache line for
     // every element once src is larger than L1.
     constexpr std::int64_t kTile = 16;
-    const std::int64_t r = dst.rows(), c = dst.cols();
     for (std::int64_t i = 0; i < r; i += kTile)
       for (std::int64_t j = 0; j < c; j += kTile) {
         const std::int64_t ri = std::min(kTile, r - i), cj = std::min(kTile, c - j);

@@ -121,10 +121,12 @@ TEST(Seam, EveryOpTalliesWhatItExecutes) {
 }
 
 // The ops for states stored transposed compute what their row forms compute, on shapes that
-// are not multiples of the vector width or of scale_rows_into_transposed's 16 x 16 tiles.
-TEST(Seam, TransposedFormsMatchTheRowForms) {
+// are not multiples of the vector width or of scale_rows_into_transposed's 16 x 16 tiles, with
+// fewer and more than 16 columns (its two loops).
+class TransposedForms : public ::testing::TestWithParam<std::int64_t> {};
+TEST_P(TransposedForms, MatchTheRowForms) {
   using E = Plain<double>;
-  const std::int64_t r = 37, d = 5, c = 19;
+  const std::int64_t r = 37, d = 5, c = GetParam();
   const Mat<double> x = Mat<double>::Random(r, d), b = Mat<double>::Random(d, c);
   const Mat<double> xt = x.transpose(), k_old = Mat<double>::Random(d, 1);
   const Mat<double> k_new = Mat<double>::Random(d, 1), v_old = Mat<double>::Random(c, 1);
@@ -157,6 +159,7 @@ TEST(Seam, TransposedFormsMatchTheRowForms) {
   for (std::int64_t i = 0; i < r; ++i)
     EXPECT_NEAR(out(i, 0), y(i, 0) * sums[std::size_t(i)], 1e-10) << i;
 }
+INSTANTIATE_TEST_SUITE_P(Seam, TransposedForms, ::testing::Values(7, 19));
 
 // The acceptance grid: small shapes with n mod m != 0, m = 1, m = n, several d, d > n, two
 // heads.
