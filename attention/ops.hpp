@@ -51,64 +51,53 @@ void touch(const M& m) {
   }
 }
 
-// C = A B^T, A: r x k, B: c x k.  mul r*c*k, add r*c*(k-1).
+// C = op(A) op(B), op(X) = X, or X^T when trans_x: the product behind gemm_nt, gemm_nn and
+// gemm_tn. C is r x c and the depth is k.  mul r*c*k, add r*c*(k-1).
 template <class E>
-void gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
-  const std::int64_t r = a.rows(), n = b.rows(), k = a.cols();
+void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
+  const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();
   if constexpr (kScalarLevel<E>) {
+    const auto at = [&](std::int64_t i, std::int64_t l) { return trans_a ? a(l, i) : a(i, l); };
+    const auto bt = [&](std::int64_t l, std::int64_t j) { return trans_b ? b(j, l) : b(l, j); };
     for (std::int64_t i = 0; i < r; ++i)
       for (std::int64_t j = 0; j < n; ++j) {
-        S<E> acc = a(i, 0) * b(j, 0);
-        for (std::int64_t l = 1; l < k; ++l) acc += a(i, l) * b(j, l);
+        S<E> acc = at(i, 0) * bt(0, j);
+        for (std::int64_t l = 1; l < k; ++l) acc += at(i, l) * bt(l, j);
         c(i, j) = acc;
       }
   } else {
     E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
     touch<E>(a), touch<E>(b), touch<E>(c);
-    if (!blas::gemm(false, true, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(),
-                    c.data(), c.outerStride()))
+    if (blas::gemm(trans_a, trans_b, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(),
+                   c.data(), c.outerStride()))
+      return;
+    if (trans_a && trans_b)
+      c.noalias() = a.transpose() * b.transpose();
+    else if (trans_a)
+      c.noalias() = a.transpose() * b;
+    else if (trans_b)
       c.noalias() = a * b.transpose();
-  }
-}
-
-// C = A B, A: r x k, B: k x c.  mul r*c*k, add r*c*(k-1).
-template <class E>
-void gemm_nn(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
-  const std::int64_t r = a.rows(), n = b.cols(), k = a.cols();
-  if constexpr (kScalarLevel<E>) {
-    for (std::int64_t i = 0; i < r; ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        S<E> acc = a(i, 0) * b(0, j);
-        for (std::int64_t l = 1; l < k; ++l) acc += a(i, l) * b(l, j);
-        c(i, j) = acc;
-      }
-  } else {
-    E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
-    touch<E>(a), touch<E>(b), touch<E>(c);
-    if (!blas::gemm(false, false, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(),
-                    c.data(), c.outerStride()))
+    else
       c.noalias() = a * b;
   }
 }
 
-// C = A^T B, A: k x r, B: k x c.  mul r*c*k, add r*c*(k-1).
+// C = A B^T, A: r x k, B: c x k.
+template <class E>
+void gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
+  gemm<E>(false, true, a, b, c);
+}
+
+// C = A B, A: r x k, B: k x c.
+template <class E>
+void gemm_nn(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
+  gemm<E>(false, false, a, b, c);
+}
+
+// C = A^T B, A: k x r, B: k x c.
 template <class E>
 void gemm_tn(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
-  const std::int64_t r = a.cols(), n = b.cols(), k = a.rows();
-  if constexpr (kScalarLevel<E>) {
-    for (std::int64_t i = 0; i < r; ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        S<E> acc = a(0, i) * b(0, j);
-        for (std::int64_t l = 1; l < k; ++l) acc += a(l, i) * b(l, j);
-        c(i, j) = acc;
-      }
-  } else {
-    E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
-    touch<E>(a), touch<E>(b), touch<E>(c);
-    if (!blas::gemm(true, false, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(),
-                    c.data(), c.outerStride()))
-      c.noalias() = a.transpose() * b;
-  }
+  gemm<E>(true, false, a, b, c);
 }
 
 // dst = [first, last) and dst = src (matrices of one shape).  No arithmetic: they move the
@@ -278,6 +267,37 @@ void add(const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
   }
 }
 
+// The exponentials and running sums of retro_update and retro_update_cols:
+// e <- exp(e [- c]) for e_old and e_new, then sums <- sums - e_old + e_new. Counted by the
+// scalar level as two exp_inplace and two add; uncounted otherwise (retro_counts has them).
+template <class E>
+void retro_exp_sums(S<E>* e_old, S<E>* e_new, S<E>* sums, std::int64_t r, const Shift<S<E>>& s) {
+  if constexpr (kScalarLevel<E>) {
+    exp_inplace<E>(e_old, r, s);
+    exp_inplace<E>(e_new, r, s);
+    add<E>(e_old, sums, r, -1);
+    add<E>(e_new, sums, r, +1);
+  } else {
+    VecMap<S<E>> eo(e_old, r), en(e_new, r), sm(sums, r);
+    if (s.on) {
+      eo = (eo.array() - s.c).exp();
+      en = (en.array() - s.c).exp();
+    } else {
+      eo = eo.array().exp();
+      en = en.array().exp();
+    }
+    sm = sm - eo + en;
+  }
+}
+
+// What a retroactive update of r rows executes, d features in, dv out, shift on or off: two
+// 1 x r x d products, 2r exponentials (and 2r shifts), 2r sum updates, 2r axpys of dv.
+inline OpCounts retro_counts(std::int64_t r, std::int64_t d, std::int64_t dv, bool shifted) {
+  return {.mul = 2 * r * d + 2 * r * dv,
+          .add = 2 * r * (d - 1) + (shifted ? 2 * r : 0) + 2 * r + 2 * r * dv,
+          .exp = 2 * r};
+}
+
 // The retroactive update of a continual state's rows (CoTrans Eqs. 2, 4; Nyström Eqs. 24, 25):
 // the token (k_old, v_old) leaves the window and (k_new, v_new) enters. For each row i of x,
 //   e_old_i = exp(x_i . k_old [- c]),  e_new_i = exp(x_i . k_new [- c])
@@ -295,18 +315,13 @@ void retro_update(MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new, const S
     using CRow = Eigen::Map<const Mat<S<E>>>;
     gemm_nt<E>(CRow(k_old, 1, d), x, Row(e_old, 1, r));
     gemm_nt<E>(CRow(k_new, 1, d), x, Row(e_new, 1, r));
-    exp_inplace<E>(e_old, r, s);
-    exp_inplace<E>(e_new, r, s);
-    add<E>(e_old, sums, r, -1);
-    add<E>(e_new, sums, r, +1);
+    retro_exp_sums<E>(e_old, e_new, sums, r, s);
     for (std::int64_t i = 0; i < r; ++i) {
       axpy<E>(e_old[i], v_old, &y(i, 0), dv, -1);
       axpy<E>(e_new[i], v_new, &y(i, 0), dv, +1);
     }
   } else {
-    E::tally({.mul = 2 * r * d + 2 * r * dv,
-              .add = 2 * r * (d - 1) + (s.on ? 2 * r : 0) + 2 * r + 2 * r * dv,
-              .exp = 2 * r});
+    E::tally(retro_counts(r, d, dv, s.on));
     touch<E>(x), touch<E>(k_old, d), touch<E>(k_new, d), touch<E>(e_old, r), touch<E>(e_new, r);
     touch<E>(sums, r), touch<E>(v_old, dv), touch<E>(v_new, dv), touch<E>(y);
     const VecCMap<S<E>> ko(k_old, d), kn(k_new, d), vo(v_old, dv), vn(v_new, dv);
@@ -315,15 +330,7 @@ void retro_update(MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new, const S
       e_old[i] = xi.dot(ko);
       e_new[i] = xi.dot(kn);
     }
-    VecMap<S<E>> eo(e_old, r), en(e_new, r), sm(sums, r);
-    if (s.on) {
-      eo = (eo.array() - s.c).exp();
-      en = (en.array() - s.c).exp();
-    } else {
-      eo = eo.array().exp();
-      en = en.array().exp();
-    }
-    sm = sm - eo + en;
+    retro_exp_sums<E>(e_old, e_new, sums, r, s);
     for (std::int64_t i = 0; i < r; ++i) {
       VecMap<S<E>> yi(&y(i, 0), dv);
       yi = yi - e_old[i] * vo + e_new[i] * vn;
@@ -345,36 +352,24 @@ void retro_update_cols(MatCRef<S<E>> xt, MatCRef<S<E>> k_old, MatCRef<S<E>> k_ne
   if constexpr (kScalarLevel<E>) {
     gemm_tn<E>(k_old, xt, Row(e_old, 1, r));
     gemm_tn<E>(k_new, xt, Row(e_new, 1, r));
-    exp_inplace<E>(e_old, r, s);
-    exp_inplace<E>(e_new, r, s);
-    add<E>(e_old, sums, r, -1);
-    add<E>(e_new, sums, r, +1);
+    retro_exp_sums<E>(e_old, e_new, sums, r, s);
     for (std::int64_t i = 0; i < r; ++i)
       for (std::int64_t l = 0; l < dv; ++l) {
         yt(l, i) -= e_old[i] * v_old(l, 0);
         yt(l, i) += e_new[i] * v_new(l, 0);
       }
   } else {
-    E::tally({.mul = 2 * r * d + 2 * r * dv,
-              .add = 2 * r * (d - 1) + (s.on ? 2 * r : 0) + 2 * r + 2 * r * dv,
-              .exp = 2 * r});
+    E::tally(retro_counts(r, d, dv, s.on));
     touch<E>(xt), touch<E>(k_old), touch<E>(k_new), touch<E>(e_old, r), touch<E>(e_new, r);
     touch<E>(sums, r), touch<E>(v_old), touch<E>(v_new), touch<E>(yt);
-    VecMap<S<E>> eo(e_old, r), en(e_new, r), sm(sums, r);
+    VecMap<S<E>> eo(e_old, r), en(e_new, r);
     eo = k_old(0, 0) * xt.row(0).transpose();  // both dot products in one pass over xt
     en = k_new(0, 0) * xt.row(0).transpose();
     for (std::int64_t l = 1; l < d; ++l) {
       eo += k_old(l, 0) * xt.row(l).transpose();
       en += k_new(l, 0) * xt.row(l).transpose();
     }
-    if (s.on) {
-      eo = (eo.array() - s.c).exp();
-      en = (en.array() - s.c).exp();
-    } else {
-      eo = eo.array().exp();
-      en = en.array().exp();
-    }
-    sm = sm - eo + en;
+    retro_exp_sums<E>(e_old, e_new, sums, r, s);
     for (std::int64_t l = 0; l < dv; ++l)
       yt.row(l) = yt.row(l) - v_old(l, 0) * eo.transpose() + v_new(l, 0) * en.transpose();
   }
