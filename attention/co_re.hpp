@@ -54,12 +54,10 @@ class CoRe final : public Attention<E> {
     for (std::int64_t i = 0; i < n_; ++i) inv_[i] = ops::reciprocal<E>(den_[i]);
     for_ring_in_window_order(
         n_, seen_ % n_, [&](std::int64_t first, std::int64_t count, std::int64_t row) {
-          if (transposed_)  // Eq. 6
-            ops::scale_rows_into_transposed<E>(av_.middleCols(first, count), inv_.data() + first,
-                                               out_.middleRows(row, count));
-          else
-            ops::scale_rows_into<E>(av_.middleRows(first, count), inv_.data() + first,
-                                    out_.middleRows(row, count));
+          const MatCRef<S> av = transposed_ ? MatCRef<S>(av_.middleCols(first, count))
+                                            : MatCRef<S>(av_.middleRows(first, count));
+          ops::scale_rows_into<E>(av, inv_.data() + first, out_.middleRows(row, count),
+                                  transposed_);  // Eq. 6
         });
     return true;
   }

@@ -375,36 +375,6 @@ void retro_update_cols(MatCRef<S<E>> xt, MatCRef<S<E>> k_old, MatCRef<S<E>> k_ne
   }
 }
 
-// dst_ij = s_i src_ji: scale_rows_into from a matrix stored transposed (src is c x r).
-// mul r*c.
-template <class E>
-void scale_rows_into_transposed(MatCRef<S<E>> src, const S<E>* s, MatRef<S<E>> dst) {
-  if constexpr (kScalarLevel<E>) {
-    for (std::int64_t i = 0; i < dst.rows(); ++i)
-      for (std::int64_t j = 0; j < dst.cols(); ++j) dst(i, j) = src(j, i) * s[i];
-  } else {
-    E::tally({.mul = dst.rows() * dst.cols()});
-    touch<E>(s, dst.rows()), touch<E>(src), touch<E>(dst);
-    const std::int64_t r = dst.rows(), c = dst.cols();
-    if (c < 16) {  // fewer columns than a tile (Table III: 12): src by rows, dst by columns
-      for (std::int64_t j = 0; j < c; ++j) {
-        const S<E>* in = src.row(j).data();
-        for (std::int64_t i = 0; i < r; ++i) dst(i, j) = in[i] * s[i];
-      }
-      return;
-    }
-    // In tiles of 16 x 16: a transposed read of whole columns would take a cache line for
-    // every element once src is larger than L1.
-    constexpr std::int64_t kTile = 16;
-    for (std::int64_t i = 0; i < r; i += kTile)
-      for (std::int64_t j = 0; j < c; j += kTile) {
-        const std::int64_t ri = std::min(kTile, r - i), cj = std::min(kTile, c - j);
-        dst.block(i, j, ri, cj) =
-            VecCMap<S<E>>(s + i, ri).asDiagonal() * src.block(j, i, cj, ri).transpose();
-      }
-  }
-}
-
 // out_i = sum_j x_ij.  add r*(c-1).
 template <class E>
 void row_sums(MatCRef<S<E>> x, S<E>* out) {
@@ -451,18 +421,38 @@ void scale_into(MatCRef<S<E>> src, S<E> a, MatRef<S<E>> dst) {
 }
 
 // dst_ij = s_i src_ij: scale_rows into another matrix of the same shape, one pass instead of
-// a copy and a scaling pass.  mul r*c.
+// a copy and a scaling pass. With src_transposed, src is stored transposed (c x r) and
+// dst_ij = s_i src_ji.  mul r*c.
 template <class E>
-void scale_rows_into(MatCRef<S<E>> src, const S<E>* s, MatRef<S<E>> dst) {
+void scale_rows_into(MatCRef<S<E>> src, const S<E>* s, MatRef<S<E>> dst,
+                     bool src_transposed = false) {
+  const std::int64_t r = dst.rows(), c = dst.cols();
   if constexpr (kScalarLevel<E>) {
-    for (std::int64_t i = 0; i < src.rows(); ++i)
-      for (std::int64_t j = 0; j < src.cols(); ++j) dst(i, j) = src(i, j) * s[i];
+    for (std::int64_t i = 0; i < r; ++i)
+      for (std::int64_t j = 0; j < c; ++j)
+        dst(i, j) = (src_transposed ? src(j, i) : src(i, j)) * s[i];
   } else {
-    E::tally({.mul = src.rows() * src.cols()});
-    touch<E>(s, src.rows()), touch<E>(src), touch<E>(dst);
-    for (std::int64_t i = 0; i < src.rows(); ++i)
-      VecMap<S<E>>(dst.row(i).data(), dst.cols()) =
-          VecCMap<S<E>>(src.row(i).data(), src.cols()) * s[i];
+    E::tally({.mul = r * c});
+    touch<E>(s, r), touch<E>(src), touch<E>(dst);
+    if (!src_transposed) {
+      for (std::int64_t i = 0; i < r; ++i)
+        VecMap<S<E>>(dst.row(i).data(), c) = VecCMap<S<E>>(src.row(i).data(), c) * s[i];
+    } else if (c < 16) {  // fewer columns than a tile (Table III: 12): src by rows, dst by columns
+      for (std::int64_t j = 0; j < c; ++j) {
+        const S<E>* in = src.row(j).data();
+        for (std::int64_t i = 0; i < r; ++i) dst(i, j) = in[i] * s[i];
+      }
+    } else {
+      // In tiles of 16 x 16: reading whole columns of src would take a cache line for every
+      // element once src is larger than L1.
+      constexpr std::int64_t kTile = 16;
+      for (std::int64_t i = 0; i < r; i += kTile)
+        for (std::int64_t j = 0; j < c; j += kTile) {
+          const std::int64_t ri = std::min(kTile, r - i), cj = std::min(kTile, c - j);
+          dst.block(i, j, ri, cj) =
+              VecCMap<S<E>>(s + i, ri).asDiagonal() * src.block(j, i, cj, ri).transpose();
+        }
+    }
   }
 }
 

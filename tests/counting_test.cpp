@@ -102,7 +102,7 @@ TEST(Seam, EveryOpTalliesWhatItExecutes) {
               ops::gemm_tn<E>(xt, bt, prod);
               ops::retro_update_cols<E>(xt, k_old, k_old, v_old, v_old, e_old.data(), e_new.data(),
                                         sums.data(), yt, ops::Shift<S>{});
-              ops::scale_rows_into_transposed<E>(yt, sums.data(), scaled);
+              ops::scale_rows_into<E>(yt, sums.data(), scaled, true);
             },
             "transposed forms " + shape);
         expect_same_count(
@@ -121,8 +121,8 @@ TEST(Seam, EveryOpTalliesWhatItExecutes) {
 }
 
 // The ops for states stored transposed compute what their row forms compute, on shapes that
-// are not multiples of the vector width or of scale_rows_into_transposed's 16 x 16 tiles, with
-// fewer and more than 16 columns (its two loops).
+// are not multiples of the vector width or of scale_rows_into's 16 x 16 tiles (src transposed),
+// with fewer and more than 16 columns (its two loops).
 class TransposedForms : public ::testing::TestWithParam<std::int64_t> {};
 TEST_P(TransposedForms, MatchTheRowForms) {
   using E = Plain<double>;
@@ -153,7 +153,7 @@ TEST_P(TransposedForms, MatchTheRowForms) {
   EXPECT_LT((yt.transpose() - y).cwiseAbs().maxCoeff(), 1e-12);
 
   Mat<double> out_t(r, c), out(r, c);
-  ops::scale_rows_into_transposed<E>(yt, sums.data(), out_t);
+  ops::scale_rows_into<E>(yt, sums.data(), out_t, true);
   ops::scale_rows_into<E>(y, sums.data(), out);
   EXPECT_LT((out_t - out).cwiseAbs().maxCoeff(), 1e-10);
   for (std::int64_t i = 0; i < r; ++i)
