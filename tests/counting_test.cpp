@@ -161,6 +161,65 @@ TEST_P(TransposedForms, MatchTheRowForms) {
 }
 INSTANTIATE_TEST_SUITE_P(Seam, TransposedForms, ::testing::Values(7, 19));
 
+// The shallow product kernel (attention/shallow_gemm.hpp) computes A B on the shapes it takes:
+// odd and even rows, columns with and without a tail past its blocks of four packets, depth 1
+// and kShallowMaxDepth, and operands that are blocks of larger matrices (strides); it declines
+// the shapes it leaves to Eigen and OpenBLAS.
+template <class T>
+void expect_shallow_product(std::int64_t r, std::int64_t c, std::int64_t k, double tol) {
+  const Mat<T> big_a = Mat<T>::Random(r + 3, k + 5), big_b = Mat<T>::Random(k + 2, c + 7);
+  const MatCRef<T> a = big_a.block(1, 2, r, k), b = big_b.block(2, 3, k, c);
+  Mat<T> big_c = Mat<T>::Constant(r + 2, c + 9, T(-7));
+  MatRef<T> out = big_c.block(1, 4, r, c);
+  ASSERT_TRUE(kernels::shallow_gemm(r, c, k, a.data(), a.outerStride(), b.data(), b.outerStride(),
+                                    out.data(), out.outerStride()));
+  const Mat<T> want = a * b;
+  const double scale = want.cwiseAbs().maxCoeff();
+  EXPECT_LE((out - want).cwiseAbs().maxCoeff(), tol * scale) << r << " x " << c << " x " << k;
+  // Nothing outside C is written.
+  Mat<T> around = big_c;
+  around.block(1, 4, r, c).setConstant(T(-7));
+  EXPECT_TRUE((around.array() == T(-7)).all()) << r << " x " << c << " x " << k;
+}
+
+TEST(ShallowProduct, EqualsTheProductOnEveryShapeItTakes) {
+  constexpr std::int64_t kMax = kernels::kShallowMaxDepth;
+  const std::int64_t rows_cols[][2] = {
+      {2048, 64}, {1025, 128}, {1000, 1000}, {613, 217}, {1, 131072}};
+  for (const auto& rc : rows_cols)
+    for (std::int64_t k : {std::int64_t(1), std::int64_t(5), kMax}) {
+      expect_shallow_product<float>(rc[0], rc[1], k, 1e-5);
+      expect_shallow_product<double>(rc[0], rc[1], k, 1e-13);
+    }
+}
+
+TEST(ShallowProduct, DeclinesWhatItLeavesToEigenAndOpenBlas) {
+  std::vector<float> a(1 << 20, 1.0f), b(1 << 20, 1.0f), c(1 << 20, 5.0f);
+  const auto take = [&](std::int64_t r, std::int64_t cols, std::int64_t k) {
+    return kernels::shallow_gemm(r, cols, k, a.data(), k, b.data(), cols, c.data(), cols);
+  };
+  EXPECT_FALSE(take(2048, 64, kernels::kShallowMaxDepth + 1)) << "too deep";
+  EXPECT_FALSE(take(2047, 64, 8)) << "output below kShallowMinOutput";
+  EXPECT_FALSE(take(16384, 12, 4)) << "rows shorter than four packets (Table III's heads)";
+  EXPECT_FALSE(take(2048, 64, 0)) << "no depth";
+  EXPECT_EQ(c[0], 5.0f) << "declined products write nothing";
+  EXPECT_TRUE(take(2048, 64, 8));
+  EXPECT_EQ(c[0], 8.0f);
+}
+
+// Through ops::gemm, a product the shallow kernel takes counts as any product.
+TEST(Seam, ShallowProductTalliesWhatItExecutes) {
+  expect_same_count(
+      [](auto e) {
+        using E = decltype(e);
+        using S = typename E::Scalar;
+        const Mat<S> a = Mat<S>::Constant(513, 8, S(0.5)), b = Mat<S>::Constant(8, 257, S(0.25));
+        Mat<S> out(513, 257);
+        ops::gemm_nn<E>(a, b, out);
+      },
+      "gemm_nn 513x257x8");
+}
+
 // The acceptance grid: small shapes with n mod m != 0, m = 1, m = n, several d, d > n, two
 // heads.
 std::vector<Point> grid() {

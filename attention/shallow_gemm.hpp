@@ -1,0 +1,106 @@
+// C = A B for a large, shallow product: depth k of at most kShallowMaxDepth, C of at least
+// kShallowMinOutput elements in rows of at least kShallowMinCols, everything row-major.
+//
+// The Nyström variants end their steps with such products: an n x m (or 1 x m) block of
+// landmark weights times an m x d block of values, m = 4 to 16. A general GEMM is the wrong
+// shape for them: OpenBLAS zeroes C before its kernel when beta = 0 (a third of cony_re_fix's
+// step at n = d = 1000, under perf) and packs A and B, so C travels through memory three
+// times. This kernel writes each row of C once, from accumulators held in registers: two rows
+// at a time, four packets of columns at a time, each packet of B loaded once per pair of rows.
+// Same operation and, through ops::gemm, the same count as any product (mul r*c*k, add
+// r*c*(k-1)); only the order of the k terms of a sum is its own (first to last).
+#pragma once
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cstdint>
+
+namespace cosda::kernels {
+
+inline constexpr std::int64_t kShallowMaxDepth = 16;
+// Smaller outputs stay with OpenBLAS (which has a kernel for small products that does not zero
+// C) or Eigen. cony_re_fix's step, float, one thread, here, before -> after this kernel:
+// n = d = 1000 346 -> 184 us; d = 200: n = 4096 261 -> 173 us, n = 1024 45.6 -> 38.7 us,
+// n = 512 (102 k outputs) 16.2 -> 18.9 us; n = 64, d = 1024 (65 k outputs) the same.
+inline constexpr std::int64_t kShallowMinOutput = 128 * 1024;
+// Rows shorter than four packets stay in Eigen's product (Table III: 12 features per head).
+template <class T>
+inline constexpr std::int64_t kShallowMinCols = 4 * Eigen::internal::packet_traits<T>::size;
+
+namespace detail {
+
+// Columns [0, 4 W) of one row of C (kTwo: of two rows, a and c advanced by lda and ldc), b at
+// the block's first column. The accumulators are named, not an array: GCC 12 keeps an array
+// of packets on the stack.
+template <bool kTwo, class T>
+inline void shallow_block4(std::int64_t k, const T* a, std::int64_t lda, const T* b,
+                           std::int64_t ldb, T* c, std::int64_t ldc) {
+  using namespace Eigen::internal;
+  using P = typename packet_traits<T>::type;
+  constexpr int W = packet_traits<T>::size;
+  P b0 = ploadu<P>(b), b1 = ploadu<P>(b + W), b2 = ploadu<P>(b + 2 * W), b3 = ploadu<P>(b + 3 * W);
+  P x = pset1<P>(a[0]);
+  P c0 = pmul(x, b0), c1 = pmul(x, b1), c2 = pmul(x, b2), c3 = pmul(x, b3);
+  P d0 = c0, d1 = c1, d2 = c2, d3 = c3;
+  if constexpr (kTwo) {
+    x = pset1<P>(a[lda]);
+    d0 = pmul(x, b0), d1 = pmul(x, b1), d2 = pmul(x, b2), d3 = pmul(x, b3);
+  }
+  for (std::int64_t l = 1; l < k; ++l) {
+    const T* bl = b + l * ldb;
+    b0 = ploadu<P>(bl), b1 = ploadu<P>(bl + W), b2 = ploadu<P>(bl + 2 * W),
+    b3 = ploadu<P>(bl + 3 * W);
+    x = pset1<P>(a[l]);
+    c0 = pmadd(x, b0, c0), c1 = pmadd(x, b1, c1), c2 = pmadd(x, b2, c2), c3 = pmadd(x, b3, c3);
+    if constexpr (kTwo) {
+      x = pset1<P>(a[lda + l]);
+      d0 = pmadd(x, b0, d0), d1 = pmadd(x, b1, d1), d2 = pmadd(x, b2, d2), d3 = pmadd(x, b3, d3);
+    }
+  }
+  pstoreu(c, c0), pstoreu(c + W, c1), pstoreu(c + 2 * W, c2), pstoreu(c + 3 * W, c3);
+  if constexpr (kTwo)
+    pstoreu(c + ldc, d0), pstoreu(c + ldc + W, d1), pstoreu(c + ldc + 2 * W, d2),
+        pstoreu(c + ldc + 3 * W, d3);
+}
+
+}  // namespace detail
+
+// C (r x c, row stride ldc) = A (r x k, row stride lda) B (k x c, row stride ldb), for
+// 1 <= k <= kShallowMaxDepth; returns false (and does nothing) for other depths, for outputs
+// smaller than kShallowMinOutput and for rows of C shorter than kShallowMinCols. C must not
+// overlap A or B.
+template <class T>
+bool shallow_gemm(std::int64_t r, std::int64_t c, std::int64_t k, const T* a, std::int64_t lda,
+                  const T* b, std::int64_t ldb, T* out, std::int64_t ldc) {
+  constexpr std::int64_t kBlock = 4 * Eigen::internal::packet_traits<T>::size;
+  if (k < 1 || k > kShallowMaxDepth || r * c < kShallowMinOutput || c < kShallowMinCols<T>)
+    return false;
+  const std::int64_t blocks = c / kBlock * kBlock, rest = c - blocks;
+  // The last `rest` columns of B padded with zeros to one block, and the block of C they give.
+  alignas(64) T pad[kShallowMaxDepth * kBlock];
+  alignas(64) T tail[2 * kBlock];
+  if (rest > 0)
+    for (std::int64_t l = 0; l < k; ++l)
+      for (std::int64_t t = 0; t < kBlock; ++t)
+        pad[l * kBlock + t] = t < rest ? b[l * ldb + blocks + t] : T(0);
+  for (std::int64_t i = 0; i < r; i += 2) {
+    const T* ai = a + i * lda;
+    T* ci = out + i * ldc;
+    const std::int64_t rows = std::min<std::int64_t>(2, r - i);
+    for (std::int64_t j = 0; j < blocks; j += kBlock)
+      if (rows == 2)
+        detail::shallow_block4<true>(k, ai, lda, b + j, ldb, ci + j, ldc);
+      else
+        detail::shallow_block4<false>(k, ai, lda, b + j, ldb, ci + j, ldc);
+    if (rest == 0) continue;
+    if (rows == 2)
+      detail::shallow_block4<true>(k, ai, lda, pad, kBlock, tail, kBlock);
+    else
+      detail::shallow_block4<false>(k, ai, lda, pad, kBlock, tail, kBlock);
+    for (std::int64_t row = 0; row < rows; ++row)
+      std::copy_n(tail + row * kBlock, rest, ci + row * ldc + blocks);
+  }
+  return true;
+}
+
+}  // namespace cosda::kernels
