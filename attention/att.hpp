@@ -45,12 +45,7 @@ class Att final : public Attention<E> {
   void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, std::int64_t oldest) {
     Live a_live(this->ledger_, n_ * n_ + n_);
     Live out_live(this->ledger_, n_ * d_);  // holds Q/sqrt(d) until A V overwrites it
-    for_ring_in_window_order(n_, oldest,
-                             [&](std::int64_t first, std::int64_t count,
-                                 std::int64_t row) {  // nd mul
-                               ops::scale_into<E>(q.middleRows(first, count), inv_sqrt_d_,
-                                                  out_.middleRows(row, count));
-                             });
+    scale_in_window_order<E>(q, oldest, inv_sqrt_d_, out_);
     ops::gemm_nt<E>(out_, k, a_);          // A = exp(Q K^T / sqrt(d))
     ops::exp_row_sums<E>(a_, rs_.data());  // D = diag(A 1)
     ops::gemm_nn<E>(a_, v, out_);          // A V

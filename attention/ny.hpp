@@ -34,11 +34,11 @@ class Ny final : public Attention<E> {
   }
 
   bool step(const S* q, const S* k, const S* v) override {
-    append_row<E>(q_, q, seen_);  // window order: segment means need it
-    append_row<E>(k_, k, seen_);
-    append_row<E>(v_, v, seen_);
-    if (++seen_ < n_) return false;
-    attend(q_, k_, v_);
+    ring_row<E>(q_, q, seen_);  // Q, K, V in rings, no shifting: the queries are put in window
+    ring_row<E>(k_, k, seen_);  // order as they are scaled, the keys' segment means start at the
+    ring_row<E>(v_, v, seen_);  // oldest slot, and the rest is invariant under permuting keys
+    if (++seen_ < n_) return false;  // and values together (attend)
+    attend(q_, k_, v_, seen_ % n_);
     return true;
   }
   MatCRef<S> output() const override { return out_; }
@@ -47,15 +47,16 @@ class Ny final : public Attention<E> {
 
   // output() = Att_Ny of a window (q raw) with segment-means landmarks: the step's body, also
   // the second block of two-block models.
-  void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v); }
-  void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) {
+  void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v, 0); }
+  // q, k, v hold the window as rings whose oldest row is `oldest`.
+  void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, std::int64_t oldest) {
     Live live(this->ledger_, n_ * d_ + 2 * m_ * d_ + core_.scratch_elements(false));
-    ops::copy<E>(q, out_);  // out_ holds Q/sqrt(d) until the last product overwrites it
-    ops::scale<E>(out_, inv_sqrt_d_);
+    // out_ holds Q/sqrt(d), in window order, until the last product overwrites it.
+    scale_in_window_order<E>(q, oldest, inv_sqrt_d_, out_);
     std::int64_t first = 0;
     for (std::int64_t i = 0; i < m_; ++i) {  // segment-means landmarks
       segment_mean<E>(out_, first, sizes_[i], &qt_(i, 0));
-      segment_mean<E>(k, first, sizes_[i], &kt_(i, 0));
+      segment_mean<E>(k, oldest + first, sizes_[i], &kt_(i, 0));
       first += sizes_[i];
     }
     core_.attend(out_, k, v, qt_, kt_, nullptr, out_);

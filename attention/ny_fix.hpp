@@ -55,11 +55,11 @@ class NyFix final : public Attention<E> {
   }
 
   bool step(const S* q, const S* k, const S* v) override {
-    append_row<E>(q_, q, seen_);  // queries in window order: output rows follow them
-    ring_row<E>(k_, k, seen_);    // keys and values in a ring, no shifting: Nyström with fixed
-    ring_row<E>(v_, v, seen_);    // landmarks is invariant under permuting them together
+    ring_row<E>(q_, q, seen_);  // Q, K, V in rings, no shifting: the queries are put in window
+    ring_row<E>(k_, k, seen_);  // order as they are scaled (attend), and Nyström with fixed
+    ring_row<E>(v_, v, seen_);  // landmarks is invariant under permuting keys and values together
     if (++seen_ < n_) return false;
-    attend(q_, k_, v_);
+    attend(q_, k_, v_, seen_ % n_);
     return true;
   }
   MatCRef<S> output() const override { return out_; }
@@ -68,11 +68,12 @@ class NyFix final : public Attention<E> {
 
   // output() = Att_Ny^Fix of a window (q raw): the step's body, also the second block of
   // two-block models.
-  void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v); }
-  void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) {
+  void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v, 0); }
+  // q holds the window's queries as a ring whose oldest row is `oldest`.
+  void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, std::int64_t oldest) {
     Live live(this->ledger_, n_ * d_ + core_.scratch_elements(true));
-    ops::copy<E>(q, out_);  // out_ holds Q/sqrt(d) until the last product overwrites it
-    ops::scale<E>(out_, inv_sqrt_d_);
+    // out_ holds Q/sqrt(d), in window order, until the last product overwrites it.
+    scale_in_window_order<E>(q, oldest, inv_sqrt_d_, out_);
     core_.attend(out_, k, v, fixed_.qt, fixed_.kt, &fixed_.g, out_);
   }
 

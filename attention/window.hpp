@@ -1,5 +1,6 @@
-// Storage helpers shared by the variants: a shifting window for the variants that re-run over
-// the window, and ring-slot arithmetic for the continual ones.
+// Storage helpers: a shifting window (the encoder's inputs), rings of the last n tokens, and
+// ring-slot arithmetic. Every variant keeps its tokens in rings; those that re-run over the
+// window put the queries in window order as they scale them.
 #pragma once
 
 #include <algorithm>
@@ -16,16 +17,6 @@ void push_row(Mat<typename E::Scalar>& w, const typename E::Scalar* x) {
   const std::int64_t n = w.rows(), d = w.cols();
   if (n > 1) ops::copy<E>(w.data() + d, w.data() + n * d, w.data());
   ops::copy<E>(x, x + d, w.data() + (n - 1) * d);
-}
-
-// Appends x to a window holding `filled` rows: while the window fills up (warm-up) x goes to the
-// next free row and nothing moves; once it is full, as push_row.
-template <class E>
-void append_row(Mat<typename E::Scalar>& w, const typename E::Scalar* x, std::int64_t filled) {
-  if (filled < w.rows())
-    ops::copy<E>(x, x + w.cols(), w.data() + filled * w.cols());
-  else
-    push_row<E>(w, x);
 }
 
 // Writes x (w.cols() values) into ring slot t mod w.rows(), over the oldest row. Copies only.
@@ -47,6 +38,17 @@ template <class F>
 void for_ring_in_window_order(std::int64_t n, std::int64_t oldest, F&& f) {
   f(oldest, n - oldest, std::int64_t{0});
   if (oldest > 0) f(std::int64_t{0}, oldest, n - oldest);
+}
+
+// dst = s * ring, with ring rows oldest..newest on dst rows 0..n-1 (`oldest`: the ring slot of
+// the oldest token). One scaling copy: the queries of att, ny and ny_fix.  mul n*d.
+template <class E>
+void scale_in_window_order(MatCRef<typename E::Scalar> ring, std::int64_t oldest,
+                           typename E::Scalar s, MatRef<typename E::Scalar> dst) {
+  for_ring_in_window_order(
+      ring.rows(), oldest, [&](std::int64_t first, std::int64_t count, std::int64_t row) {
+        ops::scale_into<E>(ring.middleRows(first, count), s, dst.middleRows(row, count));
+      });
 }
 
 }  // namespace cosda
