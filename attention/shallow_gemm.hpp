@@ -1,12 +1,18 @@
-// C = A B for a large, shallow product: depth k of at most kShallowMaxDepth, C of at least
-// kShallowMinOutput elements in rows of at least kShallowMinCols, everything row-major.
+// C = A B for shallow products (depth k of at most kShallowMaxDepth, everything row-major) of
+// two shapes: wide (at least kShallowMinOutput outputs in rows of at least four packets) and
+// narrow (rows of at most two packets, at least kNarrowMinRows of them).
 //
 // The Nyström variants end their steps with such products: an n x m (or 1 x m) block of
 // landmark weights times an m x d block of values, m = 4 to 16. A general GEMM is the wrong
-// shape for them: OpenBLAS zeroes C before its kernel when beta = 0 (a third of cony_re_fix's
-// step at n = d = 1000, under perf) and packs A and B, so C travels through memory three
-// times. This kernel writes each row of C once, from accumulators held in registers: two rows
-// at a time, four packets of columns at a time, each packet of B loaded once per pair of rows.
+// shape for them. Wide: OpenBLAS zeroes C before its kernel when beta = 0 (a third of
+// cony_re_fix's step at n = d = 1000, under perf) and packs A and B, so C travels through
+// memory three times; this kernel writes each row of C once, from accumulators held in
+// registers: two rows at a time, four packets of columns at a time, each packet of B loaded
+// once per pair of rows. Narrow (Table III's heads: 120 x 4 times 4 x 12): Eigen's blocked
+// product packs both operands and zeroes C for a few hundred multiply-adds; this kernel pads B
+// to whole packets once and makes each row of C k multiply-adds of packets (cony_re_fix's
+// Table III step, one thread: 25.9 -> 13.0 us float, 32.6 -> 19.4 us double; 2-6x on the
+// product alone at 4-120 rows of 1-32 columns).
 // Same operation and, through ops::gemm, the same count as any product (mul r*c*k, add
 // r*c*(k-1)); only the order of the k terms of a sum is its own (first to last).
 #pragma once
@@ -18,14 +24,16 @@
 namespace cosda::kernels {
 
 inline constexpr std::int64_t kShallowMaxDepth = 16;
-// Smaller outputs stay with OpenBLAS (which has a kernel for small products that does not zero
-// C) or Eigen. cony_re_fix's step, float, one thread, here, before -> after this kernel:
+// Smaller wide outputs stay with OpenBLAS (which has a kernel for small products that does not
+// zero C) or Eigen. cony_re_fix's step, float, one thread, here, before -> after this kernel:
 // n = d = 1000 346 -> 184 us; d = 200: n = 4096 261 -> 173 us, n = 1024 45.6 -> 38.7 us,
 // n = 512 (102 k outputs) 16.2 -> 18.9 us; n = 64, d = 1024 (65 k outputs) the same.
 inline constexpr std::int64_t kShallowMinOutput = 128 * 1024;
-// Rows shorter than four packets stay in Eigen's product (Table III: 12 features per head).
+// Wide products need rows of at least four packets. Narrow ones (rows of at most two packets)
+// need kNarrowMinRows rows: for one row Eigen's inline product is faster than padding B.
 template <class T>
 inline constexpr std::int64_t kShallowMinCols = 4 * Eigen::internal::packet_traits<T>::size;
+inline constexpr std::int64_t kNarrowMinRows = 4;
 
 namespace detail {
 
@@ -63,18 +71,60 @@ inline void shallow_block4(std::int64_t k, const T* a, std::int64_t lda, const T
         pstoreu(c + ldc + 3 * W, d3);
 }
 
-}  // namespace detail
+// C = A B for rows of C of at most kPackets packets (c <= kPackets W): B's k rows padded with
+// zeros to kPackets packets each (`pad`, row stride kPackets W), a row of C per pass. A row
+// is stored as whole packets when that spills only into rows of C written after it (C
+// contiguous, ldc == c), else through `tmp`.
+template <int kPackets, class T>
+void narrow_rows(std::int64_t r, std::int64_t c, std::int64_t k, const T* a, std::int64_t lda,
+                 const T* pad, T* out, std::int64_t ldc) {
+  using namespace Eigen::internal;
+  using P = typename packet_traits<T>::type;
+  constexpr std::int64_t W = packet_traits<T>::size, kWidth = kPackets * W;
+  // Rows i with i c + kWidth <= r c may store whole packets.
+  const std::int64_t whole = ldc == c ? std::max<std::int64_t>(0, r - (kWidth + c - 1) / c + 1) : 0;
+  alignas(64) T tmp[kWidth];
+  for (std::int64_t i = 0; i < r; ++i) {
+    const T* ai = a + i * lda;
+    P x = pset1<P>(ai[0]);
+    P c0 = pmul(x, pload<P>(pad)), c1 = c0;
+    if constexpr (kPackets == 2) c1 = pmul(x, pload<P>(pad + W));
+    for (std::int64_t l = 1; l < k; ++l) {
+      x = pset1<P>(ai[l]);
+      c0 = pmadd(x, pload<P>(pad + l * kWidth), c0);
+      if constexpr (kPackets == 2) c1 = pmadd(x, pload<P>(pad + l * kWidth + W), c1);
+    }
+    T* ci = out + i * ldc;
+    T* dst = i < whole ? ci : tmp;
+    pstoreu(dst, c0);
+    if constexpr (kPackets == 2) pstoreu(dst + W, c1);
+    if (dst == tmp) std::copy_n(tmp, c, ci);
+  }
+}
 
-// C (r x c, row stride ldc) = A (r x k, row stride lda) B (k x c, row stride ldb), for
-// 1 <= k <= kShallowMaxDepth; returns false (and does nothing) for other depths, for outputs
-// smaller than kShallowMinOutput and for rows of C shorter than kShallowMinCols. C must not
-// overlap A or B.
+// The narrow kernel on all of C: B padded, then narrow_rows. Out of line, as is wide_gemm, so
+// that a product the kernels decline costs ops::gemm no more than shallow_gemm's tests.
 template <class T>
-bool shallow_gemm(std::int64_t r, std::int64_t c, std::int64_t k, const T* a, std::int64_t lda,
-                  const T* b, std::int64_t ldb, T* out, std::int64_t ldc) {
+EIGEN_DONT_INLINE void narrow_gemm(std::int64_t r, std::int64_t c, std::int64_t k, const T* a,
+                                   std::int64_t lda, const T* b, std::int64_t ldb, T* out,
+                                   std::int64_t ldc) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
+  alignas(64) T pad[kShallowMaxDepth * 2 * W];
+  const std::int64_t width = c <= W ? W : 2 * W;
+  for (std::int64_t l = 0; l < k; ++l)
+    for (std::int64_t t = 0; t < width; ++t) pad[l * width + t] = t < c ? b[l * ldb + t] : T(0);
+  if (width == W)
+    narrow_rows<1>(r, c, k, a, lda, pad, out, ldc);
+  else
+    narrow_rows<2>(r, c, k, a, lda, pad, out, ldc);
+}
+
+// The wide kernel on all of C: blocks of four packets, then the rest through a padded block.
+template <class T>
+EIGEN_DONT_INLINE void wide_gemm(std::int64_t r, std::int64_t c, std::int64_t k, const T* a,
+                                 std::int64_t lda, const T* b, std::int64_t ldb, T* out,
+                                 std::int64_t ldc) {
   constexpr std::int64_t kBlock = 4 * Eigen::internal::packet_traits<T>::size;
-  if (k < 1 || k > kShallowMaxDepth || r * c < kShallowMinOutput || c < kShallowMinCols<T>)
-    return false;
   const std::int64_t blocks = c / kBlock * kBlock, rest = c - blocks;
   // The last `rest` columns of B padded with zeros to one block, and the block of C they give.
   alignas(64) T pad[kShallowMaxDepth * kBlock];
@@ -89,17 +139,35 @@ bool shallow_gemm(std::int64_t r, std::int64_t c, std::int64_t k, const T* a, st
     const std::int64_t rows = std::min<std::int64_t>(2, r - i);
     for (std::int64_t j = 0; j < blocks; j += kBlock)
       if (rows == 2)
-        detail::shallow_block4<true>(k, ai, lda, b + j, ldb, ci + j, ldc);
+        shallow_block4<true>(k, ai, lda, b + j, ldb, ci + j, ldc);
       else
-        detail::shallow_block4<false>(k, ai, lda, b + j, ldb, ci + j, ldc);
+        shallow_block4<false>(k, ai, lda, b + j, ldb, ci + j, ldc);
     if (rest == 0) continue;
     if (rows == 2)
-      detail::shallow_block4<true>(k, ai, lda, pad, kBlock, tail, kBlock);
+      shallow_block4<true>(k, ai, lda, pad, kBlock, tail, kBlock);
     else
-      detail::shallow_block4<false>(k, ai, lda, pad, kBlock, tail, kBlock);
+      shallow_block4<false>(k, ai, lda, pad, kBlock, tail, kBlock);
     for (std::int64_t row = 0; row < rows; ++row)
       std::copy_n(tail + row * kBlock, rest, ci + row * ldc + blocks);
   }
+}
+
+}  // namespace detail
+
+// C (r x c, row stride ldc) = A (r x k, row stride lda) B (k x c, row stride ldb), for
+// 1 <= k <= kShallowMaxDepth, on the shapes of this file's header; returns false (and does
+// nothing) on others. C must not overlap A or B.
+template <class T>
+inline bool shallow_gemm(std::int64_t r, std::int64_t c, std::int64_t k, const T* a,
+                         std::int64_t lda, const T* b, std::int64_t ldb, T* out, std::int64_t ldc) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
+  if (k < 1 || k > kShallowMaxDepth || c < 1) return false;
+  if (c <= 2 * W && r >= kNarrowMinRows) {
+    detail::narrow_gemm(r, c, k, a, lda, b, ldb, out, ldc);
+    return true;
+  }
+  if (r * c < kShallowMinOutput || c < kShallowMinCols<T>) return false;
+  detail::wide_gemm(r, c, k, a, lda, b, ldb, out, ldc);
   return true;
 }
 

@@ -161,63 +161,91 @@ TEST_P(TransposedForms, MatchTheRowForms) {
 }
 INSTANTIATE_TEST_SUITE_P(Seam, TransposedForms, ::testing::Values(7, 19));
 
-// The shallow product kernel (attention/shallow_gemm.hpp) computes A B on the shapes it takes:
-// odd and even rows, columns with and without a tail past its blocks of four packets, depth 1
-// and kShallowMaxDepth, and operands that are blocks of larger matrices (strides); it declines
-// the shapes it leaves to Eigen and OpenBLAS.
+// The shallow product kernels (attention/shallow_gemm.hpp) compute A B on the shapes they
+// take: wide and narrow, odd and even rows, columns with and without a tail past whole blocks or
+// packets, depth 1 and kShallowMaxDepth, operands that are blocks of larger matrices (strides)
+// and contiguous ones (the narrow kernel stores whole packets into later rows then); they
+// decline the shapes they leave to Eigen and OpenBLAS.
 template <class T>
-void expect_shallow_product(std::int64_t r, std::int64_t c, std::int64_t k, double tol) {
-  const Mat<T> big_a = Mat<T>::Random(r + 3, k + 5), big_b = Mat<T>::Random(k + 2, c + 7);
-  const MatCRef<T> a = big_a.block(1, 2, r, k), b = big_b.block(2, 3, k, c);
-  Mat<T> big_c = Mat<T>::Constant(r + 2, c + 9, T(-7));
-  MatRef<T> out = big_c.block(1, 4, r, c);
+void expect_shallow_product(std::int64_t r, std::int64_t c, std::int64_t k, bool strided,
+                            double tol) {
+  const std::int64_t pad = strided ? 3 : 0;
+  const Mat<T> big_a = Mat<T>::Random(r + pad, k + pad), big_b = Mat<T>::Random(k + pad, c + pad);
+  const MatCRef<T> a = big_a.block(pad / 3, pad / 3, r, k), b = big_b.block(pad / 3, pad / 3, k, c);
+  Mat<T> big_c = Mat<T>::Constant(r + pad, c + pad, T(-7));
+  MatRef<T> out = big_c.block(pad / 3, pad / 3, r, c);
+  const std::string shape = std::to_string(r) + " x " + std::to_string(c) + " x " +
+                            std::to_string(k) + (strided ? " strided" : "");
   ASSERT_TRUE(kernels::shallow_gemm(r, c, k, a.data(), a.outerStride(), b.data(), b.outerStride(),
-                                    out.data(), out.outerStride()));
+                                    out.data(), out.outerStride()))
+      << shape;
   const Mat<T> want = a * b;
   const double scale = want.cwiseAbs().maxCoeff();
-  EXPECT_LE((out - want).cwiseAbs().maxCoeff(), tol * scale) << r << " x " << c << " x " << k;
-  // Nothing outside C is written.
-  Mat<T> around = big_c;
-  around.block(1, 4, r, c).setConstant(T(-7));
-  EXPECT_TRUE((around.array() == T(-7)).all()) << r << " x " << c << " x " << k;
+  EXPECT_LE((out - want).cwiseAbs().maxCoeff(), tol * scale) << shape;
+  Mat<T> around = big_c;  // nothing outside C is written
+  around.block(pad / 3, pad / 3, r, c).setConstant(T(-7));
+  EXPECT_TRUE((around.array() == T(-7)).all()) << shape;
+}
+
+template <class T>
+void expect_shallow_products(double tol) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
+  constexpr std::int64_t kMax = kernels::kShallowMaxDepth;
+  const std::int64_t wide[][2] = {{kernels::kShallowMinOutput / (4 * W), 4 * W},
+                                  {kernels::kShallowMinOutput / (8 * W) + 1, 8 * W},
+                                  {1000, 1000},
+                                  {613, 217},
+                                  {1, 131072}};
+  const std::int64_t narrow[][2] = {{kernels::kNarrowMinRows, 1},
+                                    {120, 12 % W + 1},
+                                    {5, W},
+                                    {9, W + 1},
+                                    {120, 2 * W},
+                                    {77, 2 * W - 1}};
+  for (std::int64_t k : {std::int64_t(1), std::int64_t(5), kMax}) {
+    for (const auto& rc : wide) expect_shallow_product<T>(rc[0], rc[1], k, true, tol);
+    for (const auto& rc : narrow)
+      for (bool strided : {false, true}) expect_shallow_product<T>(rc[0], rc[1], k, strided, tol);
+  }
 }
 
 TEST(ShallowProduct, EqualsTheProductOnEveryShapeItTakes) {
-  constexpr std::int64_t kMax = kernels::kShallowMaxDepth;
-  const std::int64_t rows_cols[][2] = {
-      {2048, 64}, {1025, 128}, {1000, 1000}, {613, 217}, {1, 131072}};
-  for (const auto& rc : rows_cols)
-    for (std::int64_t k : {std::int64_t(1), std::int64_t(5), kMax}) {
-      expect_shallow_product<float>(rc[0], rc[1], k, 1e-5);
-      expect_shallow_product<double>(rc[0], rc[1], k, 1e-13);
-    }
+  expect_shallow_products<float>(1e-5);
+  expect_shallow_products<double>(1e-13);
 }
 
 TEST(ShallowProduct, DeclinesWhatItLeavesToEigenAndOpenBlas) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<float>::size;
   std::vector<float> a(1 << 20, 1.0f), b(1 << 20, 1.0f), c(1 << 20, 5.0f);
   const auto take = [&](std::int64_t r, std::int64_t cols, std::int64_t k) {
     return kernels::shallow_gemm(r, cols, k, a.data(), k, b.data(), cols, c.data(), cols);
   };
-  EXPECT_FALSE(take(2048, 64, kernels::kShallowMaxDepth + 1)) << "too deep";
-  EXPECT_FALSE(take(2047, 64, 8)) << "output below kShallowMinOutput";
-  EXPECT_FALSE(take(16384, 12, 4)) << "rows shorter than four packets (Table III's heads)";
-  EXPECT_FALSE(take(2048, 64, 0)) << "no depth";
+  const std::int64_t wide_rows = kernels::kShallowMinOutput / (4 * W);
+  EXPECT_FALSE(take(wide_rows, 4 * W, kernels::kShallowMaxDepth + 1)) << "too deep";
+  EXPECT_FALSE(take(120, W, kernels::kShallowMaxDepth + 1)) << "too deep";
+  EXPECT_FALSE(take(wide_rows, 4 * W, 0)) << "no depth";
+  EXPECT_FALSE(take(wide_rows - 1, 4 * W, 8)) << "wide, below kShallowMinOutput outputs";
+  EXPECT_FALSE(take(4096, 2 * W + 1, 8)) << "between narrow and wide";
+  EXPECT_FALSE(take(kernels::kNarrowMinRows - 1, W, 8)) << "narrow, too few rows";
   EXPECT_EQ(c[0], 5.0f) << "declined products write nothing";
-  EXPECT_TRUE(take(2048, 64, 8));
+  EXPECT_TRUE(take(wide_rows, 4 * W, 8));
   EXPECT_EQ(c[0], 8.0f);
+  EXPECT_TRUE(take(kernels::kNarrowMinRows, W, 3));
+  EXPECT_EQ(c[0], 3.0f);
 }
 
-// Through ops::gemm, a product the shallow kernel takes counts as any product.
+// Through ops::gemm, products the shallow kernels take count as any product.
 TEST(Seam, ShallowProductTalliesWhatItExecutes) {
   expect_same_count(
       [](auto e) {
         using E = decltype(e);
         using S = typename E::Scalar;
         const Mat<S> a = Mat<S>::Constant(513, 8, S(0.5)), b = Mat<S>::Constant(8, 257, S(0.25));
-        Mat<S> out(513, 257);
+        Mat<S> out(513, 257), narrow(120, 12);
         ops::gemm_nn<E>(a, b, out);
+        ops::gemm_nn<E>(a.topRows(120).leftCols(4), b.topLeftCorner(4, 12), narrow);
       },
-      "gemm_nn 513x257x8");
+      "gemm_nn 513x257x8, 120x12x4");
 }
 
 // The acceptance grid: small shapes with n mod m != 0, m = 1, m = n, several d, d > n, two
