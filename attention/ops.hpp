@@ -69,9 +69,8 @@ void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S
   } else {
     E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
     touch<E>(a), touch<E>(b), touch<E>(c);
-    if (!trans_a && !trans_b &&
-        kernels::shallow_gemm(r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(),
-                              c.data(), c.outerStride()))
+    if (!trans_a && kernels::shallow_gemm(trans_b, r, n, k, a.data(), a.outerStride(), b.data(),
+                                          b.outerStride(), c.data(), c.outerStride()))
       return;
     if (blas::gemm(trans_a, trans_b, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(),
                    c.data(), c.outerStride()))

@@ -105,14 +105,15 @@ void narrow_rows(std::int64_t r, std::int64_t c, std::int64_t k, const T* a, std
 // The narrow kernel on all of C: B padded, then narrow_rows. Out of line, as is wide_gemm, so
 // that a product the kernels decline costs ops::gemm no more than shallow_gemm's tests.
 template <class T>
-EIGEN_DONT_INLINE void narrow_gemm(std::int64_t r, std::int64_t c, std::int64_t k, const T* a,
-                                   std::int64_t lda, const T* b, std::int64_t ldb, T* out,
-                                   std::int64_t ldc) {
+EIGEN_DONT_INLINE void narrow_gemm(bool trans_b, std::int64_t r, std::int64_t c, std::int64_t k,
+                                   const T* a, std::int64_t lda, const T* b, std::int64_t ldb,
+                                   T* out, std::int64_t ldc) {
   constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
   alignas(64) T pad[kShallowMaxDepth * 2 * W];
   const std::int64_t width = c <= W ? W : 2 * W;
   for (std::int64_t l = 0; l < k; ++l)
-    for (std::int64_t t = 0; t < width; ++t) pad[l * width + t] = t < c ? b[l * ldb + t] : T(0);
+    for (std::int64_t t = 0; t < width; ++t)
+      pad[l * width + t] = t >= c ? T(0) : trans_b ? b[t * ldb + l] : b[l * ldb + t];
   if (width == W)
     narrow_rows<1>(r, c, k, a, lda, pad, out, ldc);
   else
@@ -154,19 +155,20 @@ EIGEN_DONT_INLINE void wide_gemm(std::int64_t r, std::int64_t c, std::int64_t k,
 
 }  // namespace detail
 
-// C (r x c, row stride ldc) = A (r x k, row stride lda) B (k x c, row stride ldb), for
+// C (r x c, row stride ldc) = A (r x k, row stride lda) B (k x c, row stride ldb), or B^T
+// when trans_b (B: c x k; narrow products only, the padding transposes it), for
 // 1 <= k <= kShallowMaxDepth, on the shapes of this file's header; returns false (and does
 // nothing) on others. C must not overlap A or B.
 template <class T>
-inline bool shallow_gemm(std::int64_t r, std::int64_t c, std::int64_t k, const T* a,
+inline bool shallow_gemm(bool trans_b, std::int64_t r, std::int64_t c, std::int64_t k, const T* a,
                          std::int64_t lda, const T* b, std::int64_t ldb, T* out, std::int64_t ldc) {
   constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
   if (k < 1 || k > kShallowMaxDepth || c < 1) return false;
   if (c <= 2 * W && r >= kNarrowMinRows) {
-    detail::narrow_gemm(r, c, k, a, lda, b, ldb, out, ldc);
+    detail::narrow_gemm(trans_b, r, c, k, a, lda, b, ldb, out, ldc);
     return true;
   }
-  if (r * c < kShallowMinOutput || c < kShallowMinCols<T>) return false;
+  if (trans_b || r * c < kShallowMinOutput || c < kShallowMinCols<T>) return false;
   detail::wide_gemm(r, c, k, a, lda, b, ldb, out, ldc);
   return true;
 }

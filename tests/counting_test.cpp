@@ -164,22 +164,24 @@ INSTANTIATE_TEST_SUITE_P(Seam, TransposedForms, ::testing::Values(7, 19));
 // The shallow product kernels (attention/shallow_gemm.hpp) compute A B on the shapes they
 // take: wide and narrow, odd and even rows, columns with and without a tail past whole blocks or
 // packets, depth 1 and kShallowMaxDepth, operands that are blocks of larger matrices (strides)
-// and contiguous ones (the narrow kernel stores whole packets into later rows then); they
-// decline the shapes they leave to Eigen and OpenBLAS.
+// and contiguous ones (the narrow kernel stores whole packets into later rows then), B or B^T
+// (narrow); they decline the shapes they leave to Eigen and OpenBLAS.
 template <class T>
 void expect_shallow_product(std::int64_t r, std::int64_t c, std::int64_t k, bool strided,
-                            double tol) {
-  const std::int64_t pad = strided ? 3 : 0;
-  const Mat<T> big_a = Mat<T>::Random(r + pad, k + pad), big_b = Mat<T>::Random(k + pad, c + pad);
-  const MatCRef<T> a = big_a.block(pad / 3, pad / 3, r, k), b = big_b.block(pad / 3, pad / 3, k, c);
+                            bool trans_b, double tol) {
+  const std::int64_t pad = strided ? 3 : 0, br = trans_b ? c : k, bc = trans_b ? k : c;
+  const Mat<T> big_a = Mat<T>::Random(r + pad, k + pad), big_b = Mat<T>::Random(br + pad, bc + pad);
+  const MatCRef<T> a = big_a.block(pad / 3, pad / 3, r, k),
+                   b = big_b.block(pad / 3, pad / 3, br, bc);
   Mat<T> big_c = Mat<T>::Constant(r + pad, c + pad, T(-7));
   MatRef<T> out = big_c.block(pad / 3, pad / 3, r, c);
   const std::string shape = std::to_string(r) + " x " + std::to_string(c) + " x " +
-                            std::to_string(k) + (strided ? " strided" : "");
-  ASSERT_TRUE(kernels::shallow_gemm(r, c, k, a.data(), a.outerStride(), b.data(), b.outerStride(),
-                                    out.data(), out.outerStride()))
+                            std::to_string(k) + (strided ? " strided" : "") +
+                            (trans_b ? " B^T" : "");
+  ASSERT_TRUE(kernels::shallow_gemm(trans_b, r, c, k, a.data(), a.outerStride(), b.data(),
+                                    b.outerStride(), out.data(), out.outerStride()))
       << shape;
-  const Mat<T> want = a * b;
+  const Mat<T> want = trans_b ? Mat<T>(a * b.transpose()) : Mat<T>(a * b);
   const double scale = want.cwiseAbs().maxCoeff();
   EXPECT_LE((out - want).cwiseAbs().maxCoeff(), tol * scale) << shape;
   Mat<T> around = big_c;  // nothing outside C is written
@@ -203,9 +205,11 @@ void expect_shallow_products(double tol) {
                                     {120, 2 * W},
                                     {77, 2 * W - 1}};
   for (std::int64_t k : {std::int64_t(1), std::int64_t(5), kMax}) {
-    for (const auto& rc : wide) expect_shallow_product<T>(rc[0], rc[1], k, true, tol);
+    for (const auto& rc : wide) expect_shallow_product<T>(rc[0], rc[1], k, true, false, tol);
     for (const auto& rc : narrow)
-      for (bool strided : {false, true}) expect_shallow_product<T>(rc[0], rc[1], k, strided, tol);
+      for (bool strided : {false, true})
+        for (bool trans_b : {false, true})
+          expect_shallow_product<T>(rc[0], rc[1], k, strided, trans_b, tol);
   }
 }
 
@@ -217,8 +221,9 @@ TEST(ShallowProduct, EqualsTheProductOnEveryShapeItTakes) {
 TEST(ShallowProduct, DeclinesWhatItLeavesToEigenAndOpenBlas) {
   constexpr std::int64_t W = Eigen::internal::packet_traits<float>::size;
   std::vector<float> a(1 << 20, 1.0f), b(1 << 20, 1.0f), c(1 << 20, 5.0f);
-  const auto take = [&](std::int64_t r, std::int64_t cols, std::int64_t k) {
-    return kernels::shallow_gemm(r, cols, k, a.data(), k, b.data(), cols, c.data(), cols);
+  const auto take = [&](std::int64_t r, std::int64_t cols, std::int64_t k, bool trans_b = false) {
+    return kernels::shallow_gemm(trans_b, r, cols, k, a.data(), k, b.data(), trans_b ? k : cols,
+                                 c.data(), cols);
   };
   const std::int64_t wide_rows = kernels::kShallowMinOutput / (4 * W);
   EXPECT_FALSE(take(wide_rows, 4 * W, kernels::kShallowMaxDepth + 1)) << "too deep";
@@ -227,6 +232,7 @@ TEST(ShallowProduct, DeclinesWhatItLeavesToEigenAndOpenBlas) {
   EXPECT_FALSE(take(wide_rows - 1, 4 * W, 8)) << "wide, below kShallowMinOutput outputs";
   EXPECT_FALSE(take(4096, 2 * W + 1, 8)) << "between narrow and wide";
   EXPECT_FALSE(take(kernels::kNarrowMinRows - 1, W, 8)) << "narrow, too few rows";
+  EXPECT_FALSE(take(wide_rows, 4 * W, 8, true)) << "wide with B^T";
   EXPECT_EQ(c[0], 5.0f) << "declined products write nothing";
   EXPECT_TRUE(take(wide_rows, 4 * W, 8));
   EXPECT_EQ(c[0], 8.0f);
@@ -241,11 +247,12 @@ TEST(Seam, ShallowProductTalliesWhatItExecutes) {
         using E = decltype(e);
         using S = typename E::Scalar;
         const Mat<S> a = Mat<S>::Constant(513, 8, S(0.5)), b = Mat<S>::Constant(8, 257, S(0.25));
-        Mat<S> out(513, 257), narrow(120, 12);
+        Mat<S> out(513, 257), narrow(120, 12), narrow_t(120, 4);
         ops::gemm_nn<E>(a, b, out);
         ops::gemm_nn<E>(a.topRows(120).leftCols(4), b.topLeftCorner(4, 12), narrow);
+        ops::gemm_nt<E>(narrow, Mat<S>::Constant(4, 12, S(0.25)), narrow_t);
       },
-      "gemm_nn 513x257x8, 120x12x4");
+      "gemm_nn 513x257x8, 120x12x4, gemm_nt 120x4x12");
 }
 
 // The acceptance grid: small shapes with n mod m != 0, m = 1, m = n, several d, d > n, two
