@@ -34,10 +34,13 @@ class Ny final : public Attention<E> {
   }
 
   bool step(const S* q, const S* k, const S* v) override {
-    ring_row<E>(q_, q, seen_);  // Q, K, V in rings, no shifting: the queries are put in window
-    ring_row<E>(k_, k, seen_);  // order as they are scaled, the keys' segment means start at the
-    ring_row<E>(v_, v, seen_);  // oldest slot, and the rest is invariant under permuting keys
-    if (++seen_ < n_) return false;  // and values together (attend)
+    // Q, K, V in rings, no shifting (attend): the queries are put in window order as they are
+    // scaled, the keys' segment means start at the oldest slot, and the rest is invariant
+    // under permuting keys and values together.
+    ring_row<E>(q_, q, seen_);
+    ring_row<E>(k_, k, seen_);
+    ring_row<E>(v_, v, seen_);
+    if (++seen_ < n_) return false;
     attend(q_, k_, v_, seen_ % n_);
     return true;
   }

@@ -2,12 +2,12 @@
 //
 // Each op states its exact count. For E = Exact (Counted scalars) the op runs the textbook
 // loop and the scalar counts itself; for Tally<T> it runs plain Eigen code and adds the stated
-// count; for Plain<T> it runs plain Eigen code only (both send large products to BLAS when the
-// build has it, blas.hpp). The textbook algorithm fixes the count,
-// so counts never depend on a BLAS kernel's blocking: a length-k dot product is k
-// multiplications and k-1 additions. tests/counting_test.cpp proves Tally == Exact per op and
-// per variant, bucket by bucket. Under Tally each op also records the memory it reads and
-// writes (touch(), attention/footprint.hpp): the bytes of the roofline bound.
+// count; for Plain<T> it runs plain Eigen code only (both send shallow products to the kernels
+// of shallow_gemm.hpp, and other large ones to BLAS when the build has it, blas.hpp). The
+// textbook algorithm fixes the count, so counts never depend on a product kernel's blocking: a
+// length-k dot product is k multiplications and k-1 additions. tests/counting_test.cpp proves Tally
+// == Exact per op and per variant, bucket by bucket. Under Tally each op also records the memory it
+// reads and writes (touch(), attention/footprint.hpp): the bytes of the roofline bound.
 #pragma once
 
 #include <Eigen/Core>
