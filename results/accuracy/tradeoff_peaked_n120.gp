@@ -9,10 +9,10 @@ set ylabel '95th percentile relative error per step'
 set format y '%.0e'
 set format x '%.0e'
 $tre_att << EOD
-9.379200e+05 6.110743e-16 exact
+9.379200e+05 6.039263e-16 exact
 EOD
 $tre_co_re << EOD
-2.530900e+04 4.509642e-14 exact
+2.530900e+04 6.804931e-14 exact
 EOD
 $tre_ny << EOD
 3.652800e+04 1.226804e+00 2
@@ -49,12 +49,12 @@ EOD
 $front_re << EOD
 6.144000e+03 1.992494e+00
 6.397117e+03 1.133568e+00
-2.530900e+04 4.509642e-14
+2.530900e+04 6.804931e-14
 EOD
 set title 'whole window (n x d output)'
 plot $tre_att using 1:2 with points pt 7 ps 1.4 lc rgb '#000000' title 'att', $tre_att using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#000000' notitle, $tre_co_re using 1:2 with points pt 7 ps 1.4 lc rgb '#7f7f7f' title 'co_re', $tre_co_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#7f7f7f' notitle, $tre_ny using 1:2 with points pt 7 ps 1.4 lc rgb '#1f77b4' title 'ny', $tre_ny using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#1f77b4' notitle, $tre_ny_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#17becf' title 'ny_fix', $tre_ny_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#17becf' notitle, $tre_cony_re_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d62728' title 'cony_re_cont', $tre_cony_re_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d62728' notitle, $tre_cony_re_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#2ca02c' title 'cony_re_fix', $tre_cony_re_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#2ca02c' notitle, $front_re using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
 $tsi_co_si << EOD
-7.816000e+03 6.892016e-16 exact
+7.816000e+03 7.604761e-16 exact
 EOD
 $tsi_cony_si_cont << EOD
 5.998333e+02 1.444843e+00 2
@@ -75,7 +75,7 @@ EOD
 $front_si << EOD
 4.320000e+02 2.870250e+00
 5.998333e+02 1.444843e+00
-7.816000e+03 6.892016e-16
+7.816000e+03 7.604761e-16
 EOD
 set title 'newest query only (1 x d output)'
 plot $tsi_co_si using 1:2 with points pt 7 ps 1.4 lc rgb '#7f7f7f' title 'co_si', $tsi_co_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#7f7f7f' notitle, $tsi_cony_si_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d62728' title 'cony_si_cont', $tsi_cony_si_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d62728' notitle, $tsi_cony_si_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#2ca02c' title 'cony_si_fix', $tsi_cony_si_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#2ca02c' notitle, $front_si using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'

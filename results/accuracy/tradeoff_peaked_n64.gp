@@ -9,10 +9,10 @@ set ylabel '95th percentile relative error per step'
 set format y '%.0e'
 set format x '%.0e'
 $tre_att << EOD
-2.672640e+05 4.710499e-16 exact
+2.672640e+05 4.705358e-16 exact
 EOD
 $tre_co_re << EOD
-1.343700e+04 1.105444e-13 exact
+1.343700e+04 2.109939e-13 exact
 EOD
 $tre_ny << EOD
 1.972800e+04 1.848718e+00 2
@@ -49,12 +49,12 @@ EOD
 $front_re << EOD
 3.456000e+03 2.488978e+00
 3.713594e+03 1.540882e+00
-1.343700e+04 1.105444e-13
+1.343700e+04 2.109939e-13
 EOD
 set title 'whole window (n x d output)'
 plot $tre_att using 1:2 with points pt 7 ps 1.4 lc rgb '#000000' title 'att', $tre_att using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#000000' notitle, $tre_co_re using 1:2 with points pt 7 ps 1.4 lc rgb '#7f7f7f' title 'co_re', $tre_co_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#7f7f7f' notitle, $tre_ny using 1:2 with points pt 7 ps 1.4 lc rgb '#1f77b4' title 'ny', $tre_ny using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#1f77b4' notitle, $tre_ny_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#17becf' title 'ny_fix', $tre_ny_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#17becf' notitle, $tre_cony_re_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d62728' title 'cony_re_cont', $tre_cony_re_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d62728' notitle, $tre_cony_re_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#2ca02c' title 'cony_re_fix', $tre_cony_re_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#2ca02c' notitle, $front_re using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
 $tsi_co_si << EOD
-4.176000e+03 5.615683e-16 exact
+4.176000e+03 5.411368e-16 exact
 EOD
 $tsi_cony_si_cont << EOD
 6.049375e+02 1.942169e+00 2
@@ -75,7 +75,7 @@ EOD
 $front_si << EOD
 4.320000e+02 3.743749e+00
 6.049375e+02 1.942169e+00
-4.176000e+03 5.615683e-16
+4.176000e+03 5.411368e-16
 EOD
 set title 'newest query only (1 x d output)'
 plot $tsi_co_si using 1:2 with points pt 7 ps 1.4 lc rgb '#7f7f7f' title 'co_si', $tsi_co_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#7f7f7f' notitle, $tsi_cony_si_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d62728' title 'cony_si_cont', $tsi_cony_si_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d62728' notitle, $tsi_cony_si_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#2ca02c' title 'cony_si_fix', $tsi_cony_si_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#2ca02c' notitle, $front_si using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
