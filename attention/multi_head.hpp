@@ -1,9 +1,14 @@
 // h heads of one variant (or its two-block model) side by side (CoTrans Eq. 9 without the
 // projections): the token's d features are split into h slices of d/h, each fed to its own head;
-// outputs are concatenated along features. Heads run in parallel with OpenMP in the plain build;
-// counting policies run them one after another (the counters are per thread). Counts and logical
-// memory are summed over heads: heads running in parallel are all live at once.
+// outputs are concatenated along features. Heads run in parallel with OpenMP in the plain build
+// when there are several heads and threads. Counting policies run them one after another (the
+// counters are per thread), and so does the plain build with one head or one thread: entering a
+// parallel region, even on one thread, cost about 2 us per step on this project's virtual
+// machines, more than a whole cony_si_fix step at n = d = 100. Counts and logical memory are
+// summed over heads: heads running in parallel are all live at once.
 #pragma once
+
+#include <omp.h>
 
 #include <algorithm>
 #include <vector>
@@ -42,12 +47,14 @@ class MultiHead {
 
   bool step(const S* q, const S* k, const S* v) {
     bool ready = false;
-    if constexpr (E::kCounting) {
-      for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v);
-    } else {
-#pragma omp parallel for if (h_ > 1) reduction(|| : ready)
-      for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v) || ready;
+    if constexpr (!E::kCounting) {
+      if (h_ > 1 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+#pragma omp parallel for reduction(|| : ready)
+        for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v) || ready;
+        return ready;
+      }
     }
+    for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v) || ready;
     return ready;
   }
 
