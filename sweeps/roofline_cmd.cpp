@@ -114,6 +114,31 @@ void triad_pass(double* a, const double* b, const double* c, std::int64_t len, d
   for (std::int64_t i = 0; i < len; ++i) a[i] = b[i] + s * c[i];
 }
 
+// Aligned as the kernels' matrices are (Eigen's allocator, to the vector width): a buffer that
+// is not halves the read bandwidth measured at L2 working sets here, because glibc's large
+// blocks start 16 bytes past a page and every other 256-bit load straddles two lines.
+using Buffer = std::vector<double, Eigen::aligned_allocator<double>>;
+
+// Each thread's three buffers, kept from one working set to the next and grown only when a
+// larger one needs it: allocating and first touching them anew for every working set (about
+// 25 GB in all on a machine that reports a 508 MiB L3) took three of the command's four
+// minutes, as system time for page faults, on this project's virtual machines. Reused, they
+// hold what the passes wrote, which stays finite (the triad writes a = b + s c, about 2.5).
+struct Buffers {
+  Buffer a, b, c;
+};
+// This thread's buffers with at least len elements in a (and in b and c when all three).
+Buffers& thread_buffers(std::int64_t len, bool all_three) {
+  static std::vector<Buffers> pool(std::size_t(std::max(1, omp_get_num_procs())));
+  Buffers& mine = pool.at(std::size_t(omp_get_thread_num()));
+  const auto grow = [len](Buffer& x, double value) {
+    if (std::int64_t(x.size()) < len) x = Buffer(std::size_t(len), value);
+  };
+  grow(mine.a, 1.0);
+  if (all_three) grow(mine.b, 2.0), grow(mine.c, 0.5);
+  return mine;
+}
+
 // GB/s of the read pass (triad: false) or the triad over `bytes` of working set per thread.
 double bandwidth_gbs(bool triad, std::int64_t bytes, int threads, int reps) {
   double rate = 0;
@@ -121,21 +146,20 @@ double bandwidth_gbs(bool triad, std::int64_t bytes, int threads, int reps) {
 #pragma omp parallel num_threads(threads) reduction(+ : rate)
   {
     const std::int64_t len = std::max<std::int64_t>(64, bytes / (triad ? 3 : 1) / 8);
-    // Aligned as the kernels' matrices are (Eigen's allocator, to the vector width): a buffer
-    // that is not halves the read bandwidth measured at L2 working sets here, because glibc's
-    // large blocks start 16 bytes past a page and every other 256-bit load straddles two lines.
-    using Buffer = std::vector<double, Eigen::aligned_allocator<double>>;
-    Buffer a(len, 1.0), b(len, 2.0), c(len, 0.5);
+    Buffers& buf = thread_buffers(len, triad);
+    double* a = buf.a.data();
+    const double* b = buf.b.data();
+    const double* c = buf.c.data();
     // Enough passes per repetition for about 20 ms at 50 GB/s, at least one.
     const std::int64_t passes = std::max<std::int64_t>(1, std::int64_t(1e9 / double(bytes)));
     double local = 0;
     auto once = [&] {
       for (std::int64_t p = 0; p < passes; ++p) {
         if (triad) {
-          triad_pass(a.data(), b.data(), c.data(), len, 1.0 + 1e-9 * double(p));
+          triad_pass(a, b, c, len, 1.0 + 1e-9 * double(p));
           local += a[p % len];
         } else {
-          local += read_pass(a.data(), len);
+          local += read_pass(a, len);
         }
       }
       return double(passes) * double(len) * (triad ? 24.0 : 8.0);
