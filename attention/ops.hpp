@@ -20,6 +20,7 @@
 #include "attention/blas.hpp"
 #include "attention/exec.hpp"
 #include "attention/footprint.hpp"
+#include "attention/row_kernels.hpp"
 #include "attention/shallow_gemm.hpp"
 
 namespace cosda::ops {
@@ -328,17 +329,11 @@ void retro_update(MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new, const S
     E::tally(retro_counts(r, d, dv, s.on));
     touch<E>(x), touch<E>(k_old, d), touch<E>(k_new, d), touch<E>(e_old, r), touch<E>(e_new, r);
     touch<E>(sums, r), touch<E>(v_old, dv), touch<E>(v_new, dv), touch<E>(y);
-    const VecCMap<S<E>> ko(k_old, d), kn(k_new, d), vo(v_old, dv), vn(v_new, dv);
-    for (std::int64_t i = 0; i < r; ++i) {  // both dot products while x_i is in L1
-      const VecCMap<S<E>> xi(x.row(i).data(), d);
-      e_old[i] = xi.dot(ko);
-      e_new[i] = xi.dot(kn);
-    }
+    for (std::int64_t i = 0; i < r; ++i)  // both dot products while x_i is in L1
+      kernels::dot2(x.row(i).data(), k_old, k_new, d, &e_old[i], &e_new[i]);
     retro_exp_sums<E>(e_old, e_new, sums, r, s);
-    for (std::int64_t i = 0; i < r; ++i) {
-      VecMap<S<E>> yi(&y(i, 0), dv);
-      yi = yi - e_old[i] * vo + e_new[i] * vn;
-    }
+    for (std::int64_t i = 0; i < r; ++i)
+      kernels::sub_add_scaled(&y(i, 0), e_old[i], v_old, e_new[i], v_new, dv);
   }
 }
 

@@ -240,6 +240,44 @@ TEST(ShallowProduct, DeclinesWhatItLeavesToEigenAndOpenBlas) {
   EXPECT_EQ(c[0], 3.0f);
 }
 
+// The retroactive update's row kernels (attention/row_kernels.hpp) compute what plain loops
+// compute, at every length from below one packet to past several (tails of every size, odd
+// and even packet counts), on rows starting off a packet boundary, and write nothing beyond
+// the row.
+template <class T>
+void expect_row_kernels(double tol) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
+  for (std::int64_t n = 1; n <= 5 * W + 3; ++n) {
+    const std::int64_t off = n % 3 + 1;  // rows that start 1-3 elements into a buffer
+    const Mat<T> x = Mat<T>::Random(1, n + off), a = Mat<T>::Random(1, n + off),
+                 b = Mat<T>::Random(1, n + off);
+    T xa = 0, xb = 0;
+    kernels::dot2(x.data() + off, a.data() + off, b.data() + off, n, &xa, &xb);
+    T want_a = 0, want_b = 0, scale = 0;
+    for (std::int64_t j = off; j < n + off; ++j) {
+      want_a += x(0, j) * a(0, j), want_b += x(0, j) * b(0, j);
+      scale += std::abs(x(0, j) * a(0, j)) + std::abs(x(0, j) * b(0, j));
+    }
+    EXPECT_LE(std::abs(xa - want_a), tol * scale) << "dot2 a, n = " << n;
+    EXPECT_LE(std::abs(xb - want_b), tol * scale) << "dot2 b, n = " << n;
+
+    Mat<T> y = Mat<T>::Constant(1, n + off + W, T(-7));
+    for (std::int64_t j = off; j < n + off; ++j) y(0, j) = T(0.25) * T(j % 5);
+    const Mat<T> y0 = y;
+    kernels::sub_add_scaled(y.data() + off, T(0.5), x.data() + off, T(-1.5), b.data() + off, n);
+    for (std::int64_t j = 0; j < y.cols(); ++j) {
+      const bool in = j >= off && j < n + off;
+      const T want = in ? y0(0, j) - T(0.5) * x(0, j) + T(-1.5) * b(0, j) : T(-7);
+      EXPECT_NEAR(y(0, j), want, tol * 4) << "sub_add_scaled, n = " << n << ", element " << j;
+    }
+  }
+}
+
+TEST(RowKernels, EqualPlainLoopsAtEveryLength) {
+  expect_row_kernels<float>(1e-5);
+  expect_row_kernels<double>(1e-14);
+}
+
 // Through ops::gemm, products the shallow kernels take count as any product.
 TEST(Seam, ShallowProductTalliesWhatItExecutes) {
   expect_same_count(
