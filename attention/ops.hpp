@@ -435,7 +435,7 @@ void scale_rows_into(MatCRef<S<E>> src, const S<E>* s, MatRef<S<E>> dst,
     touch<E>(s, r), touch<E>(src), touch<E>(dst);
     if (!src_transposed) {
       for (std::int64_t i = 0; i < r; ++i)
-        VecMap<S<E>>(dst.row(i).data(), c) = VecCMap<S<E>>(src.row(i).data(), c) * s[i];
+        kernels::scaled_copy(src.row(i).data(), s[i], dst.row(i).data(), c);
     } else if (c < 16) {  // fewer columns than a tile (Table III: 12): src by rows, dst by columns
       for (std::int64_t j = 0; j < c; ++j) {
         const S<E>* in = src.row(j).data();

@@ -240,7 +240,7 @@ TEST(ShallowProduct, DeclinesWhatItLeavesToEigenAndOpenBlas) {
   EXPECT_EQ(c[0], 3.0f);
 }
 
-// The retroactive update's row kernels (attention/row_kernels.hpp) compute what plain loops
+// The row kernels (attention/row_kernels.hpp) compute what plain loops
 // compute, at every length from below one packet to past several (tails of every size, odd
 // and even packet counts), on rows starting off a packet boundary, and write nothing beyond
 // the row.
@@ -269,6 +269,12 @@ void expect_row_kernels(double tol) {
       const bool in = j >= off && j < n + off;
       const T want = in ? y0(0, j) - T(0.5) * x(0, j) + T(-1.5) * b(0, j) : T(-7);
       EXPECT_NEAR(y(0, j), want, tol * 4) << "sub_add_scaled, n = " << n << ", element " << j;
+    }
+    Mat<T> z = Mat<T>::Constant(1, n + off + W, T(-7));
+    kernels::scaled_copy(x.data() + off, T(-3), z.data() + off, n);
+    for (std::int64_t j = 0; j < z.cols(); ++j) {
+      const bool in = j >= off && j < n + off;
+      EXPECT_EQ(z(0, j), in ? T(-3) * x(0, j) : T(-7)) << "scaled_copy, n = " << n << ", " << j;
     }
   }
 }
