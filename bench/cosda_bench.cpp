@@ -11,9 +11,9 @@
 // warm-up tokens, for continual-landmark variants one whole cycle, and --benchmark_min_warmup_time
 // from the config before timing. Update steps are timed one by one and plain steps by runs
 // between updates (manual time, less what reading the clock costs); the steps skipped in
-// between run untimed. One-thread cases
-// are timed on the thread's CPU clock (the time the step spent on a core: the machine is
-// shared, and other processes must not inflate it), all-core cases on the wall clock.
+// between run untimed. One-thread cases are timed on the thread's CPU clock (the time the step
+// spent on a core: the machine is shared, and other processes must not inflate it), all-core
+// cases on the wall clock.
 //
 // Counters: flops per step as counted by executing the kernels under Tally (measure(), the
 // fast counting path; for update steps the cycle's update steps on average); FLOP/s; bytes,
@@ -601,8 +601,7 @@ int run_main(int argc, char** argv) {
   benchmark::AddCustomContext("cosda_blas", blas::kAvailable ? "OpenBLAS" : "none");
   benchmark::AddCustomContext(
       "cosda_clock_read_ns",
-      fmt::format("thread CPU {:.0f}, wall {:.0f} (subtracted from manual "
-                  "times)",
+      fmt::format("thread CPU {:.0f}, wall {:.0f} (subtracted from manual times)",
                   1e9 * clock_read_seconds(true), 1e9 * clock_read_seconds(false)));
   if (const char* ct = std::getenv("OPENBLAS_CORETYPE"))
     benchmark::AddCustomContext("OPENBLAS_CORETYPE", ct);

@@ -54,9 +54,9 @@ double time_per_step(const std::function<void()>& f, const Options& o) {
   const double w0 = thread_seconds();
   std::int64_t calls = 0;
   double warm = 0;
-  for (std::int64_t batch = 1; warm < o.min_time / 2 || calls < 2; batch *= 2) {
-    for (std::int64_t i = 0; i < batch; ++i) f();
-    calls += batch;
+  for (std::int64_t size = 1; warm < o.min_time / 2 || calls < 2; size *= 2) {
+    for (std::int64_t i = 0; i < size; ++i) f();
+    calls += size;
     warm = thread_seconds() - w0;
   }
   const auto batch = std::max<std::int64_t>(1, std::int64_t(double(calls) * o.min_time / warm));
@@ -260,9 +260,8 @@ int run_main(int argc, char** argv) {
       "(torch::set_num_threads(1), one OpenMP thread for cosda), OPENBLAS_CORETYPE={}. Times "
       "are per steady-state step on the thread's CPU clock, the median of {} repetitions of "
       "about {} s each (the clock read once per repetition), all in one process. **ratio** = "
-      "cosda / libtorch: below 1, cosda is "
-      "faster. Each libtorch "
-      "version's output matched cosda's on the same window before timing (rel. err. columns)."
+      "cosda / libtorch: below 1, cosda is faster. Each libtorch version's output matched "
+      "cosda's on the same window before timing (rel. err. columns)."
       "\n\n",
       o.command, o.config, TORCH_VERSION,
       std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "unset", o.repetitions,
