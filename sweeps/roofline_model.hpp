@@ -33,13 +33,33 @@
 
 namespace cosda::roofline {
 
-// The CPU's model name from /proc/cpuinfo ("unknown" where there is none).
+// The first processor's model name from /proc/cpuinfo (or text in its format) with its family,
+// model and stepping ("unknown" where there is no name). Virtual machines often report a bare name
+// ("AMD EPYC") that does not tell one core generation from the next; the numbers do (family 25
+// model 17 is a Zen 4, family 26 a Zen 5), and results record them beside the name.
+inline std::string cpu_name(std::istream& in) {
+  std::string line, name, family, model, stepping;
+  // "key<spaces or tabs>: value" -> value, for exactly this key.
+  const auto field = [&line](const std::string& key, std::string* out) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos || line.rfind(key, 0) != 0 ||
+        line.find_first_not_of(" \t", key.size()) != colon)
+      return;
+    const auto start = line.find_first_not_of(" \t", colon + 1);
+    *out = start == std::string::npos ? std::string() : line.substr(start);
+  };
+  while (std::getline(in, line) && !line.empty()) {  // the first processor's block
+    field("model name", &name), field("cpu family", &family), field("model", &model);
+    field("stepping", &stepping);
+  }
+  if (name.empty()) return "unknown";
+  if (family.empty() || model.empty()) return name;
+  return name + " (family " + family + ", model " + model +
+         (stepping.empty() ? std::string() : ", stepping " + stepping) + ")";
+}
 inline std::string cpu_name() {
   std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  return "unknown";
+  return cpu_name(in);
 }
 
 inline const char* const kLevels[] = {"l1", "l2", "l3", "dram"};

@@ -1,7 +1,9 @@
 // Footprint (attention/footprint.hpp): the bytes a step touches, recorded by the seam ops
 // under Tally; the "bytes" of the roofline bound in cosda-bench (sweeps/roofline_model.hpp,
-// whose bound is tested here too).
+// whose bound and machine name are tested here too).
 #include "attention/footprint.hpp"
+
+#include <sstream>
 
 #include "analysis/heap.hpp"
 #include "analysis/measure.hpp"
@@ -151,6 +153,22 @@ TEST(RooflineBound, FilesWithoutTheCurveUseTheCacheLevels) {
   const roofline::Bound b = roofline::bound(m, false, false, 1, 1000.0, double(1 << 19));
   EXPECT_EQ(b.limit, "l2 bandwidth");
   EXPECT_DOUBLE_EQ(b.gflops, 1000.0 / double(1 << 19) * 80);
+}
+
+// Results name the machine by the first processor's model name, family, model and stepping:
+// a virtual machine's bare "AMD EPYC" does not tell a Zen 4 from a Zen 5. Keys are matched
+// whole ("model" is not "model name"), whatever the spaces and tabs before the colon.
+TEST(CpuName, NameFamilyModelSteppingOfTheFirstProcessor) {
+  std::istringstream two(
+      "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n"
+      "model\t\t: 17\nmodel name\t: AMD EPYC\nstepping\t: 1\n\n"
+      "processor\t: 1\ncpu family\t: 26\nmodel\t\t: 2\n"
+      "model name\t: other\n");
+  EXPECT_EQ(roofline::cpu_name(two), "AMD EPYC (family 25, model 17, stepping 1)");
+  std::istringstream bare("model name : Some CPU\n");  // no family or model: the name alone
+  EXPECT_EQ(roofline::cpu_name(bare), "Some CPU");
+  std::istringstream none("processor : 0\nfeatures : fp asimd\n");
+  EXPECT_EQ(roofline::cpu_name(none), "unknown");
 }
 
 }  // namespace
