@@ -22,6 +22,7 @@
 #include "attention/footprint.hpp"
 #include "attention/row_kernels.hpp"
 #include "attention/shallow_gemm.hpp"
+#include "attention/vector_matrix.hpp"
 
 namespace cosda::ops {
 
@@ -70,6 +71,8 @@ void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S
   } else {
     E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
     touch<E>(a), touch<E>(b), touch<E>(c);
+    if (r == 1 && !trans_a && !trans_b && k >= 1 && n <= kernels::kVectorMatrixMaxCols<S<E>>)
+      return kernels::vector_matrix(k, a.data(), b.data(), b.outerStride(), n, c.data());
     if (!trans_a && kernels::shallow_gemm(trans_b, r, n, k, a.data(), a.outerStride(), b.data(),
                                           b.outerStride(), c.data(), c.outerStride()))
       return;

@@ -284,7 +284,39 @@ TEST(RowKernels, EqualPlainLoopsAtEveryLength) {
   expect_row_kernels<double>(1e-14);
 }
 
-// Through ops::gemm, products the shallow kernels take count as any product.
+// kernels::vector_matrix (attention/vector_matrix.hpp) equals the plain sum of scaled rows at
+// every row length up to its limit (every mix of 4-, 2- and 1-packet blocks, half and quarter
+// packets and single columns), at depths 1 to 9, on rows starting off a packet boundary and
+// ldb apart with a gap, and writes nothing beyond y's n elements.
+template <class T>
+void expect_vector_matrix(double tol) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
+  for (std::int64_t n = 1; n <= kernels::kVectorMatrixMaxCols<T>; ++n)
+    for (std::int64_t k = 1; k <= 9; k += 4) {
+      const std::int64_t off = n % 3 + 1, ldb = n + off + 2;
+      const Mat<T> x = Mat<T>::Random(1, k), b = Mat<T>::Random(k, ldb);
+      Mat<T> y = Mat<T>::Constant(1, n + 1 + W, T(-7));
+      kernels::vector_matrix(k, x.data(), b.data() + off, ldb, n, y.data() + 1);
+      for (std::int64_t j = 0; j < y.cols(); ++j) {
+        if (j < 1 || j > n) {
+          EXPECT_EQ(y(0, j), T(-7)) << "written beyond y: n = " << n << ", element " << j;
+          continue;
+        }
+        T want = 0, scale = 0;
+        for (std::int64_t l = 0; l < k; ++l)
+          want += x(0, l) * b(l, off + j - 1), scale += std::abs(x(0, l) * b(l, off + j - 1));
+        EXPECT_LE(std::abs(y(0, j) - want), tol * scale)
+            << "n = " << n << ", k = " << k << ", " << j;
+      }
+    }
+}
+
+TEST(VectorMatrix, EqualsPlainSumOfScaledRowsAtEveryLength) {
+  expect_vector_matrix<float>(1e-5);
+  expect_vector_matrix<double>(1e-14);
+}
+
+// Through ops::gemm, products the shallow and vector-matrix kernels take count as any product.
 TEST(Seam, ShallowProductTalliesWhatItExecutes) {
   expect_same_count(
       [](auto e) {
@@ -295,8 +327,10 @@ TEST(Seam, ShallowProductTalliesWhatItExecutes) {
         ops::gemm_nn<E>(a, b, out);
         ops::gemm_nn<E>(a.topRows(120).leftCols(4), b.topLeftCorner(4, 12), narrow);
         ops::gemm_nt<E>(narrow, Mat<S>::Constant(4, 12, S(0.25)), narrow_t);
+        Mat<S> row(1, 100);
+        ops::gemm_nn<E>(a.topRows(1).leftCols(8), b.topLeftCorner(8, 100), row);
       },
-      "gemm_nn 513x257x8, 120x12x4, gemm_nt 120x4x12");
+      "gemm_nn 513x257x8, 120x12x4, 1x100x8, gemm_nt 120x4x12");
 }
 
 // The acceptance grid: small shapes with n mod m != 0, m = 1, m = n, several d, d > n, two
