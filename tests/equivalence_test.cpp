@@ -147,6 +147,7 @@ std::vector<Case> cases() {
       {1, 3, 1},                // the smallest window
       {32, 16, 4}, {45, 8, 7},  // n mod m = 3
       {6, 10, 3},               // d > n (co_si keeps its rings untransposed)
+      {20, 20, 4},              // n = d (co_si: K a token per column, V a token per row)
   };
   std::vector<Case> out;
   for (const auto& id : variant_ids())
