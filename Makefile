@@ -98,7 +98,7 @@ reproduce: build
 	  --benchmark_out_format=json > results/timing/bench.txt
 	build/bin/cosda roofline --plot-only --out results/roofline
 	@if [ -x build/bin/cosda-peer-torch ]; then \
-	  build/bin/cosda-peer-torch --quick --min_time=0.05 --repetitions=3; \
+	  build/bin/cosda-peer-torch --quick --min_time=0.05 --repetitions=5; \
 	else echo "libtorch-dev not installed: results/timing/peer.md left as it is"; fi
 	@# Whole models (README "Whole models"): the CoTrans paper's Tables 1-4 FLOPs.
 	build/bin/cosda models --config configs/models/report.toml --out results/models

@@ -1,7 +1,8 @@
 // cosda-peer-torch: cosda's timed kernels against libtorch (Debian's libtorch-dev, PyTorch's
 // C++ API), in the same process and run, one thread, per shape of configs/timing.toml.
 //
-// Timed per steady-state step (the median over repetitions of the mean step time):
+// Timed per steady-state step (the median over repetitions of the mean step time, the
+// compared versions' repetitions interleaved):
 //   att        cosda `att`   vs libtorch regular attention over the window as a user writes
 //              it: roll the Q, K, V windows with torch::cat, matmul, softmax, matmul.
 //   co_si      cosda `co_si` vs libtorch CoSi written two ways: rolling the K and V caches with
@@ -46,28 +47,38 @@ double thread_seconds() {
   return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
-// Median over repetitions of the mean time per call of f, each repetition at least about
-// min_time. The clock is read once per batch of calls, not once per call: reading a thread's
-// CPU clock is a system call, 1.3 us under this project's hypervisor, more than a small step.
-double time_per_step(const std::function<void()>& f, const Options& o) {
-  // Warm-up of about min_time / 2 in doubling batches; it sizes the repetitions' batch.
-  const double w0 = thread_seconds();
-  std::int64_t calls = 0;
-  double warm = 0;
-  for (std::int64_t size = 1; warm < o.min_time / 2 || calls < 2; size *= 2) {
-    for (std::int64_t i = 0; i < size; ++i) f();
-    calls += size;
-    warm = thread_seconds() - w0;
+// Median over repetitions of the mean time per call of each f, each repetition at least about
+// min_time. The functions' repetitions are interleaved (f0, f1, ..., f0, f1, ...), so that a
+// burst of load on a shared machine falls on every version compared rather than on one of
+// them. The clock is read once per batch of calls, not once per call: reading a thread's CPU
+// clock is a system call, 1.3 us under this project's hypervisor, more than a small step.
+std::vector<double> time_per_step(const std::vector<std::function<void()>>& fs, const Options& o) {
+  // Warm-up of about min_time / 2 in doubling batches; it sizes each function's batch.
+  std::vector<std::int64_t> batch;
+  for (const auto& f : fs) {
+    const double w0 = thread_seconds();
+    std::int64_t calls = 0;
+    double warm = 0;
+    for (std::int64_t size = 1; warm < o.min_time / 2 || calls < 2; size *= 2) {
+      for (std::int64_t i = 0; i < size; ++i) f();
+      calls += size;
+      warm = thread_seconds() - w0;
+    }
+    batch.push_back(std::max<std::int64_t>(1, std::int64_t(double(calls) * o.min_time / warm)));
   }
-  const auto batch = std::max<std::int64_t>(1, std::int64_t(double(calls) * o.min_time / warm));
-  std::vector<double> reps;
-  for (int r = 0; r < o.repetitions; ++r) {
-    const double t0 = thread_seconds();
-    for (std::int64_t k = 0; k < batch; ++k) f();
-    reps.push_back((thread_seconds() - t0) / double(batch));
+  std::vector<std::vector<double>> reps(fs.size());
+  for (int r = 0; r < o.repetitions; ++r)
+    for (std::size_t i = 0; i < fs.size(); ++i) {
+      const double t0 = thread_seconds();
+      for (std::int64_t k = 0; k < batch[i]; ++k) fs[i]();
+      reps[i].push_back((thread_seconds() - t0) / double(batch[i]));
+    }
+  std::vector<double> medians;
+  for (auto& rs : reps) {
+    std::sort(rs.begin(), rs.end());
+    medians.push_back(rs[rs.size() / 2]);
   }
-  std::sort(reps.begin(), reps.end());
-  return reps[reps.size() / 2];
+  return medians;
 }
 
 template <class T>
@@ -180,21 +191,19 @@ Row run_shape(const TimingShape& s, const Options& o) {
           row.scalar, row.err_att, row.err_cat, row.err_ring));
   }
 
-  row.cosda_att = time_per_step(
-      [&] {
-        att.step(token(t_att), token(t_att), token(t_att));
-        ++t_att;
-      },
-      o);
-  row.torch_att = time_per_step(torch_att_step, o);
-  row.cosda_cosi = time_per_step(
-      [&] {
-        cosi.step(token(t_cosi), token(t_cosi), token(t_cosi));
-        ++t_cosi;
-      },
-      o);
-  row.torch_cosi_cat = time_per_step(torch_cosi_cat, o);
-  row.torch_cosi_ring = time_per_step(torch_cosi_ring, o);
+  const auto cosda_att_step = [&] {
+    att.step(token(t_att), token(t_att), token(t_att));
+    ++t_att;
+  };
+  const auto att_times = time_per_step({cosda_att_step, torch_att_step}, o);
+  row.cosda_att = att_times[0], row.torch_att = att_times[1];
+  const auto cosda_cosi_step = [&] {
+    cosi.step(token(t_cosi), token(t_cosi), token(t_cosi));
+    ++t_cosi;
+  };
+  const auto cosi_times = time_per_step({cosda_cosi_step, torch_cosi_cat, torch_cosi_ring}, o);
+  row.cosda_cosi = cosi_times[0], row.torch_cosi_cat = cosi_times[1],
+  row.torch_cosi_ring = cosi_times[2];
   fmt::print(stderr,
              "  {} {}: att {:.3g} vs {:.3g} s, co_si {:.3g} vs cat {:.3g} / ring {:.3g} s\n",
              s.name, row.scalar, row.cosda_att, row.torch_att, row.cosda_cosi, row.torch_cosi_cat,
@@ -259,7 +268,9 @@ int run_main(int argc, char** argv) {
       "Written by `{}` from `{}`: libtorch {} (Debian libtorch-dev), one thread "
       "(torch::set_num_threads(1), one OpenMP thread for cosda), OPENBLAS_CORETYPE={}. Times "
       "are per steady-state step on the thread's CPU clock, the median of {} repetitions of "
-      "about {} s each (the clock read once per repetition), all in one process. **ratio** = "
+      "about {} s each (the clock read once per repetition; the versions compared take their "
+      "repetitions in turn, so that a burst of load falls on all of them), all in one process. "
+      "**ratio** = "
       "cosda / libtorch: below 1, cosda is faster. Each libtorch version's output matched "
       "cosda's on the same window before timing (rel. err. columns)."
       "\n\n",
