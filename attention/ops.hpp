@@ -73,6 +73,8 @@ void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S
     touch<E>(a), touch<E>(b), touch<E>(c);
     if (r == 1 && !trans_a && !trans_b && k >= 1 && n <= kernels::kVectorMatrixMaxCols<S<E>>)
       return kernels::vector_matrix(k, a.data(), b.data(), b.outerStride(), n, c.data());
+    if (r == 1 && !trans_a && trans_b && k >= 1 && n * k <= kernels::kMatrixVectorMaxElements<S<E>>)
+      return kernels::matrix_vector(k, a.data(), b.data(), b.outerStride(), n, c.data());
     if (!trans_a && kernels::shallow_gemm(trans_b, r, n, k, a.data(), a.outerStride(), b.data(),
                                           b.outerStride(), c.data(), c.outerStride()))
       return;

@@ -311,9 +311,38 @@ void expect_vector_matrix(double tol) {
     }
 }
 
+// kernels::matrix_vector equals plain dot products at every depth up to three packets and
+// three (whole packets, a half packet, single elements), for 1 to 9 rows (blocks of four and
+// the rows after them), rows starting off a packet boundary and ldb apart with a gap.
+template <class T>
+void expect_matrix_vector(double tol) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
+  for (std::int64_t k = 1; k <= 3 * W + 3; ++k)
+    for (std::int64_t n = 1; n <= 9; ++n) {
+      const std::int64_t off = k % 3 + 1, ldb = k + off + 2;
+      const Mat<T> x = Mat<T>::Random(1, k), b = Mat<T>::Random(n, ldb);
+      Mat<T> y = Mat<T>::Constant(1, n + 2, T(-7));
+      kernels::matrix_vector(k, x.data(), b.data() + off, ldb, n, y.data() + 1);
+      EXPECT_EQ(y(0, 0), T(-7)) << "written before y: k = " << k << ", n = " << n;
+      EXPECT_EQ(y(0, n + 1), T(-7)) << "written beyond y: k = " << k << ", n = " << n;
+      for (std::int64_t j = 0; j < n; ++j) {
+        T want = 0, scale = 0;
+        for (std::int64_t l = 0; l < k; ++l)
+          want += x(0, l) * b(j, off + l), scale += std::abs(x(0, l) * b(j, off + l));
+        EXPECT_LE(std::abs(y(0, j + 1) - want), tol * scale)
+            << "k = " << k << ", n = " << n << ", row " << j;
+      }
+    }
+}
+
 TEST(VectorMatrix, EqualsPlainSumOfScaledRowsAtEveryLength) {
   expect_vector_matrix<float>(1e-5);
   expect_vector_matrix<double>(1e-14);
+}
+
+TEST(VectorMatrix, MatrixVectorEqualsPlainDotProductsAtEveryDepth) {
+  expect_matrix_vector<float>(1e-5);
+  expect_matrix_vector<double>(1e-14);
 }
 
 // Through ops::gemm, products the shallow and vector-matrix kernels take count as any product.
@@ -329,8 +358,9 @@ TEST(Seam, ShallowProductTalliesWhatItExecutes) {
         ops::gemm_nt<E>(narrow, Mat<S>::Constant(4, 12, S(0.25)), narrow_t);
         Mat<S> row(1, 100);
         ops::gemm_nn<E>(a.topRows(1).leftCols(8), b.topLeftCorner(8, 100), row);
+        ops::gemm_nt<E>(a.topRows(1), a.middleRows(1, 100), row);
       },
-      "gemm_nn 513x257x8, 120x12x4, 1x100x8, gemm_nt 120x4x12");
+      "gemm_nn 513x257x8, 120x12x4, 1x100x8, gemm_nt 120x4x12, 1x100x8");
 }
 
 // The acceptance grid: small shapes with n mod m != 0, m = 1, m = n, several d, d > n, two
