@@ -2,7 +2,7 @@
 // y = x B^T for B n x k: n dot products (matrix_vector, below).
 //
 // The continual steps' vector products: a V in co_si (a token per row of V) and in the
-// continual Nystrom rows, and q K^T in co_si when K is stored a token per column. Eigen
+// continual Nyström rows, and q K^T in co_si when K is stored a token per column. Eigen
 // evaluates x B as the column-major product B^T x^T, whose kernel loads and stores y for every
 // few rows of B. This kernel keeps a block of y's columns in registers over all k rows, loads
 // each packet of B once and stores y once: four packets of columns at a time, then two, one,
