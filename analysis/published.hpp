@@ -11,7 +11,8 @@
 //    disagrees with the sum of its own items or a printed number disagrees with its
 //    neighbours. Nothing is corrected here; analysis/published_findings.md lists the
 //    disagreements and tests/published_test.cpp pins them.
-//  - Variant ids are the strings in kVariantIds. Look-ups with an unknown id (or an id a
+//  - Variant ids are the registry's (attention/registry.hpp kVariantIds). Look-ups with an unknown
+//  id (or an id a
 //    source does not cover) return nullptr or an empty span.
 //  - All returned pointers and spans refer to static storage and stay valid for the lifetime
 //    of the program.
@@ -29,18 +30,9 @@
 
 namespace cosda::published {
 
-// att          Nystrom paper App. A/B item 1) Base Transformer
-// ny           item 2) Nystromformer
-// ny_fix       item 3) Nystromformer with fixed landmarks
-// co_re        item 4) Continual Retroactive Transformers
-// co_si        item 5) Continual Single Output Transformer
-// cony_re_fix  item 6) Continual Retroactive Nystromformers with Fixed Landmarks
-// cony_si_fix  item 7) Continual Single Output Nystromformers with Fixed Landmarks
-// cony_re_cont item 8) Continual Retroactive Nystromformers with Continual Landmarks
-// cony_si_cont item 9) Continual Single Output Nystromformers with Continual Landmarks
-inline constexpr std::array<std::string_view, 9> kVariantIds = {
-    "att",          "ny",           "ny_fix",      "co_si",      "co_re",
-    "cony_si_cont", "cony_re_cont", "cony_si_fix", "cony_re_fix"};
+// Entries are keyed by registry id (attention/registry.hpp), in App. A/B item order:
+// 1) att, 2) ny, 3) ny_fix, 4) co_re, 5) co_si, 6) cony_re_fix, 7) cony_si_fix,
+// 8) cony_re_cont, 9) cony_si_cont.
 
 // ---------------------------------------------------------------------------------------
 // Nystrom paper, Appendices A and B.

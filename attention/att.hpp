@@ -13,7 +13,13 @@ template <class E>
 class Att final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"att", "Att", false, false, LandmarkKind::kNone, "att"};
+  static constexpr VariantTraits kTraits{.id = "att",
+                                         .paper_name = "Att",
+                                         .family = Family::kSoftmax,
+                                         .single_output = false,
+                                         .continual = false,
+                                         .landmarks = LandmarkKind::kNone,
+                                         .style = {"#000000", 5}};
 
   explicit Att(const Config& c)
       : n_(c.n),

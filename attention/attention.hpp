@@ -28,15 +28,26 @@ namespace cosda {
 // How a Nyström variant gets its landmarks.
 enum class LandmarkKind { kNone, kSegmentMeans, kContinual, kFixed };
 
+// The approximation a variant computes: exact softmax attention, or its Nyström low-rank form.
+enum class Family { kSoftmax, kNystrom };
+
+// How a variant is drawn in every figure: a gnuplot colour and point type.
+struct PlotStyle {
+  std::string_view colour;
+  int point = 0;
+};
+
+// Everything cosda knows about a variant, written once as the kernel's `kTraits` with
+// designated initialisers; attention/registry.hpp derives the rest (its two-block model, its
+// single-output, retroactive and fixed-landmark siblings) from these facts, never from ids.
 struct VariantTraits {
   std::string_view id;          // the token used everywhere: files, registry, CLI, results
   std::string_view paper_name;  // as the Nyström paper writes it
-  bool single_output;           // 1 x d output per step (else n x d)
-  bool continual;               // reuses the previous step's results
-  LandmarkKind landmarks;
-  // The first block of the papers' two-block model whose second block is this variant's
-  // kind: retroactive before single-output, the same kind otherwise.
-  std::string_view first_block;
+  Family family = Family::kSoftmax;
+  bool single_output = false;  // 1 x d output per step (else n x d)
+  bool continual = false;      // reuses the previous step's results
+  LandmarkKind landmarks = LandmarkKind::kNone;
+  PlotStyle style;
 };
 
 struct Config {

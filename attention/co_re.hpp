@@ -20,8 +20,13 @@ template <class E>
 class CoRe final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"co_re", "Att_CoRe",          false,
-                                         true,    LandmarkKind::kNone, "co_re"};
+  static constexpr VariantTraits kTraits{.id = "co_re",
+                                         .paper_name = "Att_CoRe",
+                                         .family = Family::kSoftmax,
+                                         .single_output = false,
+                                         .continual = true,
+                                         .landmarks = LandmarkKind::kNone,
+                                         .style = {"#0072b2", 13}};
 
   explicit CoRe(const Config& c)
       : n_(c.n),

@@ -13,8 +13,13 @@ template <class E>
 class CoSi final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"co_si", "Att_CoSi",          true,
-                                         true,    LandmarkKind::kNone, "co_re"};
+  static constexpr VariantTraits kTraits{.id = "co_si",
+                                         .paper_name = "Att_CoSi",
+                                         .family = Family::kSoftmax,
+                                         .single_output = true,
+                                         .continual = true,
+                                         .landmarks = LandmarkKind::kNone,
+                                         .style = {"#009e73", 11}};
 
   explicit CoSi(const Config& c)
       : n_(c.n),

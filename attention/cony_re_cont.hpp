@@ -17,8 +17,13 @@ template <class E>
 class CoNyReCont final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"cony_re_cont", "Att_CoNyRe^Cont",        false,
-                                         true,           LandmarkKind::kContinual, "cony_re_cont"};
+  static constexpr VariantTraits kTraits{.id = "cony_re_cont",
+                                         .paper_name = "Att_CoNyRe^Cont",
+                                         .family = Family::kNystrom,
+                                         .single_output = false,
+                                         .continual = true,
+                                         .landmarks = LandmarkKind::kContinual,
+                                         .style = {"#cc79a7", 6}};
 
   explicit CoNyReCont(const Config& c)
       : n_(c.n),

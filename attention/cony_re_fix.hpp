@@ -15,8 +15,13 @@ template <class E>
 class CoNyReFix final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"cony_re_fix", "Att_CoNyRe^Fix",     false,
-                                         true,          LandmarkKind::kFixed, "cony_re_fix"};
+  static constexpr VariantTraits kTraits{.id = "cony_re_fix",
+                                         .paper_name = "Att_CoNyRe^Fix",
+                                         .family = Family::kNystrom,
+                                         .single_output = false,
+                                         .continual = true,
+                                         .landmarks = LandmarkKind::kFixed,
+                                         .style = {"#882255", 12}};
 
   explicit CoNyReFix(const Config& c)
       : n_(c.n),

@@ -16,8 +16,13 @@ template <class E>
 class CoNySiCont final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"cony_si_cont", "Att_CoNySi^Cont",        true,
-                                         true,           LandmarkKind::kContinual, "cony_re_cont"};
+  static constexpr VariantTraits kTraits{.id = "cony_si_cont",
+                                         .paper_name = "Att_CoNySi^Cont",
+                                         .family = Family::kNystrom,
+                                         .single_output = true,
+                                         .continual = true,
+                                         .landmarks = LandmarkKind::kContinual,
+                                         .style = {"#d55e00", 4}};
 
   explicit CoNySiCont(const Config& c)
       : n_(c.n),

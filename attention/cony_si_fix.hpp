@@ -14,8 +14,13 @@ template <class E>
 class CoNySiFix final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"cony_si_fix", "Att_CoNySi^Fix",     true,
-                                         true,          LandmarkKind::kFixed, "cony_re_fix"};
+  static constexpr VariantTraits kTraits{.id = "cony_si_fix",
+                                         .paper_name = "Att_CoNySi^Fix",
+                                         .family = Family::kNystrom,
+                                         .single_output = true,
+                                         .continual = true,
+                                         .landmarks = LandmarkKind::kFixed,
+                                         .style = {"#999933", 8}};
 
   explicit CoNySiFix(const Config& c)
       : n_(c.n),

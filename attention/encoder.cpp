@@ -10,6 +10,14 @@ namespace {
 std::string block_name(std::size_t b) { return "block " + std::to_string(b + 1); }
 
 bool regular_kind(const VariantTraits& t) { return !t.continual; }
+// CoTrans Sec. 3.8: the continual single-output softmax block (co_si) computes the newest
+// row of a window it is handed, so it may follow a block; att may end a model on its last row.
+bool single_output_softmax(const VariantTraits& t) {
+  return t.family == Family::kSoftmax && t.continual && t.single_output;
+}
+bool regular_softmax(const VariantTraits& t) {
+  return t.family == Family::kSoftmax && !t.continual;
+}
 
 }  // namespace
 
@@ -51,7 +59,7 @@ std::string check(const ModelSpec& s) {
                " follows a single-output block, which gives one row per step; "
                "stacked single-output blocks do not match a regular model (CoTrans Sec. 3.8)";
       const std::int64_t rows_in = rows_prev + (cls_here ? 1 : 0);
-      if (s.attention[b] == "co_si") {
+      if (single_output_softmax(*t)) {
         rows_prev = 1;
       } else if (regular_kind(*t)) {
         rows_prev = rows_in;
@@ -70,7 +78,8 @@ std::string check(const ModelSpec& s) {
   }
   if (s.last_row_only) {
     const std::string& last = s.attention.back();
-    const bool ok = last == "att" || (blocks > 1 && last == "co_si");
+    const VariantTraits& lt = variant(last);
+    const bool ok = regular_softmax(lt) || (blocks > 1 && single_output_softmax(lt));
     if (!ok)
       return "last_row_only applies to a final att block (regular attention re-run over the "
              "window), not '" +
@@ -94,7 +103,7 @@ std::vector<BlockPlan> plan(const ModelSpec& s) {
     } else {
       p.rows_in = (b == 0 ? s.n : plans.back().rows_out) + cls;
       const bool last = b + 1 == s.attention.size();
-      const bool single = (b > 0 && p.attention == "co_si") || (last && s.last_row_only);
+      const bool single = (b > 0 && single_output_softmax(t)) || (last && s.last_row_only);
       p.mode = single ? BlockMode::kWindowLast : BlockMode::kWindowAll;
       p.rows_out = single ? 1 : p.rows_in;
     }

@@ -13,8 +13,13 @@ template <class E>
 class Ny final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"ny", "Att_Ny", false, false, LandmarkKind::kSegmentMeans,
-                                         "ny"};
+  static constexpr VariantTraits kTraits{.id = "ny",
+                                         .paper_name = "Att_Ny",
+                                         .family = Family::kNystrom,
+                                         .single_output = false,
+                                         .continual = false,
+                                         .landmarks = LandmarkKind::kSegmentMeans,
+                                         .style = {"#e69f00", 7}};
 
   explicit Ny(const Config& c)
       : n_(c.n),

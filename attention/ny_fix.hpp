@@ -38,8 +38,13 @@ template <class E>
 class NyFix final : public Attention<E> {
  public:
   using S = typename E::Scalar;
-  static constexpr VariantTraits kTraits{"ny_fix", "Att_Ny^Fix",         false,
-                                         false,    LandmarkKind::kFixed, "ny_fix"};
+  static constexpr VariantTraits kTraits{.id = "ny_fix",
+                                         .paper_name = "Att_Ny^Fix",
+                                         .family = Family::kNystrom,
+                                         .single_output = false,
+                                         .continual = false,
+                                         .landmarks = LandmarkKind::kFixed,
+                                         .style = {"#56b4e9", 9}};
 
   explicit NyFix(const Config& c)
       : n_(c.n),

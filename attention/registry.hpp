@@ -1,13 +1,14 @@
-// The one list of variants. Adding a variant: write attention/<id>.hpp (a class with
-// kTraits and a Config constructor) and attention/<id>.cpp (one line: COSDA_DEFINE_VARIANT),
-// then add one line here. Tests, CLI values and result columns
-// follow from this list.
+// The one list of variants. Adding a variant (docs/adding-a-variant.md): write
+// attention/<id>.hpp (a class with its description kTraits and a Config constructor) and
+// attention/<id>.cpp (COSDA_DEFINE_VARIANT and its exact closed forms), then add one line to
+// COSDA_VARIANTS. Everything else asks this registry: tests, CLI values, sweeps, figures.
 #pragma once
 
 #include <array>
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -40,17 +41,91 @@ inline constexpr std::array kVariants{COSDA_VARIANTS(COSDA_TRAITS)};
 #undef COSDA_TRAITS
 static_assert(kVariants.size() == 9, "the papers define nine variants; update docs and tests");
 
-inline const VariantTraits* find_variant(std::string_view id) {
+inline constexpr const VariantTraits* find_variant(std::string_view id) {
   for (const auto& v : kVariants)
     if (v.id == id) return &v;
   return nullptr;
 }
+
+// The ids in registry order.
+inline constexpr auto kVariantIds = [] {
+  std::array<std::string_view, kVariants.size()> ids{};
+  for (std::size_t i = 0; i < kVariants.size(); ++i) ids[i] = kVariants[i].id;
+  return ids;
+}();
+
+// Regular attention re-run over the window: what every relative (Rel.) column divides by.
+inline constexpr const VariantTraits& reference_variant() {
+  for (const auto& w : kVariants)
+    if (w.family == Family::kSoftmax && !w.continual) return w;
+  throw std::logic_error("the registry needs regular softmax attention");
+}
+
+// The variant of v's family and landmark kind, as continual as v, with the given output: a
+// continual variant's single-output or retroactive sibling (v itself for the others).
+inline constexpr const VariantTraits* sibling(const VariantTraits& v, bool single_output) {
+  for (const auto& w : kVariants)
+    if (w.family == v.family && w.landmarks == v.landmarks && w.continual == v.continual &&
+        w.single_output == (v.continual ? single_output : v.single_output))
+      return &w;
+  return nullptr;
+}
+
+// The papers' two-block model of v (Nyström paper Sec. V-A; CoTrans Sec. 3.8): the first
+// block is v's retroactive kind and the second its single-output kind for the continual
+// families, v itself twice otherwise.
+inline constexpr const VariantTraits& first_block(const VariantTraits& v) {
+  return *sibling(v, false);
+}
+inline constexpr const VariantTraits& second_block(const VariantTraits& v) {
+  return *sibling(v, true);
+}
+
+// v with fixed landmarks (cony_si_cont -> cony_si_fix); nullptr where there is none.
+inline constexpr const VariantTraits* fixed_landmarks_of(const VariantTraits& v) {
+  for (const auto& w : kVariants)
+    if (w.family == v.family && w.continual == v.continual && w.single_output == v.single_output &&
+        w.landmarks == LandmarkKind::kFixed)
+      return &w;
+  return nullptr;
+}
+
+namespace registry_checks {
+constexpr bool unique_ids_and_styles() {
+  for (std::size_t i = 0; i < kVariants.size(); ++i)
+    for (std::size_t j = i + 1; j < kVariants.size(); ++j)
+      if (kVariants[i].id == kVariants[j].id ||
+          (kVariants[i].style.colour == kVariants[j].style.colour &&
+           kVariants[i].style.point == kVariants[j].style.point))
+        return false;
+  return true;
+}
+constexpr bool partners_exist() {
+  for (const auto& v : kVariants)
+    if (sibling(v, false) == nullptr || sibling(v, true) == nullptr ||
+        (v.continual && v.landmarks == LandmarkKind::kContinual && !fixed_landmarks_of(v)))
+      return false;
+  return true;
+}
+}  // namespace registry_checks
+static_assert(registry_checks::unique_ids_and_styles(), "variant ids and figure styles are unique");
+static_assert(registry_checks::partners_exist(),
+              "every continual variant has its single-output and retroactive siblings, and "
+              "continual landmarks their fixed counterpart");
 
 // Comma-separated ids, for messages.
 inline std::string variant_list() {
   std::string s;
   for (const auto& v : kVariants) s += (s.empty() ? "" : ", ") + std::string(v.id);
   return s;
+}
+
+inline const VariantTraits& variant(std::string_view id) {
+  const VariantTraits* t = find_variant(id);
+  if (t == nullptr)
+    throw std::invalid_argument("unknown variant '" + std::string(id) +
+                                "'; known: " + variant_list());
+  return *t;
 }
 
 // Every execution policy the library is built for: X(E) for each, or X(E, args...).
@@ -108,9 +183,8 @@ template <class E>
 std::unique_ptr<Attention<E>> make_model(std::string_view id, const Config& c, int layers) {
   require(layers == 1 || layers == 2, "layers must be 1 or 2");
   if (layers == 1) return make_variant<E>(id, c);
-  const VariantTraits* t = find_variant(id);
-  require(t != nullptr, "unknown variant '" + std::string(id) + "'; known: " + variant_list());
-  return make_two_block<E>(*t, make_variant<E>(t->first_block, c), c);
+  const VariantTraits& t = variant(id);
+  return make_two_block<E>(t, make_variant<E>(first_block(t).id, c), c);
 }
 
 }  // namespace cosda

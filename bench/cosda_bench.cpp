@@ -41,7 +41,7 @@
 #include "analysis/measure.hpp"
 #include "attention/multi_head.hpp"
 #include "bench/timing_config.hpp"
-#include "sweeps/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 #include "sweeps/roofline_model.hpp"
 
 namespace cosda::bench {

@@ -24,7 +24,7 @@
 #include "attention/blas.hpp"
 #include "attention/multi_head.hpp"
 #include "bench/timing_config.hpp"
-#include "sweeps/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 #include "sweeps/roofline_model.hpp"
 
 namespace cosda::bench {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "attention/registry.hpp"
-#include "sweeps/errors.hpp"
+#include "io/errors.hpp"
 
 namespace cosda::bench {
 

@@ -19,11 +19,11 @@
 #include "analysis/measure.hpp"
 #include "attention/kmeans.hpp"
 #include "attention/registry.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
+#include "io/plot.hpp"
 #include "sweeps/args.hpp"
-#include "sweeps/atomic_file.hpp"
 #include "sweeps/commands.hpp"
-#include "sweeps/errors.hpp"
-#include "sweeps/plot.hpp"
 #include "sweeps/stream_config.hpp"
 
 namespace cosda {
@@ -76,14 +76,7 @@ struct Row {
   double flops = 0;
 };
 
-const char* color(const std::string& v) {
-  static const std::map<std::string, const char*> k{
-      {"att", "#000000"},          {"co_re", "#7f7f7f"},       {"co_si", "#7f7f7f"},
-      {"ny", "#1f77b4"},           {"ny_fix", "#17becf"},      {"cony_re_cont", "#d62728"},
-      {"cony_si_cont", "#d62728"}, {"cony_re_fix", "#2ca02c"}, {"cony_si_fix", "#2ca02c"}};
-  const auto it = k.find(v);
-  return it == k.end() ? "#9467bd" : it->second;
-}
+std::string color(const std::string& v) { return std::string(variant(v).style.colour); }
 
 // Errors below this are drawn at it (exact variants differ from the reference by rounding).
 constexpr double kPlotFloor = 1e-17;

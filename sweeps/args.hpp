@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sweeps/errors.hpp"
+#include "io/errors.hpp"
 
 namespace cosda {
 

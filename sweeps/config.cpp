@@ -9,8 +9,8 @@
 #include <tuple>
 
 #include "attention/registry.hpp"
-#include "sweeps/errors.hpp"
-#include "sweeps/strict_toml.hpp"
+#include "io/errors.hpp"
+#include "io/strict_toml.hpp"
 
 namespace cosda {
 namespace {

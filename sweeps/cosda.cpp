@@ -5,8 +5,8 @@
 #include <cstring>
 #include <exception>
 
+#include "io/errors.hpp"
 #include "sweeps/commands.hpp"
-#include "sweeps/errors.hpp"
 
 namespace {
 

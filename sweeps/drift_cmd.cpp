@@ -16,11 +16,11 @@
 #include "analysis/measure.hpp"
 #include "analysis/numerics.hpp"
 #include "attention/registry.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
+#include "io/plot.hpp"
 #include "sweeps/args.hpp"
-#include "sweeps/atomic_file.hpp"
 #include "sweeps/commands.hpp"
-#include "sweeps/errors.hpp"
-#include "sweeps/plot.hpp"
 #include "sweeps/stream_config.hpp"
 
 namespace cosda {
@@ -82,9 +82,6 @@ std::string mode_name(bool stabilised) { return stabilised ? "stabilised" : "pla
 
 void plot_drift(const fs::path& dir, const DriftConfig& c, const NamedStream& s,
                 const std::vector<Run>& runs) {
-  static const std::map<std::string, const char*> kColor{
-      {"co_si", "#7f7f7f"},        {"co_re", "#000000"},       {"cony_si_cont", "#ff7f0e"},
-      {"cony_re_cont", "#d62728"}, {"cony_si_fix", "#2ca02c"}, {"cony_re_fix", "#1f77b4"}};
   std::string body = "set multiplot layout 1," + std::to_string(c.scalars.size()) + " title " +
                      gp_quote(fmt::format("drift of the running sums: output vs a from-scratch "
                                           "recomputation of the same window in the same scalar "
@@ -105,11 +102,10 @@ void plot_drift(const fs::path& dir, const DriftConfig& c, const NamedStream& s,
       if (pts.empty()) continue;
       const std::string name = fmt::format("{}_{}_{}", scalar, r.variant, mode_name(r.stabilised));
       body += datablock(name, pts);
-      const auto it = kColor.find(r.variant);
       plot += (plot.empty() ? "plot " : ", ") +
               fmt::format("${} using 1:2 with lines lw 2 dt {} lc rgb '{}' title '{}{}'", name,
-                          r.stabilised ? 2 : 1, it == kColor.end() ? "#9467bd" : it->second,
-                          r.variant, r.stabilised ? " (stab.)" : "");
+                          r.stabilised ? 2 : 1, variant(r.variant).style.colour, r.variant,
+                          r.stabilised ? " (stab.)" : "");
     }
     body += "set title '" + scalar + "'\n" + (plot.empty() ? "plot 1/0 notitle" : plot) + "\n";
   }

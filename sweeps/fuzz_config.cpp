@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "io/errors.hpp"
 #include "sweeps/config.hpp"
-#include "sweeps/errors.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 //
 // Build and run (from the repository root):
 //   clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -I. sweeps/fuzz_npy.cpp
-//       sweeps/npy.cpp sweeps/atomic_file.cpp -o /tmp/fuzz_npy
+//       io/npy.cpp io/atomic_file.cpp -o /tmp/fuzz_npy
 //   mkdir -p /tmp/npycorpus && /tmp/fuzz_npy -max_total_time=60 /tmp/npycorpus
 //   sweeps/fuzz/npy_seeds
 // Inputs that crashed once are kept in sweeps/fuzz/npy_regressions/ and replayed by io_test.
@@ -20,8 +20,8 @@
 #include <string>
 #include <string_view>
 
-#include "sweeps/errors.hpp"
-#include "sweeps/npy.hpp"
+#include "io/errors.hpp"
+#include "io/npy.hpp"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <map>
 #include <sstream>
 
+#include "io/atomic_file.hpp"
 #include "sweeps/args.hpp"
-#include "sweeps/atomic_file.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/config.hpp"
 #include "sweeps/report.hpp"

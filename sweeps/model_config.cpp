@@ -6,8 +6,8 @@
 #include <map>
 #include <set>
 
-#include "sweeps/errors.hpp"
-#include "sweeps/strict_toml.hpp"
+#include "io/errors.hpp"
+#include "io/strict_toml.hpp"
 
 namespace cosda {
 namespace {

@@ -11,12 +11,12 @@
 #include <tuple>
 
 #include "analysis/model_cost.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
+#include "io/plot.hpp"
 #include "sweeps/args.hpp"
-#include "sweeps/atomic_file.hpp"
 #include "sweeps/commands.hpp"
-#include "sweeps/errors.hpp"
 #include "sweeps/model_config.hpp"
-#include "sweeps/plot.hpp"
 
 namespace cosda {
 namespace {

@@ -16,10 +16,10 @@
 #include "analysis/measure.hpp"
 #include "analysis/numerics.hpp"
 #include "attention/registry.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
 #include "sweeps/args.hpp"
-#include "sweeps/atomic_file.hpp"
 #include "sweeps/commands.hpp"
-#include "sweeps/errors.hpp"
 #include "sweeps/stream_config.hpp"
 
 namespace cosda {

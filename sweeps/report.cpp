@@ -11,8 +11,8 @@
 
 #include "analysis/published.hpp"
 #include "attention/registry.hpp"
-#include "sweeps/atomic_file.hpp"
-#include "sweeps/errors.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
 
 namespace cosda {
 namespace {
@@ -22,25 +22,6 @@ namespace pub = published;
 
 constexpr const char* kFlag = " ✗";
 constexpr double kFormulaTolerance = 1e-9;
-
-// Colour and marker per variant, the same in every figure.
-struct Style {
-  const char* id;
-  const char* colour;
-  int point;
-};
-constexpr Style kStyles[] = {
-    {"att", "#000000", 5},          {"ny", "#e69f00", 7},          {"ny_fix", "#56b4e9", 9},
-    {"co_si", "#009e73", 11},       {"co_re", "#0072b2", 13},      {"cony_si_cont", "#d55e00", 4},
-    {"cony_re_cont", "#cc79a7", 6}, {"cony_si_fix", "#999933", 8}, {"cony_re_fix", "#882255", 12},
-};
-static_assert(std::size(kStyles) == kVariants.size(), "every variant needs a figure style");
-
-const Style& style_of(const std::string& id) {
-  for (const Style& s : kStyles)
-    if (id == s.id) return s;
-  throw std::invalid_argument("no figure style for '" + id + "'");
-}
 
 std::string g10(double v) { return fmt::format("{:.10g}", v); }
 
@@ -155,7 +136,7 @@ std::string printed_table(const TableSpec& t, const std::vector<SweepRow>& rows)
     for (std::int64_t h : heads) {
       const std::string id(cell.variant_1layer);
       const SweepRow* r = find_row(rows, id, cell.layers, h);
-      const SweepRow* att = find_row(rows, "att", cell.layers, h);
+      const SweepRow* att = find_row(rows, std::string(reference_variant().id), cell.layers, h);
       out +=
           fmt::format("| {} | {} | {} | {} | {:.{}f} | x{:.{}f} |", cell.model, id, cell.layers, h,
                       cell.flops_millions, cell.flops_decimals, cell.rel_flops, cell.rel_decimals);
@@ -317,7 +298,7 @@ std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
           xs.insert(x);
         }
     }
-    const Style& s = style_of(id);
+    const PlotStyle& s = variant(id).style;
     if (!measured.empty()) {
       data += fmt::format("$e_{} << EOD\n{}EOD\n", id, measured);
       plots += fmt::format(
@@ -328,9 +309,9 @@ std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
       data += fmt::format("$p_{} << EOD\n{}EOD\n", id, formula);
       // Drawn first, wide and translucent, so that a formula line hidden by the executed one
       // still shows as a halo around it.
-      formulas +=
-          fmt::format("  $p_{} with lines lw 4 lc rgb '#70{}' dt (9,6) {}, \\\n", id, s.colour + 1,
-                      measured.empty() ? "title '" + id + " (formula only)'" : "notitle");
+      formulas += fmt::format("  $p_{} with lines lw 4 lc rgb '#70{}' dt (9,6) {}, \\\n", id,
+                              s.colour.substr(1),
+                              measured.empty() ? "title '" + id + " (formula only)'" : "notitle");
     }
   }
   std::string xtics;

@@ -23,8 +23,8 @@
 
 #include "attention/blas.hpp"
 #include "attention/exec.hpp"
+#include "io/atomic_file.hpp"
 #include "sweeps/args.hpp"
-#include "sweeps/atomic_file.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/roofline_model.hpp"
 

@@ -29,7 +29,7 @@
 #include <utility>
 #include <vector>
 
-#include "sweeps/errors.hpp"
+#include "io/errors.hpp"
 
 namespace cosda::roofline {
 

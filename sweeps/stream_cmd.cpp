@@ -8,9 +8,9 @@
 #include "analysis/numerics.hpp"
 #include "attention/kmeans.hpp"
 #include "attention/multi_head.hpp"
+#include "io/npy.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
-#include "sweeps/npy.hpp"
 
 namespace cosda {
 namespace {

@@ -7,8 +7,8 @@
 #include <memory>
 #include <stdexcept>
 
-#include "sweeps/errors.hpp"
-#include "sweeps/npy.hpp"
+#include "io/errors.hpp"
+#include "io/npy.hpp"
 
 namespace cosda {
 namespace {

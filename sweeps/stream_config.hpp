@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "analysis/streams.hpp"
-#include "sweeps/strict_toml.hpp"
+#include "io/strict_toml.hpp"
 
 namespace cosda {
 

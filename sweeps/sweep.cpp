@@ -23,8 +23,9 @@
 #include "analysis/heap.hpp"
 #include "analysis/published.hpp"
 #include "attention/registry.hpp"
-#include "sweeps/atomic_file.hpp"
-#include "sweeps/errors.hpp"
+#include "io/atomic_file.hpp"
+#include "io/csv.hpp"
+#include "io/errors.hpp"
 #include "sweeps/roofline_model.hpp"
 
 namespace cosda {
@@ -112,39 +113,6 @@ std::string num(double v) {
 }
 std::string num(const std::optional<double>& v) { return v ? num(*v) : std::string(); }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
-// Splits one CSV line (RFC 4180 quoting, no embedded line breaks).
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        out.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        out.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      out.emplace_back();
-    } else {
-      out.back() += c;
-    }
-  }
-  return out;
-}
-
 std::string json_string(std::string_view s) {
   std::string out = "\"";
   for (const char c : s) {
@@ -215,20 +183,8 @@ double cost_proxy(const Point& p) {
 }  // namespace
 
 std::pair<std::string, std::string> two_layer_blocks(const std::string& id) {
-  static const std::map<std::string, std::pair<std::string, std::string>> kBlocks = {
-      {"att", {"att", "att"}},
-      {"ny", {"ny", "ny"}},
-      {"ny_fix", {"ny_fix", "ny_fix"}},
-      {"co_si", {"co_re", "co_si"}},
-      {"co_re", {"co_re", "co_si"}},
-      {"cony_si_cont", {"cony_re_cont", "cony_si_cont"}},
-      {"cony_re_cont", {"cony_re_cont", "cony_si_cont"}},
-      {"cony_si_fix", {"cony_re_fix", "cony_si_fix"}},
-      {"cony_re_fix", {"cony_re_fix", "cony_si_fix"}},
-  };
-  const auto it = kBlocks.find(id);
-  if (it == kBlocks.end()) throw std::invalid_argument("no two-layer model for '" + id + "'");
-  return it->second;
+  const VariantTraits& v = variant(id);
+  return {std::string(first_block(v).id), std::string(second_block(v).id)};
 }
 
 std::optional<double> published_flops(const Point& p, const std::string& formulas) {

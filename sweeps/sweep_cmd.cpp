@@ -11,8 +11,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "io/atomic_file.hpp"
 #include "sweeps/args.hpp"
-#include "sweeps/atomic_file.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/config.hpp"
 #include "sweeps/report.hpp"

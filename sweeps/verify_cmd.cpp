@@ -19,11 +19,12 @@
 #include "analysis/fit.hpp"
 #include "analysis/published.hpp"
 #include "attention/registry.hpp"
+#include "io/atomic_file.hpp"
+#include "io/csv.hpp"
+#include "io/errors.hpp"
+#include "io/strict_toml.hpp"
 #include "sweeps/args.hpp"
-#include "sweeps/atomic_file.hpp"
 #include "sweeps/commands.hpp"
-#include "sweeps/errors.hpp"
-#include "sweeps/strict_toml.hpp"
 #include "sweeps/verify.hpp"
 
 namespace cosda::verify {
@@ -281,13 +282,6 @@ std::string ratio(double ours, double theirs) {
   if (theirs == 0) return "-";
   return fmt::format("{:.3f}", ours / theirs);
 }
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return out + "\"";
-}
-
 class Csv {
  public:
   Csv() {
@@ -372,14 +366,9 @@ struct Report {
 
 const char* kNyConv = "mac";
 
-std::string first_block_of(std::string_view id) {
-  if (id == "co_si") return "co_re";
-  if (id == "cony_si_cont") return "cony_re_cont";
-  if (id == "cony_si_fix") return "cony_re_fix";
-  return std::string(id);
-}
+std::string first_block_of(std::string_view id) { return std::string(first_block(variant(id)).id); }
 std::string fixed_of(std::string_view id) {
-  return id == "cony_si_cont" ? "cony_si_fix" : "cony_re_fix";
+  return std::string(fixed_landmarks_of(variant(id))->id);
 }
 
 // The MAC branch (mul or add) that holds at the given values of a buckets form.
@@ -418,7 +407,7 @@ void section_forms(Report& r) {
       "of n steps holds m update steps and n - m plain steps. Peak = valley + the largest live "
       "set of a step phase. Frozen in analysis/exact.cpp; tests/exact_test.cpp checks integer "
       "equality with execution and that every one-monomial typo is caught.\n\n");
-  for (std::string_view id : pub::kVariantIds) {
+  for (std::string_view id : kVariantIds) {
     const exact::Forms& f = *exact::forms(id);
     r.p("### {} ({})\n\n", id, find_variant(id)->paper_name);
     r.p("| step kind | mul | add | div | exp | other | all (flops) "
@@ -513,7 +502,7 @@ void section_nystrom(Report& r, Runs& runs, const Grid& g) {
       "7 the steps without a new landmark (Sec. IV-B: identical cost), and the per-step "
       "average is the paper's own composition (m update steps and n - m plain steps per n, "
       "Sec. IV-A), compared as the cycle total.\n\n");
-  for (std::string_view sid : pub::kVariantIds) {
+  for (std::string_view sid : kVariantIds) {
     const std::string id(sid);
     const exact::Forms& f = *exact::forms(id);
     const std::vector<Triple> pts = points_for(id, g.nystrom);
@@ -803,7 +792,7 @@ void section_orders(Report& r, Runs& runs, const Grid& g) {
       "|\n|---|---|---|---|---|---|---|---|\n");
   int agree = 0, local = 0, differ = 0;
   std::vector<std::string> differs;
-  for (std::string_view sid : pub::kVariantIds) {
+  for (std::string_view sid : kVariantIds) {
     const std::string id(sid);
     const pub::Orders& o = *pub::table1(id);
     const exact::Forms& f = *exact::forms(id);
@@ -1337,7 +1326,7 @@ int status(const std::vector<Check>& checks) {
 Outcome run(const Options& o) {
   const Grid g = read_grid(o.config);
   Runs runs;
-  for (const auto& sid : pub::kVariantIds) {
+  for (const auto& sid : kVariantIds) {
     const std::string id(sid);
     for (std::int64_t n : g.n)
       for (std::int64_t d : g.d) {

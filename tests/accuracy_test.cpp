@@ -18,9 +18,9 @@
 #include "analysis/streams.hpp"
 #include "attention/kmeans.hpp"
 #include "attention/registry.hpp"
-#include "sweeps/errors.hpp"
+#include "io/errors.hpp"
 #include "sweeps/stream_config.hpp"
-#include "sweeps/strict_toml.hpp"
+#include "io/strict_toml.hpp"
 
 namespace cosda {
 namespace {

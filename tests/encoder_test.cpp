@@ -15,7 +15,7 @@
 
 #include "analysis/measure.hpp"
 #include "analysis/model_cost.hpp"
-#include "sweeps/errors.hpp"
+#include "io/errors.hpp"
 #include "sweeps/model_config.hpp"
 #include "tests/test_util.hpp"
 

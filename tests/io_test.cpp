@@ -18,9 +18,9 @@
 #include <string_view>
 #include <vector>
 
-#include "sweeps/atomic_file.hpp"
-#include "sweeps/errors.hpp"
-#include "sweeps/npy.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
+#include "io/npy.hpp"
 
 namespace cosda {
 namespace {

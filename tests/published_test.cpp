@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "analysis/poly.hpp"
+#include "attention/registry.hpp"
 
 namespace cosda {
 namespace {
@@ -191,7 +192,7 @@ const std::pair<const char*, Lookup> kSources[] = {
 
 TEST(PublishedTranscription, EveryPolyMatchesItsTypesetText) {
   for (const auto& [name, lookup] : kSources) {
-    for (std::string_view id : pub::kVariantIds) {
+    for (std::string_view id : kVariantIds) {
       const pub::Published* p = lookup(id);
       ASSERT_NE(p, nullptr) << name << " " << id;
       SCOPED_TRACE(std::string(p->source));
@@ -247,7 +248,7 @@ const std::map<std::pair<std::string_view, std::string_view>, Poly>& known_item_
 
 TEST(PublishedAppendixItems, SumToTheStatedTotalExceptThePinnedGaps) {
   for (const auto& [name, lookup] : kSources) {
-    for (std::string_view id : pub::kVariantIds) {
+    for (std::string_view id : kVariantIds) {
       const pub::Published& p = *lookup(id);
       const auto gap = known_item_gaps().find({name, id});
       if (gap == known_item_gaps().end()) {
@@ -524,7 +525,7 @@ bool bounded_by(const Monomial& t, const Poly& order) {
 }
 
 TEST(PublishedTableI, OrdersBoundTheAppendixTotalsExceptRetroactiveFixedValley) {
-  for (std::string_view id : pub::kVariantIds) {
+  for (std::string_view id : kVariantIds) {
     const pub::Orders& o = *pub::table1(id);
     const std::pair<const pub::Published*, const Poly*> pairs[] = {
         {pub::flops(id), &o.compute}, {pub::valley(id), &o.valley}, {pub::peak(id), &o.peak}};

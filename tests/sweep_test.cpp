@@ -16,7 +16,7 @@
 #include "analysis/heap.hpp"
 #include "analysis/published.hpp"
 #include "sweeps/config.hpp"
-#include "sweeps/errors.hpp"
+#include "io/errors.hpp"
 #include "sweeps/report.hpp"
 #include "sweeps/roofline_model.hpp"
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "sweeps/commands.hpp"
-#include "sweeps/errors.hpp"
+#include "io/errors.hpp"
 
 namespace cosda {
 namespace {

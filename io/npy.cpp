@@ -1,4 +1,4 @@
-#include "sweeps/npy.hpp"
+#include "io/npy.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "sweeps/atomic_file.hpp"
-#include "sweeps/errors.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
 
 namespace cosda {
 namespace {

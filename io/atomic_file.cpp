@@ -1,4 +1,4 @@
-#include "sweeps/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 #include <system_error>
 #include <utility>
 
-#include "sweeps/errors.hpp"
+#include "io/errors.hpp"
 
 namespace cosda {
 namespace {

@@ -1,4 +1,4 @@
-#include "sweeps/plot.hpp"
+#include "io/plot.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "sweeps/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 
 namespace cosda {
 

@@ -1,4 +1,4 @@
-#include "sweeps/strict_toml.hpp"
+#include "io/strict_toml.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <sstream>
 #include <utility>
 
-#include "sweeps/errors.hpp"
+#include "io/errors.hpp"
 
 namespace cosda {
 namespace {
