@@ -26,7 +26,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/poly.hpp"
+#include "attention/poly.hpp"
 
 namespace cosda::published {
 

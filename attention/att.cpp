@@ -1,7 +1,22 @@
 #include "attention/att.hpp"
 
+#include "attention/closed_form.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
+
+// Exact forms (attention/closed_form.hpp): Q/sqrt(d), QK^T, exp, row sums, AV, reciprocals, row
+// scaling.
+const exact::Forms& closed_forms_att() {
+  using exact::Buckets, exact::f;
+  static const exact::Forms forms{{f({{2, 2, 1}, {2, 1, 1}}), f({{2, 2, 1}, {-1, 1, 1}, {-1, 1}}),
+                                   f({{1, 1}}), f({{1, 2}}), f({})},
+                                  std::nullopt,
+                                  f({{3, 1, 1}}),
+                                  {Poly{{1, 2}, {1, 1, 1}, {1, 1}}},
+                                  {}};
+  return forms;
+}
+
 COSDA_DEFINE_VARIANT(att, Att)
 }  // namespace cosda

@@ -9,6 +9,9 @@
 
 namespace cosda {
 
+// Its exact closed forms (attention/att.cpp).
+const exact::Forms& closed_forms_att();
+
 template <class E>
 class Att final : public Attention<E> {
  public:
@@ -19,7 +22,8 @@ class Att final : public Attention<E> {
                                          .single_output = false,
                                          .continual = false,
                                          .landmarks = LandmarkKind::kNone,
-                                         .style = {"#000000", 5}};
+                                         .style = {"#000000", 5},
+                                         .closed_forms = &closed_forms_att};
 
   explicit Att(const Config& c)
       : n_(c.n),

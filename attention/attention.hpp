@@ -25,6 +25,10 @@
 
 namespace cosda {
 
+namespace exact {
+struct Forms;  // attention/closed_form.hpp
+}
+
 // How a Nyström variant gets its landmarks.
 enum class LandmarkKind { kNone, kSegmentMeans, kContinual, kFixed };
 
@@ -48,6 +52,8 @@ struct VariantTraits {
   bool continual = false;      // reuses the previous step's results
   LandmarkKind landmarks = LandmarkKind::kNone;
   PlotStyle style;
+  // Its exact closed forms: operations per step, valley and peak (attention/<id>.cpp).
+  const exact::Forms& (*closed_forms)() = nullptr;
 };
 
 struct Config {

@@ -16,6 +16,9 @@
 
 namespace cosda {
 
+// Its exact closed forms (attention/co_re.cpp).
+const exact::Forms& closed_forms_co_re();
+
 template <class E>
 class CoRe final : public Attention<E> {
  public:
@@ -26,7 +29,8 @@ class CoRe final : public Attention<E> {
                                          .single_output = false,
                                          .continual = true,
                                          .landmarks = LandmarkKind::kNone,
-                                         .style = {"#0072b2", 13}};
+                                         .style = {"#0072b2", 13},
+                                         .closed_forms = &closed_forms_co_re};
 
   explicit CoRe(const Config& c)
       : n_(c.n),

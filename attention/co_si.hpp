@@ -9,6 +9,9 @@
 
 namespace cosda {
 
+// Its exact closed forms (attention/co_si.cpp).
+const exact::Forms& closed_forms_co_si();
+
 template <class E>
 class CoSi final : public Attention<E> {
  public:
@@ -19,7 +22,8 @@ class CoSi final : public Attention<E> {
                                          .single_output = true,
                                          .continual = true,
                                          .landmarks = LandmarkKind::kNone,
-                                         .style = {"#009e73", 11}};
+                                         .style = {"#009e73", 11},
+                                         .closed_forms = &closed_forms_co_si};
 
   explicit CoSi(const Config& c)
       : n_(c.n),

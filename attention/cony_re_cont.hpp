@@ -13,6 +13,9 @@
 
 namespace cosda {
 
+// Its exact closed forms (attention/cony_re_cont.cpp).
+const exact::Forms& closed_forms_cony_re_cont();
+
 template <class E>
 class CoNyReCont final : public Attention<E> {
  public:
@@ -23,7 +26,8 @@ class CoNyReCont final : public Attention<E> {
                                          .single_output = false,
                                          .continual = true,
                                          .landmarks = LandmarkKind::kContinual,
-                                         .style = {"#cc79a7", 6}};
+                                         .style = {"#cc79a7", 6},
+                                         .closed_forms = &closed_forms_cony_re_cont};
 
   explicit CoNyReCont(const Config& c)
       : n_(c.n),

@@ -11,6 +11,9 @@
 
 namespace cosda {
 
+// Its exact closed forms (attention/cony_re_fix.cpp).
+const exact::Forms& closed_forms_cony_re_fix();
+
 template <class E>
 class CoNyReFix final : public Attention<E> {
  public:
@@ -21,7 +24,8 @@ class CoNyReFix final : public Attention<E> {
                                          .single_output = false,
                                          .continual = true,
                                          .landmarks = LandmarkKind::kFixed,
-                                         .style = {"#882255", 12}};
+                                         .style = {"#882255", 12},
+                                         .closed_forms = &closed_forms_cony_re_fix};
 
   explicit CoNyReFix(const Config& c)
       : n_(c.n),

@@ -12,6 +12,9 @@
 
 namespace cosda {
 
+// Its exact closed forms (attention/cony_si_cont.cpp).
+const exact::Forms& closed_forms_cony_si_cont();
+
 template <class E>
 class CoNySiCont final : public Attention<E> {
  public:
@@ -22,7 +25,8 @@ class CoNySiCont final : public Attention<E> {
                                          .single_output = true,
                                          .continual = true,
                                          .landmarks = LandmarkKind::kContinual,
-                                         .style = {"#d55e00", 4}};
+                                         .style = {"#d55e00", 4},
+                                         .closed_forms = &closed_forms_cony_si_cont};
 
   explicit CoNySiCont(const Config& c)
       : n_(c.n),

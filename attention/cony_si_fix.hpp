@@ -10,6 +10,9 @@
 
 namespace cosda {
 
+// Its exact closed forms (attention/cony_si_fix.cpp).
+const exact::Forms& closed_forms_cony_si_fix();
+
 template <class E>
 class CoNySiFix final : public Attention<E> {
  public:
@@ -20,7 +23,8 @@ class CoNySiFix final : public Attention<E> {
                                          .single_output = true,
                                          .continual = true,
                                          .landmarks = LandmarkKind::kFixed,
-                                         .style = {"#999933", 8}};
+                                         .style = {"#999933", 8},
+                                         .closed_forms = &closed_forms_cony_si_fix};
 
   explicit CoNySiFix(const Config& c)
       : n_(c.n),

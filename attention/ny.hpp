@@ -9,6 +9,9 @@
 
 namespace cosda {
 
+// Its exact closed forms (attention/ny.cpp).
+const exact::Forms& closed_forms_ny();
+
 template <class E>
 class Ny final : public Attention<E> {
  public:
@@ -19,7 +22,8 @@ class Ny final : public Attention<E> {
                                          .single_output = false,
                                          .continual = false,
                                          .landmarks = LandmarkKind::kSegmentMeans,
-                                         .style = {"#e69f00", 7}};
+                                         .style = {"#e69f00", 7},
+                                         .closed_forms = &closed_forms_ny};
 
   explicit Ny(const Config& c)
       : n_(c.n),

@@ -1,7 +1,30 @@
 #include "attention/ny_fix.hpp"
 
+#include "attention/closed_form.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
+
+// Exact forms (attention/closed_form.hpp): as ny without landmarks and without Gamma_phi^+
+// (stored).
+const exact::Forms& closed_forms_ny_fix() {
+  using exact::Buckets, exact::f;
+  static const exact::Forms forms{
+      {f({{4, 1, 1, 1}, {1, 1, 0, 2}, {1, 1, 1}, {1, 1, 0, 1}, {1, 0, 1, 1}}),
+       f({{4, 1, 1, 1},
+          {1, 1, 0, 2},
+          {-1, 1, 1},
+          {-1, 1, 0, 1},
+          {-1, 0, 1, 1},
+          {-1, 1},
+          {-1, 0, 0, 1}}),
+       f({{1, 1}, {1, 0, 0, 1}}), f({{2, 1, 0, 1}}), f({})},
+      std::nullopt,
+      f({{3, 1, 1}, {2, 0, 1, 1}, {1, 0, 0, 2}}),
+      {Poly{{1, 1, 1}, {3, 1, 0, 1}, {1, 0, 1, 1}, {1, 1}}},
+      {}};
+  return forms;
+}
+
 COSDA_DEFINE_VARIANT(ny_fix, NyFix)
 }  // namespace cosda

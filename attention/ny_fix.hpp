@@ -34,6 +34,9 @@ struct FixedLandmarks {
   std::int64_t elements() const { return qt.size() + kt.size() + g.size(); }
 };
 
+// Its exact closed forms (attention/ny_fix.cpp).
+const exact::Forms& closed_forms_ny_fix();
+
 template <class E>
 class NyFix final : public Attention<E> {
  public:
@@ -44,7 +47,8 @@ class NyFix final : public Attention<E> {
                                          .single_output = false,
                                          .continual = false,
                                          .landmarks = LandmarkKind::kFixed,
-                                         .style = {"#56b4e9", 9}};
+                                         .style = {"#56b4e9", 9},
+                                         .closed_forms = &closed_forms_ny_fix};
 
   explicit NyFix(const Config& c)
       : n_(c.n),

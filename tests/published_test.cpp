@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/poly.hpp"
+#include "attention/poly.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
