@@ -142,13 +142,10 @@ class CoRe final : public Attention<E> {
 
   std::int64_t n_, d_, seen_ = 0;
   S inv_sqrt_d_;
-  // The layout. Rows shorter than kShortRow features (Table III: d = 12 per head) make every
-  // dot product of the step mostly a horizontal sum and a scalar tail; then, with n > d, the
-  // Q, K, V and AV rings are stored transposed (a token per column) and the step's loops run
-  // along the window instead (Table III: 59 to 38 us per step in float, one thread). The
-  // output, n x d by rows, is then a transposed copy, which costs more than it saves once
-  // rows are long: at n = 256 the transposed step is 1.1x slower at d = 16, 1.6x at d = 32,
-  // 2x at d = 128 (float, one thread, this machine). co_si has no such copy (co_si.hpp).
+  // The layout. Rows shorter than kShortRow features make every dot product mostly a
+  // horizontal sum; then, with n > d, the rings and AV are stored a token per column so the
+  // loops run along the window. Longer rows keep rows: the n x d output would then need a
+  // transposed copy that costs more than it saves. Timings: docs/performance.md.
   static constexpr std::int64_t kShortRow = 16;
   bool transposed_;
   Mat<S> q_, k_, v_, av_;

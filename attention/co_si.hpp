@@ -85,15 +85,9 @@ class CoSi final : public Attention<E> {
   }
 
   std::int64_t n_, d_, seen_ = 0;
-  // The rings' layout. Row-major K and V (a token per row) make q K^T n dot products of
-  // length d, each ending in a horizontal sum, and a V a sum of n scaled rows of length d.
-  // With n > d both rings are stored transposed (a token per column): q K^T is then a sum of
-  // d scaled rows of length n and a V d dot products of length n, so the vector loops run
-  // along the longer side. At Table III's 12 features per head this makes the step 2-3 times
-  // faster; with d > n the transposed loops are the slower ones (Table IV: d = 1024, n = 64).
-  // With n = d, K by column and V by row make both products sums of scaled rows, no
-  // horizontal sums at all (n = d = 100, one thread: 1.24 -> 1.09 us float, 2.00 -> 1.86 us
-  // double).
+  // The rings' layout: with n > d both are stored a token per column, so the vector loops run
+  // along the longer side (n); with n = d, K by column and V by row make both products sums
+  // of scaled rows, with no horizontal sums. Timings: docs/performance.md.
   bool k_by_column_, v_by_column_;
   S inv_sqrt_d_;
   Mat<S> k_, v_, q_, a_, out_;

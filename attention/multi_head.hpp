@@ -3,9 +3,9 @@
 // outputs are concatenated along features. Heads run in parallel with OpenMP in the plain build
 // when there are several heads and threads. Counting policies run them one after another (the
 // counters are per thread), and so does the plain build with one head or one thread: entering a
-// parallel region, even on one thread, cost about 2 us per step on this project's virtual
-// machines, more than a whole cony_si_fix step at n = d = 100. Counts and logical memory are
-// summed over heads: heads running in parallel are all live at once.
+// parallel region, even on one thread, can cost more than a whole small step
+// (docs/performance.md). Counts and logical memory are summed over heads: heads running in
+// parallel are all live at once.
 #pragma once
 
 #include <omp.h>

@@ -4,15 +4,13 @@
 //
 // The Nyström variants end their steps with such products: an n x m (or 1 x m) block of
 // landmark weights times an m x d block of values, m = 4 to 16. A general GEMM is the wrong
-// shape for them. Wide: OpenBLAS zeroes C before its kernel when beta = 0 (a third of
-// cony_re_fix's step at n = d = 1000, under perf) and packs A and B, so C travels through
-// memory three times; this kernel writes each row of C once, from accumulators held in
-// registers: two rows at a time, four packets of columns at a time, each packet of B loaded
-// once per pair of rows. Narrow (Table III's heads: 120 x 4 times 4 x 12): Eigen's blocked
-// product packs both operands and zeroes C for a few hundred multiply-adds; this kernel pads B
-// to whole packets once and makes each row of C k multiply-adds of packets (cony_re_fix's
-// Table III step, one thread: 25.9 -> 13.0 us float, 32.6 -> 19.4 us double; 2-6x on the
-// product alone at 4-120 rows of 1-32 columns).
+// shape for them. Wide: OpenBLAS zeroes C before its kernel when beta = 0 and packs A and B,
+// so C travels through memory three times; this kernel writes each row of C once, from
+// accumulators held in registers: two rows at a time, four packets of columns at a time, each
+// packet of B loaded once per pair of rows. Narrow (Table III's heads: 120 x 4 times 4 x 12):
+// Eigen's blocked product packs both operands and zeroes C for a few hundred multiply-adds;
+// this kernel pads B to whole packets once and makes each row of C k multiply-adds of packets.
+// Timings: docs/performance.md.
 // Same operation and, through ops::gemm, the same count as any product (mul r*c*k, add
 // r*c*(k-1)); only the order of the k terms of a sum is its own (first to last).
 #pragma once
@@ -25,9 +23,7 @@ namespace cosda::kernels {
 
 inline constexpr std::int64_t kShallowMaxDepth = 16;
 // Smaller wide outputs stay with OpenBLAS (which has a kernel for small products that does not
-// zero C) or Eigen. cony_re_fix's step, float, one thread, here, before -> after this kernel:
-// n = d = 1000 346 -> 184 us; d = 200: n = 4096 261 -> 173 us, n = 1024 45.6 -> 38.7 us,
-// n = 512 (102 k outputs) 16.2 -> 18.9 us; n = 64, d = 1024 (65 k outputs) the same.
+// zero C) or Eigen, which were as fast or faster there (docs/performance.md).
 inline constexpr std::int64_t kShallowMinOutput = 128 * 1024;
 // Wide products need rows of at least four packets. Narrow ones (rows of at most two packets)
 // need kNarrowMinRows rows: for one row Eigen's inline product is faster than padding B.

@@ -8,9 +8,8 @@
 // each packet of B once and stores y once: four packets of columns at a time, then two, one,
 // a half and a quarter packet, and the last columns (at most a quarter packet less one) one
 // by one. Same operation and, through ops::gemm, the same count as any product (mul n*k, add
-// n*(k-1)); only the order of a column's k terms is its own (first to last). Steps, one thread,
-// before -> after: Table III cony_si_fix 3.9 -> 3.6 us float, 4.1 -> 3.7 us double, co_si
-// 4.9 -> 4.6 us float, 7.7 -> 7.2 us double; n = d = 100 cony_si_fix 0.52 -> 0.49 us float.
+// n*(k-1)); only the order of a column's k terms is its own (first to last). Timings:
+// docs/performance.md.
 #pragma once
 
 #include <Eigen/Core>
@@ -67,8 +66,7 @@ inline void vm_tail(std::int64_t k, const T* x, const T* b, std::int64_t ldb, st
 
 // ops::gemm sends x B here when B's rows are at most this long: 16 packets (256 floats, 128
 // doubles). Longer rows take several passes over B, one per block of columns, each a stride of
-// a row apart, and Eigen's kernel, which streams whole rows, was faster (co_si at n = 64,
-// d = 1024, a V: 5.8 -> 7.8 us float with this kernel at every length).
+// a row apart, where Eigen's kernel, which streams whole rows, was faster.
 template <class T>
 inline constexpr std::int64_t kVectorMatrixMaxCols = 16 * Eigen::internal::packet_traits<T>::size;
 
@@ -87,10 +85,8 @@ inline void vector_matrix(std::int64_t k, const T* x, const T* b, std::int64_t l
   detail::vm_tail<P>(k, x, b, ldb, n, j, y);
 }
 
-// ops::gemm sends x B^T here when B (n x k) holds at most 1 MiB, the L2 size here. Eigen's
-// row-major product, the same packet dot products but for the half packet, was 2-8% faster
-// at B of 1.6-8 MB in double (n = d = 1000; n = 1024, d = 200), and 1.2-2x slower at small
-// B (k = 8-120 with n = 4-120), 3-25% at n, k = 64-1024 and 100 (same process, interleaved).
+// ops::gemm sends x B^T here when B (n x k) holds at most 1 MiB (an L2): larger B stays with
+// Eigen's row-major product, which measured faster there (docs/performance.md).
 template <class T>
 inline constexpr std::int64_t kMatrixVectorMaxElements = (std::int64_t(1) << 20) / sizeof(T);
 

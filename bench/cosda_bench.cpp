@@ -238,8 +238,8 @@ double clock_seconds(bool thread_cpu) {
 }
 
 // What reading the clock adds to an interval timed with it: the median over 1001 back-to-back
-// readings, measured once per clock. A thread's CPU clock is a system call (1.3 us under this
-// project's hypervisor), which would otherwise be charged to every update step timed alone and
+// readings, measured once per clock. A thread's CPU clock is a system call (docs/performance.md
+// has its cost), which would otherwise be charged to every update step timed alone and
 // to every short run of plain steps.
 double clock_read_seconds(bool thread_cpu) {
   static const auto measure = [](bool cpu) {

@@ -51,7 +51,7 @@ double thread_seconds() {
 // min_time. The functions' repetitions are interleaved (f0, f1, ..., f0, f1, ...), so that a
 // burst of load on a shared machine falls on every version compared rather than on one of
 // them. The clock is read once per batch of calls, not once per call: reading a thread's CPU
-// clock is a system call, 1.3 us under this project's hypervisor, more than a small step.
+// clock is a system call, which can cost more than a small step (docs/performance.md).
 std::vector<double> time_per_step(const std::vector<std::function<void()>>& fs, const Options& o) {
   // Warm-up of about min_time / 2 in doubling batches; it sizes each function's batch.
   std::vector<std::int64_t> batch;

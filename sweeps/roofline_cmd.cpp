@@ -88,7 +88,7 @@ double gemm_gflops(bool use_blas, int n, int threads, int reps) {
 
 // Sum of x: eight independent 256-bit accumulators, so the adds do not wait on each other.
 // The loads go through a may_alias vector type: a memcpy into a vector array becomes a call
-// to memcpy (GCC 12), which measured a seventh of this machine's L1 read bandwidth.
+// to memcpy (GCC 12), far below the L1 read bandwidth (docs/performance.md).
 double read_pass(const double* x, std::int64_t len) {
   typedef double V __attribute__((vector_size(32), aligned(8), may_alias));
   V a0 = {}, a1 = {}, a2 = {}, a3 = {}, a4 = {}, a5 = {}, a6 = {}, a7 = {};
@@ -114,16 +114,14 @@ void triad_pass(double* a, const double* b, const double* c, std::int64_t len, d
   for (std::int64_t i = 0; i < len; ++i) a[i] = b[i] + s * c[i];
 }
 
-// Aligned as the kernels' matrices are (Eigen's allocator, to the vector width): a buffer that
-// is not halves the read bandwidth measured at L2 working sets here, because glibc's large
-// blocks start 16 bytes past a page and every other 256-bit load straddles two lines.
+// Aligned as the kernels' matrices are (Eigen's allocator, to the vector width): glibc's large
+// blocks start 16 bytes past a page, and every other 256-bit load would straddle two lines.
 using Buffer = std::vector<double, Eigen::aligned_allocator<double>>;
 
 // Each thread's three buffers, kept from one working set to the next and grown only when a
-// larger one needs it: allocating and first touching them anew for every working set (about
-// 25 GB in all on a machine that reports a 508 MiB L3) took three of the command's four
-// minutes, as system time for page faults, on this project's virtual machines. Reused, they
-// hold what the passes wrote, which stays finite (the triad writes a = b + s c, about 2.5).
+// larger one needs it: fresh buffers per working set spend most of the command in page faults
+// (docs/performance.md). Reused, they hold what the passes wrote, which stays finite (the
+// triad writes a = b + s c, about 2.5).
 struct Buffers {
   Buffer a, b, c;
 };
