@@ -194,6 +194,11 @@ class Reader {
   std::string source_;
 };
 
+// The fix of a missing variants key: " = [\"<the reference variant>\", ...]".
+std::string example_variants() {
+  return " = [\"" + std::string(reference_variant().id) + "\", ...]";
+}
+
 bool is_stem(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
@@ -234,14 +239,10 @@ std::string closest_key(std::string_view key, const std::vector<std::string_view
   return best;
 }
 
-SweepConfig parse_config(std::string_view text, const std::string& source) {
-  const Reader r(source);
-  toml::table top = parse_toml(text, source);
-  r.check_keys(top, kTopKeys, "the top level");
+namespace {
 
-  SweepConfig c;
-  c.source = source;
-  c.text = std::string(text);
+// name, title, scalar and formulas, and that the top-level grid keys are there.
+void read_top_level(const Reader& r, const toml::table& top, SweepConfig& c) {
   c.name = r.string(top, "name", "the top level", "", true);
   if (!is_stem(c.name))
     r.fail(top.get("name")->source(),
@@ -250,12 +251,15 @@ SweepConfig parse_config(std::string_view text, const std::string& source) {
   c.title = r.string(top, "title", "the top level", c.name, false);
   c.scalar = r.choice(top, "scalar", "the top level", {"double", "float"}, "double", false);
   c.formulas = r.choice(top, "formulas", "the top level", {"nystrom", "cotrans"}, "nystrom", false);
-
   for (std::string_view key : {"variants", "n", "d", "m"})
     if (!top.contains(key))
       r.fail(top.source(), "missing key '" + std::string(key) + "' at the top level; add " +
                                std::string(key) +
-                               (key == "variants" ? " = [\"att\", ...]" : " = [...]"));
+                               (key == "variants" ? example_variants() : " = [...]"));
+}
+
+// The top-level grid, then each [[grid]] over it; c.variants in first appearance order.
+void read_grids(const Reader& r, const toml::table& top, SweepConfig& c) {
   SweepGrid base;
   base.layers = {1};
   base.heads = {1};
@@ -271,7 +275,9 @@ SweepConfig parse_config(std::string_view text, const std::string& source) {
     for (const std::string& v : g.variants)
       if (std::find(c.variants.begin(), c.variants.end(), v) == c.variants.end())
         c.variants.push_back(v);
+}
 
+void read_tables(const Reader& r, const toml::table& top, SweepConfig& c) {
   for (const toml::table* t : r.tables(top, "table")) {
     r.check_keys(*t, kTableKeys, "a [[table]]");
     TableSpec s;
@@ -287,53 +293,73 @@ SweepConfig parse_config(std::string_view text, const std::string& source) {
     c.tables.push_back(s);
   }
   if (c.tables.empty()) c.tables.push_back({"points", "", ""});
+}
 
-  for (const toml::table* t : r.tables(top, "figure")) {
-    r.check_keys(*t, kFigureKeys, "a [[figure]]");
-    FigureSpec f;
-    f.line = static_cast<int>(t->source().begin.line);
-    f.file = r.string(*t, "file", "a [[figure]]", "", true);
-    if (!is_stem(f.file))
-      r.fail(t->get("file")->source(),
-             "key 'file' must use only a-z, 0-9 and _ (no extension), got \"" + f.file + "\"");
-    for (const FigureSpec& other : c.figures)
-      if (other.file == f.file)
-        r.fail(t->get("file")->source(),
-               "figure file \"" + f.file + "\" is used twice; give each figure its own file");
-    f.title = r.string(*t, "title", "a [[figure]]", f.file, false);
-    f.x = r.choice(*t, "x", "a [[figure]]", {"n", "d", "m"}, "", true);
-    f.y = r.choice(*t, "y", "a [[figure]]",
-                   {"flops", "peak", "valley", "heap_peak_bytes", "update_flops", "plain_flops"},
-                   "", true);
-    if (const toml::node* v = t->get("variants")) {
-      f.variants = r.variant_ids(*v);
-      for (const std::string& id : f.variants)
-        if (std::find(c.variants.begin(), c.variants.end(), id) == c.variants.end())
-          r.fail(v->source(), "figure variant '" + id +
-                                  "' is not in the config's variants; add it there or drop it");
-    }
-    for (std::string_view coord : kCoordinates) {
-      const toml::node* v = t->get(coord);
-      if (v == nullptr) continue;
-      if (coord == f.x)
-        r.fail(v->source(), "figure fixes '" + std::string(coord) +
-                                "', which is its x axis; remove the key or change x");
-      f.fixed[std::string(coord)] = r.integer(*v, coord, 1, kMaxExtent);
-    }
-    // One line per variant: every other coordinate with several values must be fixed.
-    for (std::string_view coord : kCoordinates) {
-      if (coord == f.x || f.fixed.count(std::string(coord))) continue;
-      std::set<std::int64_t> values;
-      for (const SweepGrid& g : c.grids)
-        for (std::int64_t v : coordinate(g, coord)) values.insert(v);
-      if (values.size() > 1)
-        r.fail(t->source(), "figure \"" + f.file + "\" does not fix '" + std::string(coord) +
-                                "', which takes " + std::to_string(values.size()) +
-                                " values in the grid; add e.g. " + std::string(coord) + " = " +
-                                std::to_string(*values.begin()));
-    }
-    c.figures.push_back(f);
+// The coordinates a figure fixes; every other one but x with several values in the grid
+// must be fixed, so that each variant is one line.
+void read_fixed(const Reader& r, const toml::table& t, const SweepConfig& c, FigureSpec& f) {
+  for (std::string_view coord : kCoordinates) {
+    const toml::node* v = t.get(coord);
+    if (v == nullptr) continue;
+    if (coord == f.x)
+      r.fail(v->source(), "figure fixes '" + std::string(coord) +
+                              "', which is its x axis; remove the key or change x");
+    f.fixed[std::string(coord)] = r.integer(*v, coord, 1, kMaxExtent);
   }
+  for (std::string_view coord : kCoordinates) {
+    if (coord == f.x || f.fixed.count(std::string(coord))) continue;
+    std::set<std::int64_t> values;
+    for (const SweepGrid& g : c.grids)
+      for (std::int64_t v : coordinate(g, coord)) values.insert(v);
+    if (values.size() > 1)
+      r.fail(t.source(), "figure \"" + f.file + "\" does not fix '" + std::string(coord) +
+                             "', which takes " + std::to_string(values.size()) +
+                             " values in the grid; add e.g. " + std::string(coord) + " = " +
+                             std::to_string(*values.begin()));
+  }
+}
+
+FigureSpec read_figure(const Reader& r, const toml::table& t, const SweepConfig& c) {
+  r.check_keys(t, kFigureKeys, "a [[figure]]");
+  FigureSpec f;
+  f.line = static_cast<int>(t.source().begin.line);
+  f.file = r.string(t, "file", "a [[figure]]", "", true);
+  if (!is_stem(f.file))
+    r.fail(t.get("file")->source(),
+           "key 'file' must use only a-z, 0-9 and _ (no extension), got \"" + f.file + "\"");
+  for (const FigureSpec& other : c.figures)
+    if (other.file == f.file)
+      r.fail(t.get("file")->source(),
+             "figure file \"" + f.file + "\" is used twice; give each figure its own file");
+  f.title = r.string(t, "title", "a [[figure]]", f.file, false);
+  f.x = r.choice(t, "x", "a [[figure]]", {"n", "d", "m"}, "", true);
+  f.y = r.choice(t, "y", "a [[figure]]",
+                 {"flops", "peak", "valley", "heap_peak_bytes", "update_flops", "plain_flops"}, "",
+                 true);
+  if (const toml::node* v = t.get("variants")) {
+    f.variants = r.variant_ids(*v);
+    for (const std::string& id : f.variants)
+      if (std::find(c.variants.begin(), c.variants.end(), id) == c.variants.end())
+        r.fail(v->source(), "figure variant '" + id +
+                                "' is not in the config's variants; add it there or drop it");
+  }
+  read_fixed(r, t, c, f);
+  return f;
+}
+
+}  // namespace
+
+SweepConfig parse_config(std::string_view text, const std::string& source) {
+  const Reader r(source);
+  toml::table top = parse_toml(text, source);
+  r.check_keys(top, kTopKeys, "the top level");
+  SweepConfig c;
+  c.source = source;
+  c.text = std::string(text);
+  read_top_level(r, top, c);
+  read_grids(r, top, c);
+  read_tables(r, top, c);
+  for (const toml::table* t : r.tables(top, "figure")) c.figures.push_back(read_figure(r, *t, c));
   return c;
 }
 

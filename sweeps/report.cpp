@@ -5,14 +5,17 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include "analysis/published.hpp"
 #include "attention/registry.hpp"
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
+#include "sweeps/published_cost.hpp"
 
 namespace cosda {
 namespace {
@@ -224,11 +227,10 @@ std::string axis_label(const std::string& c) {
   return "heap high-water mark (bytes)";
 }
 
+// The points.csv column of the published formula for column y ("" where there is none).
 std::string published_column(const std::string& y) {
-  if (y == "flops") return "published_flops";
-  if (y == "peak") return "published_peak";
-  if (y == "valley") return "published_valley";
-  return "";
+  const std::string name = "published_" + y;
+  return find_points_column(name) != nullptr ? name : "";
 }
 
 std::int64_t coord(const Point& p, const std::string& c) {
@@ -274,48 +276,72 @@ std::string table_md(const SweepConfig& c, const std::vector<SweepRow>& rows) {
   return out;
 }
 
-std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
-                           const std::vector<SweepRow>& rows) {
-  const std::vector<std::string>& ids = f.variants.empty() ? c.variants : f.variants;
-  const std::string pub_col = published_column(f.y);
+namespace {
+
+// The inline data blocks and plot clauses of a figure, one executed and one formula line per
+// variant, and every x that has a point.
+struct FigureLines {
   std::string data, plots, formulas;
   std::set<std::int64_t> xs;
-  for (const std::string& id : ids) {
-    std::string measured, formula;
-    for (const SweepRow& r : rows) {
-      if (r.point.variant != id) continue;
-      bool keep = true;
-      for (const auto& [k, v] : f.fixed) keep = keep && coord(r.point, k) == v;
-      if (!keep) continue;
-      const std::int64_t x = coord(r.point, f.x);
-      if (const auto y = r.value(f.y); y && *y > 0) {
-        measured += fmt::format("{} {}\n", x, g10(*y));
+};
+
+// The figure's points of one variant as "x y" lines: executed, and the published formula.
+std::pair<std::string, std::string> variant_points(const FigureSpec& f, const std::string& id,
+                                                   const std::vector<SweepRow>& rows,
+                                                   std::set<std::int64_t>& xs) {
+  const std::string pub_col = published_column(f.y);
+  std::string measured, formula;
+  for (const SweepRow& r : rows) {
+    if (r.point.variant != id) continue;
+    bool keep = true;
+    for (const auto& [k, v] : f.fixed) keep = keep && coord(r.point, k) == v;
+    if (!keep) continue;
+    const std::int64_t x = coord(r.point, f.x);
+    if (const auto y = r.value(f.y); y && *y > 0) {
+      measured += fmt::format("{} {}\n", x, g10(*y));
+      xs.insert(x);
+    }
+    if (!pub_col.empty())
+      if (const auto y = r.value(pub_col); y && *y > 0) {
+        formula += fmt::format("{} {}\n", x, g10(*y));
         xs.insert(x);
       }
-      if (!pub_col.empty())
-        if (const auto y = r.value(pub_col); y && *y > 0) {
-          formula += fmt::format("{} {}\n", x, g10(*y));
-          xs.insert(x);
-        }
-    }
+  }
+  return {measured, formula};
+}
+
+FigureLines figure_lines(const SweepConfig& c, const FigureSpec& f,
+                         const std::vector<SweepRow>& rows) {
+  const std::vector<std::string>& ids = f.variants.empty() ? c.variants : f.variants;
+  FigureLines l;
+  for (const std::string& id : ids) {
+    const auto [measured, formula] = variant_points(f, id, rows, l.xs);
     const PlotStyle& s = variant(id).style;
     if (!measured.empty()) {
-      data += fmt::format("$e_{} << EOD\n{}EOD\n", id, measured);
-      plots += fmt::format(
+      l.data += fmt::format("$e_{} << EOD\n{}EOD\n", id, measured);
+      l.plots += fmt::format(
           "  $e_{} with linespoints lw 2 lc rgb '{}' pt {} ps 1.1 dt 1 title '{}', \\\n", id,
           s.colour, s.point, id);
     }
     if (!formula.empty()) {
-      data += fmt::format("$p_{} << EOD\n{}EOD\n", id, formula);
+      l.data += fmt::format("$p_{} << EOD\n{}EOD\n", id, formula);
       // Drawn first, wide and translucent, so that a formula line hidden by the executed one
       // still shows as a halo around it.
-      formulas += fmt::format("  $p_{} with lines lw 4 lc rgb '#70{}' dt (9,6) {}, \\\n", id,
-                              s.colour.substr(1),
-                              measured.empty() ? "title '" + id + " (formula only)'" : "notitle");
+      l.formulas += fmt::format("  $p_{} with lines lw 4 lc rgb '#70{}' dt (9,6) {}, \\\n", id,
+                                s.colour.substr(1),
+                                measured.empty() ? "title '" + id + " (formula only)'" : "notitle");
     }
   }
+  return l;
+}
+
+}  // namespace
+
+std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
+                           const std::vector<SweepRow>& rows) {
+  const FigureLines l = figure_lines(c, f, rows);
   std::string xtics;
-  for (std::int64_t x : xs) xtics += (xtics.empty() ? "" : ", ") + fmt::format("'{}' {}", x, x);
+  for (std::int64_t x : l.xs) xtics += (xtics.empty() ? "" : ", ") + fmt::format("'{}' {}", x, x);
   std::string fixed;
   for (const auto& [k, v] : f.fixed)
     fixed += (fixed.empty() ? "" : ", ") + fmt::format("{} = {}", k, v);
@@ -357,9 +383,9 @@ std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
       "}}\n",
       fmt::arg("title", f.title), fmt::arg("source", c.source),
       fmt::arg("formulas", formulas_text(c)), fmt::arg("fixed", fixed.empty() ? "-" : fixed),
-      fmt::arg("file", f.file), fmt::arg("data", data), fmt::arg("xlabel", axis_label(f.x)),
-      fmt::arg("ylabel", axis_label(f.y)), fmt::arg("xtics", xtics), fmt::arg("plots", plots),
-      fmt::arg("formula_plots", formulas));
+      fmt::arg("file", f.file), fmt::arg("data", l.data), fmt::arg("xlabel", axis_label(f.x)),
+      fmt::arg("ylabel", axis_label(f.y)), fmt::arg("xtics", xtics), fmt::arg("plots", l.plots),
+      fmt::arg("formula_plots", l.formulas));
 }
 
 ReportFiles write_report(const SweepConfig& c, const std::vector<SweepRow>& rows,
@@ -400,6 +426,37 @@ ReportFiles write_report(const SweepConfig& c, const std::vector<SweepRow>& rows
     }
   }
   return files;
+}
+
+void write_listed_report(const SweepConfig& c, const std::vector<SweepRow>& rows,
+                         const fs::path& dir, bool figures, const std::string& indent,
+                         const std::string& command) {
+  const ReportFiles files = write_report(c, rows, dir, figures);
+  for (const auto& f : files.written)
+    if (f.extension() != ".gp") fmt::print("{}{}\n", indent, f.string());
+  if (!files.note.empty()) fmt::print(stderr, "{}: {}\n", command, files.note);
+}
+
+std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const fs::path& dir) {
+  const fs::path csv = dir / "points.csv";
+  std::ifstream in(csv, std::ios::binary);
+  if (!in)
+    throw InputError("cosda report: " + csv.string() + " not found; run cosda sweep " + c.source +
+                     " first");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  std::vector<SweepRow> rows = read_points_csv(ss.str(), csv.string());
+  const std::vector<Point> grid = grid_points(c);
+  bool same = grid.size() == rows.size();
+  for (std::size_t i = 0; same && i < grid.size(); ++i) {
+    const Point &p = grid[i], &q = rows[i].point;
+    same = p.variant == q.variant && p.layers == q.layers && p.heads == q.heads && p.n == q.n &&
+           p.d == q.d && p.m == q.m;
+  }
+  if (!same)
+    throw InputError("cosda report: " + csv.string() + " holds other points than " + c.source +
+                     " describes; rerun cosda sweep " + c.source);
+  return rows;
 }
 
 }  // namespace cosda

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "sweeps/config.hpp"
-#include "sweeps/sweep.hpp"
+#include "sweeps/points.hpp"
 
 namespace cosda {
 
@@ -37,5 +37,15 @@ struct ReportFiles {
 // true, <dir>/<figure>.png and .pdf. Every file is replaced atomically.
 ReportFiles write_report(const SweepConfig& c, const std::vector<SweepRow>& rows,
                          const std::filesystem::path& dir, bool figures = true);
+
+// write_report, then the files written (not the .gp scripts) on stdout, one a line after
+// `indent`; a note goes to stderr as "<command>: <note>".
+void write_listed_report(const SweepConfig& c, const std::vector<SweepRow>& rows,
+                         const std::filesystem::path& dir, bool figures, const std::string& indent,
+                         const std::string& command);
+
+// The rows of <dir>/points.csv, which must hold exactly the points of c's grid in order;
+// throws InputError ("cosda report: ...") naming the fix otherwise.
+std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesystem::path& dir);
 
 }  // namespace cosda

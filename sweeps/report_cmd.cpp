@@ -1,9 +1,6 @@
 // cosda report: table.md and the figures of a config, from the points.csv its sweep wrote.
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/config.hpp"
@@ -32,30 +29,9 @@ int cmd_report(const Argv& argv) {
         "cosda report: give exactly one config file, e.g. cosda report "
         "configs/nystrom_table3.toml (see cosda report --help)");
   const SweepConfig c = load_config(a.positional()[0]);
-  const std::filesystem::path dir =
-      std::filesystem::path(a.get("out").value_or("results")) / c.name;
-  const std::filesystem::path csv = dir / "points.csv";
-  std::ifstream in(csv, std::ios::binary);
-  if (!in)
-    throw InputError("cosda report: " + csv.string() + " not found; run cosda sweep " + c.source +
-                     " first");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  const std::vector<SweepRow> rows = read_points_csv(ss.str(), csv.string());
-  const std::vector<Point> grid = grid_points(c);
-  bool same = grid.size() == rows.size();
-  for (std::size_t i = 0; same && i < grid.size(); ++i) {
-    const Point &p = grid[i], &q = rows[i].point;
-    same = p.variant == q.variant && p.layers == q.layers && p.heads == q.heads && p.n == q.n &&
-           p.d == q.d && p.m == q.m;
-  }
-  if (!same)
-    throw InputError("cosda report: " + csv.string() + " holds other points than " + c.source +
-                     " describes; rerun cosda sweep " + c.source);
-  const ReportFiles files = write_report(c, rows, dir, !a.has("no-figures"));
-  for (const auto& f : files.written)
-    if (f.extension() != ".gp") fmt::print("{}\n", f.string());
-  if (!files.note.empty()) fmt::print(stderr, "cosda report: {}\n", files.note);
+  const std::filesystem::path dir = sweep_dir(a.get("out").value_or("results"), c);
+  const std::vector<SweepRow> rows = read_sweep_points(c, dir);
+  write_listed_report(c, rows, dir, !a.has("no-figures"), "", "cosda report");
   return 0;
 }
 

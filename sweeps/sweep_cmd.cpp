@@ -4,12 +4,14 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 
 #include "io/atomic_file.hpp"
 #include "sweeps/args.hpp"
@@ -37,6 +39,52 @@ std::string clock_text(double seconds) {
   return fmt::format("{}:{:02}", s / 60, s % 60);
 }
 
+void print_help(const Args& a) {
+  fmt::print(
+      "usage: cosda sweep CONFIG [--out DIR] [--jobs N] [--no-report] [--resume | --fresh]\n"
+      "                  [--shard K/N] [--memory-limit GiB]\n"
+      "Measures every point of the config's grid by executing the kernels under counting\n"
+      "(fast path) and writes DIR/<name>/points.csv (one row per variant x layers x heads x\n"
+      "n x d x m, in the same order whatever --jobs), meta.json (provenance) and then, as\n"
+      "cosda report does, table.md and the figures. Points a variant cannot run are rows\n"
+      "with a skip_reason. A progress line goes to stderr when it is a terminal.\n"
+      "Each finished point is journaled (DIR/<name>/.points.journal); after Ctrl-C or a kill,\n"
+      "--resume runs only the rest and gives the same points.csv. --shard K/N writes\n"
+      "DIR/<name>/shard-K-of-N/ (no report); cosda merge joins the N shard folders.\n\n{}",
+      a.usage());
+}
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// The progress line on stderr when it is a terminal: points done and the time left, from the
+// rate of the points this run measured.
+std::function<void(int, int)> progress_line(const std::string& name, Clock::time_point t0) {
+  if (::isatty(STDERR_FILENO) != 1) return {};
+  return [name, t0, first_done = -1](int done, int total) mutable {
+    if (first_done < 0) first_done = done - 1;
+    const double e = seconds_since(t0);
+    const int ran = std::max(done - first_done, 1);
+    fmt::print(stderr, "\r\033[Kcosda sweep {}: {}/{} points, {} elapsed, ~{} left", name, done,
+               total, clock_text(e), clock_text(e * (total - done) / ran));
+    std::fflush(stderr);
+  };
+}
+
+// Runs the plan; the first Ctrl-C (or SIGTERM) stops it after the points in flight.
+SweepOutcome run_interruptible(const SweepConfig& c, SweepPlan& plan) {
+  plan.stop = &g_stop;
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  const SweepOutcome outcome = run_sweep(c, plan);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  return outcome;
+}
+
 }  // namespace
 
 int cmd_sweep(const Argv& argv) {
@@ -50,18 +98,7 @@ int cmd_sweep(const Argv& argv) {
           {"memory-limit", "GiB", "memory the sweep may use (default: MemAvailable)"}},
          argv);
   if (a.help()) {
-    fmt::print(
-        "usage: cosda sweep CONFIG [--out DIR] [--jobs N] [--no-report] [--resume | --fresh]\n"
-        "                  [--shard K/N] [--memory-limit GiB]\n"
-        "Measures every point of the config's grid by executing the kernels under counting\n"
-        "(fast path) and writes DIR/<name>/points.csv (one row per variant x layers x heads x\n"
-        "n x d x m, in the same order whatever --jobs), meta.json (provenance) and then, as\n"
-        "cosda report does, table.md and the figures. Points a variant cannot run are rows\n"
-        "with a skip_reason. A progress line goes to stderr when it is a terminal.\n"
-        "Each finished point is journaled (DIR/<name>/.points.journal); after Ctrl-C or a kill,\n"
-        "--resume runs only the rest and gives the same points.csv. --shard K/N writes\n"
-        "DIR/<name>/shard-K-of-N/ (no report); cosda merge joins the N shard folders.\n\n{}",
-        a.usage());
+    print_help(a);
     return 0;
   }
   if (a.positional().size() != 1)
@@ -71,18 +108,14 @@ int cmd_sweep(const Argv& argv) {
   if (a.has("resume") && a.has("fresh"))
     throw InputError("cosda sweep: --resume and --fresh exclude each other; give one");
   const SweepConfig c = load_config(a.positional()[0]);
-  const Shard shard = a.has("shard") ? parse_shard(*a.get("shard")) : Shard{};
-  std::filesystem::path dir = std::filesystem::path(a.get("out").value_or("results")) / c.name;
-  if (!shard.whole()) dir /= fmt::format("shard-{}-of-{}", shard.k, shard.n);
-  const int jobs = static_cast<int>(a.integer("jobs", 1, 1024, omp_get_max_threads()));
+  SweepPlan plan;
+  plan.shard = a.has("shard") ? parse_shard(*a.get("shard")) : Shard{};
+  const std::filesystem::path dir = sweep_dir(a.get("out").value_or("results"), c, plan.shard);
+  plan.jobs = static_cast<int>(a.integer("jobs", 1, 1024, omp_get_max_threads()));
   const double limit = a.has("memory-limit")
                            ? a.real("memory-limit", 1e-3, 1e6, 0) * 1024.0 * 1024.0 * 1024.0
                            : available_memory_bytes();
-  check_memory(c, shard, jobs, limit);
-
-  SweepPlan plan;
-  plan.jobs = jobs;
-  plan.shard = shard;
+  check_memory(c, plan.shard, plan.jobs, limit);
   plan.journal = dir / ".points.journal";
   plan.resume = a.has("resume");
   if (!plan.resume && !a.has("fresh") && std::filesystem::exists(plan.journal))
@@ -90,29 +123,11 @@ int cmd_sweep(const Argv& argv) {
                      " holds the finished points of an interrupted run; add --resume to keep "
                      "them or --fresh to start over");
 
-  const bool tty = ::isatty(STDERR_FILENO) == 1;
-  const auto t0 = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
-  int first_done = -1;
-  plan.progress = [&](int done, int total) {
-    if (!tty) return;
-    if (first_done < 0) first_done = done - 1;
-    const double e = elapsed();
-    const int ran = std::max(done - first_done, 1);
-    fmt::print(stderr, "\r\033[Kcosda sweep {}: {}/{} points, {} elapsed, ~{} left", c.name, done,
-               total, clock_text(e), clock_text(e * (total - done) / ran));
-    std::fflush(stderr);
-  };
-  plan.stop = &g_stop;
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
-  const SweepOutcome outcome = run_sweep(c, plan);
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
-  if (tty) fmt::print(stderr, "\n");
-  const double seconds = elapsed();
+  const Clock::time_point t0 = Clock::now();
+  plan.progress = progress_line(c.name, t0);
+  const SweepOutcome outcome = run_interruptible(c, plan);
+  if (plan.progress) fmt::print(stderr, "\n");
+  const double seconds = seconds_since(t0);
   if (outcome.interrupted) {
     fmt::print(stderr,
                "cosda sweep: interrupted; {} finished points are kept in {}; run the same "
@@ -120,22 +135,16 @@ int cmd_sweep(const Argv& argv) {
                outcome.rows.size(), plan.journal.string());
     return 130;
   }
-  const std::vector<SweepRow>& rows = outcome.rows;
-
-  write_file_atomic(dir / "points.csv", points_csv(rows));
-  write_file_atomic(dir / "meta.json", meta_json(c, jobs, seconds, shard));
+  write_file_atomic(dir / "points.csv", points_csv(outcome.rows));
+  write_file_atomic(dir / "meta.json", meta_json(c, plan.jobs, seconds, plan.shard));
   std::filesystem::remove(plan.journal);
-  int skipped = 0;
-  for (const SweepRow& r : rows) skipped += r.executed() ? 0 : 1;
-  fmt::print("{}: {} points ({} skipped{}) in {:.1f} s -> {}\n", c.name, rows.size(), skipped,
+  fmt::print("{}: {} points ({} skipped{}) in {:.1f} s -> {}\n", c.name, outcome.rows.size(),
+             std::count_if(outcome.rows.begin(), outcome.rows.end(),
+                           [](const SweepRow& r) { return !r.executed(); }),
              outcome.kept > 0 ? fmt::format(", {} kept from the journal", outcome.kept) : "",
              seconds, (dir / "points.csv").string());
-  if (!a.has("no-report") && shard.whole()) {
-    const ReportFiles files = write_report(c, rows, dir);
-    for (const auto& f : files.written)
-      if (f.extension() != ".gp") fmt::print("  {}\n", f.string());
-    if (!files.note.empty()) fmt::print(stderr, "cosda sweep: {}\n", files.note);
-  }
+  if (!a.has("no-report") && plan.shard.whole())
+    write_listed_report(c, outcome.rows, dir, true, "  ", "cosda sweep");
   return 0;
 }
 

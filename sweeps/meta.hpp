@@ -1,0 +1,15 @@
+// meta.json of a sweep's results folder: where the numbers came from.
+#pragma once
+
+#include <string>
+
+#include "sweeps/config.hpp"
+#include "sweeps/shard.hpp"
+
+namespace cosda {
+
+// meta.json: schema version, config text, git commit, compiler, library versions, date, and
+// the shard ("K/N", "1/1" for a whole sweep).
+std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shard& shard = {});
+
+}  // namespace cosda
