@@ -8,7 +8,7 @@ JOBS ?= $(shell nproc)
 # Debian packages the build, the tests and the figures need.
 PACKAGES := build-essential cmake libeigen3-dev libfmt-dev libbenchmark-dev libgtest-dev \
             libtomlplusplus-dev gnuplot-nox libomp-dev clang-14 libclang-rt-14-dev clang-format \
-            clang-tidy libopenblas-dev pkg-config ninja-build
+            clang-tidy libopenblas-dev pkg-config ninja-build universal-ctags
 SANITIZE ?= 1
 
 FUZZ_SECONDS ?= 30

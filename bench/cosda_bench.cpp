@@ -22,7 +22,8 @@
 // results/roofline/machine.json exists, bound_GFLOP/s and roofline, the fraction of the bound
 // (sweeps/roofline_model.hpp) reached. With --cosda_report=DIR the run also writes
 // DIR/timing/realized.md (FLOP ratio vs att beside the time ratio vs att, medians of this run)
-// and DIR/timing/points.tsv (the roofline figure's points, drawn by `cosda roofline`).
+// and DIR/timing/points.tsv (the roofline figure's points, drawn by `cosda roofline`), both
+// written by bench/report.cpp.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 #include <omp.h>
@@ -40,65 +41,12 @@
 
 #include "analysis/measure.hpp"
 #include "attention/multi_head.hpp"
+#include "bench/bench_case.hpp"
 #include "bench/timing_config.hpp"
-#include "io/atomic_file.hpp"
 #include "sweeps/roofline_model.hpp"
 
 namespace cosda::bench {
-namespace {
 
-using Clock = std::chrono::steady_clock;
-
-enum class Kind { kStep, kPlain, kUpdate, kCycle };
-
-const char* kind_name(Kind k) {
-  switch (k) {
-    case Kind::kStep:
-      return "step";
-    case Kind::kPlain:
-      return "plain";
-    case Kind::kUpdate:
-      return "update";
-    case Kind::kCycle:
-      return "cycle";
-  }
-  return "";
-}
-
-struct Options {
-  std::string config = "configs/timing.toml";
-  std::string machine = "results/roofline/machine.json";
-  std::string report;  // DIR for timing/realized.md and timing/points.tsv; empty: none
-  std::string out;     // --benchmark_out, written atomically
-  bool quick = false;
-  std::string command;  // the command line, for the report
-  std::string load_before, load_after;
-};
-
-struct Case {
-  std::string variant;
-  const TimingShape* shape = nullptr;
-  bool single = false;  // float (else double)
-  bool all_cores = false;
-  Kind kind = Kind::kStep;
-
-  std::string scalar() const { return single ? "float" : "double"; }
-  std::string threads() const { return all_cores ? "all" : "one"; }
-  std::string stream_key() const { return variant + "/" + shape->name + "/" + scalar(); }
-  std::string name() const { return stream_key() + "/" + threads() + "/" + kind_name(kind); }
-  Point point() const { return Point{variant, shape->n, shape->d, shape->m, shape->heads, 1}; }
-};
-
-int cores() { return std::max(1, omp_get_num_procs()); }
-
-// The 1-minute load average: other processes on the cores make wall-clock times noisy.
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string one;
-  return in >> one ? one : "unknown";
-}
-
-// ---------------------------------------------------------------------------------------
 // Counting: executed operations and memory per step, by running the kernels under Tally.
 
 const Cost& cost_of(const Case& c) {
@@ -112,10 +60,6 @@ const Cost& cost_of(const Case& c) {
              .first;
   return it->second;
 }
-
-struct StepCost {
-  double flops = 0, bytes = 0;
-};
 
 StepCost step_cost(const Case& c, const Cost& k) {
   StepCost s;
@@ -138,6 +82,17 @@ StepCost step_cost(const Case& c, const Cost& k) {
       break;
   }
   return s;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The 1-minute load average: other processes on the cores make wall-clock times noisy.
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string one;
+  return in >> one ? one : "unknown";
 }
 
 // ---------------------------------------------------------------------------------------
@@ -324,22 +279,7 @@ void run_case(benchmark::State& st, const Case& c, const std::optional<roofline:
 }
 
 // ---------------------------------------------------------------------------------------
-// Collecting the results for realized.md and points.tsv.
-
-struct Measured {
-  std::vector<double> seconds;  // per step, one entry per repetition
-  double median() const {
-    std::vector<double> s = seconds;
-    std::sort(s.begin(), s.end());
-    const std::size_t k = s.size();
-    return k == 0 ? 0 : (k % 2 ? s[k / 2] : 0.5 * (s[k / 2 - 1] + s[k / 2]));
-  }
-  double spread() const {  // (max - min) / median over the repetitions
-    if (seconds.size() < 2) return 0;
-    const auto [lo, hi] = std::minmax_element(seconds.begin(), seconds.end());
-    return (*hi - *lo) / median();
-  }
-};
+// Collecting the results for realized.md and points.tsv (bench/report.cpp).
 
 class CollectingReporter : public benchmark::ConsoleReporter {
  public:
@@ -362,165 +302,6 @@ class CollectingReporter : public benchmark::ConsoleReporter {
   }
   std::map<std::string, Measured> results;
 };
-
-std::string si(double x) {
-  if (x >= 1e9) return fmt::format("{:.3g} G", x / 1e9);
-  if (x >= 1e6) return fmt::format("{:.3g} M", x / 1e6);
-  if (x >= 1e3) return fmt::format("{:.3g} k", x / 1e3);
-  return fmt::format("{:.3g}", x);
-}
-
-std::string duration(double s) {
-  if (s >= 1) return fmt::format("{:.3g} s", s);
-  if (s >= 1e-3) return fmt::format("{:.3g} ms", s * 1e3);
-  if (s >= 1e-6) return fmt::format("{:.3g} µs", s * 1e6);
-  return fmt::format("{:.3g} ns", s * 1e9);
-}
-
-// The kind whose time a variant's realized row uses: the amortized cycle for continual-landmark
-// variants, every step for the others.
-Kind realized_kind(const std::string& variant) {
-  return find_variant(variant)->landmarks == LandmarkKind::kContinual ? Kind::kCycle : Kind::kStep;
-}
-
-void write_reports(const Options& o, const TimingConfig& cfg, const std::vector<Case>& cases,
-                   const std::map<std::string, Measured>& results,
-                   const std::optional<roofline::Machine>& m) {
-  auto find = [&](const std::string& variant, const TimingShape& s, bool single, bool all,
-                  Kind kind) -> std::pair<const Case*, const Measured*> {
-    for (const auto& c : cases)
-      if (c.variant == variant && c.shape == &s && c.single == single && c.all_cores == all &&
-          c.kind == kind) {
-        auto it = results.find(c.name());
-        return {&c, it == results.end() || it->second.seconds.empty() ? nullptr : &it->second};
-      }
-    return {nullptr, nullptr};
-  };
-
-  std::string md;
-  md += "# Realized vs theoretical savings\n\n";
-  md += fmt::format(
-      "Written by `{}` from `{}`; every time is the median over this run's repetitions, and "
-      "every ratio divides two medians of the same run. One-thread times are the thread's CPU "
-      "time per step (other processes on the cores do not count), all-core times wall-clock. "
-      "FLOPs are executed counts (Tally), "
-      "per steady-state step; continual-landmark variants are amortized over whole landmark "
-      "cycles (plain and update steps are listed below each table). Load average (1 min) "
-      "before the run {}, after it {}, on {} cores: above the core count, other processes "
-      "shared the cores and the times are inflated.\n\n",
-      o.command, o.config, o.load_before, o.load_after, cores());
-  if (m) {
-    md += fmt::format(
-        "Machine ({}): {}, {}; compute peak (best large GEMM, Eigen or OpenBLAS) float {:.1f} / "
-        "double {:.1f} GFLOP/s on one thread; read bandwidth L1 {:.0f}, L2 {:.0f}, L3 {:.0f}, "
-        "DRAM {:.1f} GB/s on one thread.\n\n",
-        o.machine, m->strings.count("cpu") ? m->strings.at("cpu") : "?",
-        m->strings.count("vector_isa") ? m->strings.at("vector_isa") : "?",
-        m->peak_gflops(true, false), m->peak_gflops(false, false), m->read_gbs("l1", false),
-        m->read_gbs("l2", false), m->read_gbs("l3", false), m->read_gbs("dram", false));
-  } else {
-    md += "No roofline (" + o.machine + " missing): run `cosda roofline` first.\n\n";
-  }
-  md +=
-      "Columns: **FLOP ratio** = FLOPs(att) / FLOPs(variant), the theoretical saving; **time "
-      "ratio** = time(att) / time(variant), the realized one; **realized** = time ratio / FLOP "
-      "ratio; **bound** = min(peak, intensity x read bandwidth measured at the step's bytes as "
-      "working set), the roofline of `cosda roofline`; **% bound** = achieved FLOP/s / bound; "
-      "**roofline ratio** = FLOP ratio x bound(variant) / bound(att), the time ratio the "
-      "roofline predicts if both ran at their bound. Bytes per step are the memory the step's "
-      "operations read and write, each byte once, recorded by executing the step under Tally "
-      "(attention/footprint.hpp).\n\n";
-
-  std::string points = roofline::kPointsHeader;
-  for (const auto& s : cfg.shapes) {
-    bool any = false;
-    for (const auto& c : cases)
-      if (c.shape == &s) any = true;
-    if (!any) continue;
-    for (const bool single : {true, false})
-      for (const bool all : {false, true}) {
-        for (const auto& v : kVariants) {  // the figure's points: one thread, every shape
-          if (all) break;
-          auto [c, r] = find(std::string(v.id), s, single, false, realized_kind(std::string(v.id)));
-          if (!c || !r) continue;
-          const StepCost sc = step_cost(*c, cost_of(*c));
-          points += fmt::format("{}\t{}\t{}\t{:.6g}\t{:.6g}\n", v.id, s.name, c->scalar(),
-                                sc.flops / sc.bytes, sc.flops / r->median() / 1e9);
-        }
-        if (!s.paper) continue;
-        auto [ac, ar] = find("att", s, single, all, Kind::kStep);
-        if (!ac || !ar) continue;
-        const StepCost att = step_cost(*ac, cost_of(*ac));
-        const double att_t = ar->median();
-        const roofline::Bound att_b =
-            m ? roofline::bound(*m, single, all, cores(), att.flops, att.bytes) : roofline::Bound{};
-        md += fmt::format(
-            "## {} — n = {}, d = {}, m = {}, heads = {}; {}, {}\n\n", s.what, s.n, s.d, s.m,
-            s.heads, single ? "float" : "double",
-            all ? fmt::format("all {} cores (heads in parallel)", cores()) : "one thread");
-        md +=
-            "| variant | FLOPs/step | FLOP ratio | time/step (spread) | time ratio | realized | "
-            "GFLOP/s | flop/byte | bound | % bound | roofline ratio |\n"
-            "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n";
-        std::string landmark_rows, notes;
-        for (const auto& v : kVariants) {
-          const std::string id(v.id);
-          auto [c, r] = find(id, s, single, all, realized_kind(id));
-          if (!c || !r) continue;
-          const StepCost sc = step_cost(*c, cost_of(*c));
-          const double t = r->median();
-          const double flop_ratio = att.flops / sc.flops, time_ratio = att_t / t;
-          const double gflops = sc.flops / t / 1e9;
-          std::string bound_cells = "n/a | n/a | n/a";
-          if (m) {
-            const roofline::Bound b = roofline::bound(*m, single, all, cores(), sc.flops, sc.bytes);
-            bound_cells =
-                fmt::format("{:.1f} GFLOP/s, {} | {:.0f}% | {:.3g}", b.gflops, b.limit,
-                            100 * gflops / b.gflops, flop_ratio * b.gflops / att_b.gflops);
-          }
-          md += fmt::format(
-              "| `{}` | {} | {:.3g} | {} (±{:.0f}%) | {:.3g} | {:.2f} | {:.3g} | "
-              "{:.3g} | {} |\n",
-              id, si(sc.flops), flop_ratio, duration(t), 50 * r->spread(), time_ratio,
-              time_ratio / flop_ratio, gflops, sc.flops / sc.bytes, bound_cells);
-          if (realized_kind(id) == Kind::kCycle) {
-            auto [pc, pr] = find(id, s, single, all, Kind::kPlain);
-            auto [uc, ur] = find(id, s, single, all, Kind::kUpdate);
-            if (pc && pr && uc && ur) {
-              const StepCost ps = step_cost(*pc, cost_of(*pc)), us = step_cost(*uc, cost_of(*uc));
-              landmark_rows += fmt::format(
-                  "`{}`: plain step {} FLOPs in {} ({:.3g} GFLOP/s), update step {} FLOPs in {} "
-                  "({:.3g} GFLOP/s), {} update(s) per {} steps.  \n",
-                  id, si(ps.flops), duration(pr->median()), ps.flops / pr->median() / 1e9,
-                  si(us.flops), duration(ur->median()), us.flops / ur->median() / 1e9,
-                  cost_of(*pc).update_steps, cost_of(*pc).cycle_steps);
-            }
-          }
-        }
-        md += "\n" + landmark_rows;
-        if (m) {
-          md += fmt::format(
-              "\nRoofline: `att` has intensity {:.3g} flop/byte against a ridge of {:.3g} at "
-              "its working set, so it is {}; it reaches {:.0f}% of that bound. ",
-              att.flops / att.bytes, att_b.ridge,
-              att_b.limit == "compute" ? "compute-bound" : "bound by " + att_b.limit,
-              100 * (att.flops / att_t / 1e9) / att_b.gflops);
-          md +=
-              "A variant whose bound is a bandwidth line cannot turn its FLOP saving into the "
-              "same time saving: its roofline ratio, not its FLOP ratio, is the time ratio to "
-              "expect, and the remaining gap to it is how far each kernel stays from its own "
-              "bound (% bound) plus fixed per-step costs (calls, OpenMP) that no FLOP count "
-              "sees.\n";
-        }
-        md += "\n";
-      }
-  }
-  const std::filesystem::path dir = std::filesystem::path(o.report) / "timing";
-  write_file_atomic(dir / "realized.md", md);
-  write_file_atomic(dir / "points.tsv", points);
-  fmt::print(stderr, "wrote {} and {}\n", (dir / "realized.md").string(),
-             (dir / "points.tsv").string());
-}
 
 // ---------------------------------------------------------------------------------------
 
@@ -562,7 +343,8 @@ Options parse_own_flags(int* argc, char** argv) {
   return o;
 }
 
-int run_main(int argc, char** argv) {
+// Prints the --cosda_* flags when argv asks for them (--cosda_help); true if it did.
+bool print_help(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (!std::strcmp(argv[i], "--cosda_help")) {
       fmt::print(
@@ -576,26 +358,14 @@ int run_main(int argc, char** argv) {
           "Benchmark names: variant/shape/scalar/threads/kind; e.g. "
           "--benchmark_filter='co_si/table3/float/one'.\n"
           "Google Benchmark's own flags: --help.\n");
-      return 0;
+      return true;
     }
-  Options o = parse_own_flags(&argc, argv);
-  const std::string out_tmp =
-      o.out.empty() ? "" : fmt::format("{}.tmp.{}", o.out, static_cast<long>(::getpid()));
-  std::vector<std::string> extra;
-  std::vector<char*> args(argv, argv + argc);
-  if (!o.out.empty()) {
-    const auto parent = std::filesystem::path(o.out).parent_path();
-    if (!parent.empty()) std::filesystem::create_directories(parent);
-    extra.push_back("--benchmark_out=" + out_tmp);
-    args.push_back(extra.back().data());
-  }
-  int n_args = int(args.size());
-  args.push_back(nullptr);
-  benchmark::Initialize(&n_args, args.data());
-  if (benchmark::ReportUnrecognizedArguments(n_args, args.data())) return 2;
+  return false;
+}
 
-  const TimingConfig cfg = load_timing_config(o.config);
-  const std::optional<roofline::Machine> machine = roofline::read_machine(o.machine);
+// The run's context in Google Benchmark's output: the config, the machine file, BLAS, the
+// clock's reading cost, OpenBLAS's kernel choice and the vector instructions compiled for.
+void add_context(const Options& o, const std::optional<roofline::Machine>& machine) {
   benchmark::AddCustomContext("cosda_config", o.config);
   benchmark::AddCustomContext("cosda_machine", machine ? o.machine : "missing");
   benchmark::AddCustomContext("cosda_blas", blas::kAvailable ? "OpenBLAS" : "none");
@@ -614,10 +384,15 @@ int run_main(int argc, char** argv) {
 #else
   benchmark::AddCustomContext("cosda_vector_isa", "SSE2");
 #endif
+}
 
-  static std::vector<Case> cases;  // registered benchmarks refer to these
+// The cases of the config's shapes (only the quick ones with quick): every variant a shape
+// times, each scalar, one thread and (heads > 1, more than one core) all cores, and the step
+// kinds of the variant.
+std::vector<Case> make_cases(const TimingConfig& cfg, bool quick) {
+  std::vector<Case> cases;
   for (const auto& s : cfg.shapes) {
-    if (o.quick && !s.quick) continue;
+    if (quick && !s.quick) continue;
     for (const auto& scalar : cfg.scalars)
       for (const bool all : {false, true}) {
         if (all && (s.heads < 2 || cores() < 2)) continue;
@@ -632,6 +407,13 @@ int run_main(int argc, char** argv) {
         }
       }
   }
+  return cases;
+}
+
+// Registers a benchmark per case; they refer to the cases and the machine, which must outlive
+// the run.
+void register_cases(const std::vector<Case>& cases, const TimingConfig& cfg,
+                    const std::optional<roofline::Machine>& machine) {
   for (const auto& c : cases) {
     auto* b = benchmark::RegisterBenchmark(
         c.name().c_str(), [&c, &machine](benchmark::State& st) { run_case(st, c, machine); });
@@ -641,6 +423,33 @@ int run_main(int argc, char** argv) {
     else if (c.all_cores)
       b->UseRealTime();
   }
+}
+
+int run_main(int argc, char** argv) {
+  if (print_help(argc, argv)) return 0;
+  Options o = parse_own_flags(&argc, argv);
+  const std::string out_tmp =
+      o.out.empty() ? "" : fmt::format("{}.tmp.{}", o.out, static_cast<long>(::getpid()));
+  std::vector<std::string> extra;
+  std::vector<char*> args(argv, argv + argc);
+  if (!o.out.empty()) {
+    const auto parent = std::filesystem::path(o.out).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent);
+    extra.push_back("--benchmark_out=" + out_tmp);
+    args.push_back(extra.back().data());
+  }
+  int n_args = int(args.size());
+  args.push_back(nullptr);
+  benchmark::Initialize(&n_args, args.data());
+  if (benchmark::ReportUnrecognizedArguments(n_args, args.data())) return 2;
+
+  const TimingConfig cfg = load_timing_config(o.config);
+  const std::optional<roofline::Machine> machine = roofline::read_machine(o.machine);
+  add_context(o, machine);
+
+  static std::vector<Case> cases;  // registered benchmarks refer to these
+  cases = make_cases(cfg, o.quick);
+  register_cases(cases, cfg, machine);
   CollectingReporter reporter;
   o.load_before = load_average();
   benchmark::AddCustomContext("load_average_before", o.load_before);

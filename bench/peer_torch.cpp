@@ -19,6 +19,7 @@
 #include <cstring>
 #include <ctime>
 #include <functional>
+#include <optional>
 #include <random>
 
 #include "attention/blas.hpp"
@@ -96,19 +97,123 @@ double rel_err(const torch::Tensor& got, const torch::Tensor& want) {
   return (got - want).norm().item<double>() / std::max(want.norm().item<double>(), 1e-300);
 }
 
+// The tokens both sides are fed, q = k = v = token: a pool of seeded tokens, as cosda's rows
+// and as libtorch's (h, dh) views, and libtorch's windows over them.
+template <class T>
+struct Tokens {
+  Tokens(std::int64_t n, std::int64_t d, std::int64_t h) : n(n), h(h), dh(d / h), pool(97, d) {
+    std::mt19937_64 rng(5);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    for (std::int64_t i = 0; i < pool.size(); ++i) pool.data()[i] = T(0.5 * normal(rng));
+  }
+  const T* token(std::int64_t t) const { return &pool(t % pool.rows(), 0); }
+  // (h, dh) view of token t as a tensor (shares the pool's memory; cloned where kept).
+  torch::Tensor tok(std::int64_t t) const {
+    return torch::from_blob(const_cast<T*>(token(t)), {h, dh}, dtype<T>());
+  }
+  // libtorch windows (h, n, dh), oldest first, over the same tokens as cosda saw last.
+  torch::Tensor window(std::int64_t end) const {  // tokens end-n .. end-1
+    std::vector<torch::Tensor> rows;
+    for (std::int64_t i = end - n; i < end; ++i) rows.push_back(tok(i).unsqueeze(1));
+    return torch::cat(rows, 1).contiguous();
+  }
+
+  std::int64_t n, h, dh;
+  Mat<T> pool;
+};
+
+// att through libtorch: roll the windows, matmul, softmax, matmul.
+template <class T>
+struct TorchAtt {
+  TorchAtt(const Tokens<T>& tk, double scale)
+      : tk(tk), scale(scale), t(tk.n), wq(tk.window(tk.n)), wk(wq.clone()), wv(wq.clone()) {}
+  void step() {
+    const torch::Tensor x = tk.tok(t++).unsqueeze(1);
+    wq = torch::cat({wq.slice(1, 1), x}, 1);
+    wk = torch::cat({wk.slice(1, 1), x}, 1);
+    wv = torch::cat({wv.slice(1, 1), x}, 1);
+    const torch::Tensor a = torch::softmax(torch::matmul(wq, wk.transpose(1, 2)) * scale, -1);
+    out = torch::matmul(a, wv);  // (h, n, dh)
+  }
+
+  const Tokens<T>& tk;
+  double scale;
+  std::int64_t t;
+  torch::Tensor wq, wk, wv, out;
+};
+
+// CoSi through libtorch, rolling the caches with cat.
+template <class T>
+struct TorchCosiCat {
+  TorchCosiCat(const Tokens<T>& tk, double scale)
+      : tk(tk), scale(scale), t(tk.n), ck(tk.window(tk.n)), cv(ck.clone()) {}
+  void step() {
+    const torch::Tensor x = tk.tok(t++);
+    ck = torch::cat({ck.slice(1, 1), x.unsqueeze(1)}, 1);
+    cv = torch::cat({cv.slice(1, 1), x.unsqueeze(1)}, 1);
+    const torch::Tensor a = torch::softmax(torch::matmul(ck, x.unsqueeze(2)) * scale, 1);
+    out = torch::matmul(cv.transpose(1, 2), a);  // (h, dh, 1)
+  }
+
+  const Tokens<T>& tk;
+  double scale;
+  std::int64_t t;
+  torch::Tensor ck, cv, out;
+};
+
+// CoSi through libtorch with an in-place ring buffer and mv. The ring starts in window order
+// (slot i = token i), so slot t % n holds the oldest token.
+template <class T>
+struct TorchCosiRing {
+  TorchCosiRing(const Tokens<T>& tk, double scale)
+      : tk(tk), scale(scale), t(tk.n), rk(tk.window(tk.n)), rv(rk.clone()) {}
+  void step() {
+    const torch::Tensor x = tk.tok(t);
+    const std::int64_t slot = t++ % tk.n;
+    rk.select(1, slot).copy_(x);
+    rv.select(1, slot).copy_(x);
+    if (tk.h == 1) {
+      const torch::Tensor a = torch::softmax(torch::mv(rk[0], x[0]) * scale, 0);
+      out = torch::mv(rv[0].t(), a).unsqueeze(0);  // (1, dh)
+    } else {
+      const torch::Tensor a = torch::softmax(torch::matmul(rk, x.unsqueeze(2)) * scale, 1);
+      out = torch::matmul(rv.transpose(1, 2), a).squeeze(2);  // (h, dh)
+    }
+  }
+
+  const Tokens<T>& tk;
+  double scale;
+  std::int64_t t;
+  torch::Tensor rk, rv, out;
+};
+
+// Each libtorch version's output against cosda's after one step on the same next token:
+// cosda's att output ao (n x d) and co_si output co (1 x d), heads side by side. Records the
+// relative errors in row and throws if one is beyond the tolerance.
+template <class T>
+void check_outputs(const Tokens<T>& tk, const Mat<T>& ao, const Mat<T>& co, const TorchAtt<T>& tatt,
+                   const TorchCosiCat<T>& tcat, const TorchCosiRing<T>& tring,
+                   const std::string& shape, Row& row) {
+  const torch::Tensor a =
+      torch::from_blob(const_cast<T*>(ao.data()), {tk.n, tk.h, tk.dh}, dtype<T>())
+          .permute({1, 0, 2});
+  const torch::Tensor cs = torch::from_blob(const_cast<T*>(co.data()), {tk.h, tk.dh}, dtype<T>());
+  row.err_att = rel_err(tatt.out, a);
+  row.err_cat = rel_err(tcat.out.squeeze(2), cs);
+  row.err_ring = rel_err(tring.out, cs);
+  const double tol = std::is_same_v<T, float> ? 1e-4 : 1e-9;
+  if (row.err_att > tol || row.err_cat > tol || row.err_ring > tol)
+    throw std::runtime_error(
+        fmt::format("{} {}: libtorch and cosda disagree (att {:.2e}, CoSi cat {:.2e}, ring {:.2e})",
+                    shape, row.scalar, row.err_att, row.err_cat, row.err_ring));
+}
+
 template <class T>
 Row run_shape(const TimingShape& s, const Options& o) {
   const std::int64_t n = s.n, d = s.d, h = s.heads, dh = d / h;
   const double scale = 1.0 / std::sqrt(double(dh));
-  std::mt19937_64 rng(5);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  Mat<T> pool(97, d);
-  for (std::int64_t i = 0; i < pool.size(); ++i) pool.data()[i] = T(0.5 * normal(rng));
-  auto token = [&](std::int64_t t) { return &pool(t % pool.rows(), 0); };
-  // (h, dh) view of token t as a tensor (shares the pool's memory; cloned where kept).
-  auto tok = [&](std::int64_t t) {
-    return torch::from_blob(const_cast<T*>(token(t)), {h, dh}, dtype<T>());
-  };
+  const Tokens<T> tk(n, d, h);
+  auto token = [&](std::int64_t t) { return tk.token(t); };
 
   Row row;
   row.shape = s.name;
@@ -121,86 +226,37 @@ Row run_shape(const TimingShape& s, const Options& o) {
   for (; t_att < n; ++t_att) att.step(token(t_att), token(t_att), token(t_att));
   for (; t_cosi < n; ++t_cosi) cosi.step(token(t_cosi), token(t_cosi), token(t_cosi));
 
-  // libtorch windows (h, n, dh), oldest first, over the same tokens as cosda saw last.
-  auto window = [&](std::int64_t end) {  // tokens end-n .. end-1
-    std::vector<torch::Tensor> rows;
-    for (std::int64_t i = end - n; i < end; ++i) rows.push_back(tok(i).unsqueeze(1));
-    return torch::cat(rows, 1).contiguous();
-  };
   torch::NoGradGuard no_grad;
-
-  // att through libtorch: roll the windows, matmul, softmax, matmul.
-  std::int64_t t_tatt = n;
-  torch::Tensor wq = window(n), wk = wq.clone(), wv = wq.clone(), tatt_out;
-  auto torch_att_step = [&] {
-    const torch::Tensor x = tok(t_tatt++).unsqueeze(1);
-    wq = torch::cat({wq.slice(1, 1), x}, 1);
-    wk = torch::cat({wk.slice(1, 1), x}, 1);
-    wv = torch::cat({wv.slice(1, 1), x}, 1);
-    const torch::Tensor a = torch::softmax(torch::matmul(wq, wk.transpose(1, 2)) * scale, -1);
-    tatt_out = torch::matmul(a, wv);  // (h, n, dh)
-  };
-  // CoSi through libtorch, rolling the caches with cat.
-  std::int64_t t_cat = n;
-  torch::Tensor ck = window(n), cv = ck.clone(), cat_out;
-  auto torch_cosi_cat = [&] {
-    const torch::Tensor x = tok(t_cat++);
-    ck = torch::cat({ck.slice(1, 1), x.unsqueeze(1)}, 1);
-    cv = torch::cat({cv.slice(1, 1), x.unsqueeze(1)}, 1);
-    const torch::Tensor a = torch::softmax(torch::matmul(ck, x.unsqueeze(2)) * scale, 1);
-    cat_out = torch::matmul(cv.transpose(1, 2), a);  // (h, dh, 1)
-  };
-  // CoSi through libtorch with an in-place ring buffer and mv.
-  std::int64_t t_ring = n;
-  torch::Tensor rk = window(n), rv = rk.clone(), ring_out;
-  auto torch_cosi_ring = [&] {
-    const torch::Tensor x = tok(t_ring);
-    const std::int64_t slot = t_ring++ % n;
-    rk.select(1, slot).copy_(x);
-    rv.select(1, slot).copy_(x);
-    if (h == 1) {
-      const torch::Tensor a = torch::softmax(torch::mv(rk[0], x[0]) * scale, 0);
-      ring_out = torch::mv(rv[0].t(), a).unsqueeze(0);  // (1, dh)
-    } else {
-      const torch::Tensor a = torch::softmax(torch::matmul(rk, x.unsqueeze(2)) * scale, 1);
-      ring_out = torch::matmul(rv.transpose(1, 2), a).squeeze(2);  // (h, dh)
-    }
-  };
-  // The ring starts in window order (slot i = token i), so slot t % n holds the oldest token.
+  TorchAtt<T> tatt(tk, scale);
+  TorchCosiCat<T> tcat(tk, scale);
+  TorchCosiRing<T> tring(tk, scale);
 
   // Same outputs: one step of each on the same next token, compared with cosda.
   att.step(token(t_att), token(t_att), token(t_att));
   ++t_att;
-  torch_att_step();
+  tatt.step();
   cosi.step(token(t_cosi), token(t_cosi), token(t_cosi));
   ++t_cosi;
-  torch_cosi_cat();
-  torch_cosi_ring();
+  tcat.step();
+  tring.step();
   {
     const Mat<T> ao = att.output(), co = cosi.output();  // n x d and 1 x d, heads side by side
-    const torch::Tensor a =
-        torch::from_blob(const_cast<T*>(ao.data()), {n, h, dh}, dtype<T>()).permute({1, 0, 2});
-    const torch::Tensor cs = torch::from_blob(const_cast<T*>(co.data()), {h, dh}, dtype<T>());
-    row.err_att = rel_err(tatt_out, a);
-    row.err_cat = rel_err(cat_out.squeeze(2), cs);
-    row.err_ring = rel_err(ring_out, cs);
-    const double tol = std::is_same_v<T, float> ? 1e-4 : 1e-9;
-    if (row.err_att > tol || row.err_cat > tol || row.err_ring > tol)
-      throw std::runtime_error(fmt::format(
-          "{} {}: libtorch and cosda disagree (att {:.2e}, CoSi cat {:.2e}, ring {:.2e})", s.name,
-          row.scalar, row.err_att, row.err_cat, row.err_ring));
+    check_outputs(tk, ao, co, tatt, tcat, tring, s.name, row);
   }
 
   const auto cosda_att_step = [&] {
     att.step(token(t_att), token(t_att), token(t_att));
     ++t_att;
   };
+  const auto torch_att_step = [&] { tatt.step(); };
   const auto att_times = time_per_step({cosda_att_step, torch_att_step}, o);
   row.cosda_att = att_times[0], row.torch_att = att_times[1];
   const auto cosda_cosi_step = [&] {
     cosi.step(token(t_cosi), token(t_cosi), token(t_cosi));
     ++t_cosi;
   };
+  const auto torch_cosi_cat = [&] { tcat.step(); };
+  const auto torch_cosi_ring = [&] { tring.step(); };
   const auto cosi_times = time_per_step({cosda_cosi_step, torch_cosi_cat, torch_cosi_ring}, o);
   row.cosda_cosi = cosi_times[0], row.torch_cosi_cat = cosi_times[1],
   row.torch_cosi_ring = cosi_times[2];
@@ -213,7 +269,8 @@ Row run_shape(const TimingShape& s, const Options& o) {
 
 std::string us(double s) { return fmt::format("{:.4g} µs", s * 1e6); }
 
-int run_main(int argc, char** argv) {
+// The flags; nullopt when --help printed the usage.
+std::optional<Options> parse_options(int argc, char** argv) {
   Options o;
   for (int i = 0; i < argc; ++i) o.command += (i ? " " : "") + std::string(argv[i]);
   for (int i = 1; i < argc; ++i) {
@@ -229,7 +286,7 @@ int run_main(int argc, char** argv) {
           "Times cosda's att and co_si against libtorch (one thread) at the paper shapes of\n"
           "the config (--quick: those marked quick) and writes FILE (default\n"
           "results/timing/peer.md).\n");
-      return 0;
+      return std::nullopt;
     } else if (auto v = value("--config")) {
       o.config = *v;
     } else if (auto v = value("--out")) {
@@ -250,19 +307,11 @@ int run_main(int argc, char** argv) {
                        "--repetitions=R (see --help)");
     }
   }
-  const TimingConfig cfg = load_timing_config(o.config);
-  omp_set_num_threads(1);
-  torch::set_num_threads(1);
-#ifdef COSDA_HAVE_BLAS
-  openblas_set_num_threads(1);  // libtorch's products go through the same OpenBLAS
-#endif
-  std::vector<Row> rows;
-  for (const auto& s : cfg.shapes) {
-    if (!s.paper && !(s.has("att") && !s.variants.empty())) continue;  // paper and att shapes
-    if (o.quick && !s.quick) continue;
-    for (const auto& scalar : cfg.scalars)
-      rows.push_back(scalar == "float" ? run_shape<float>(s, o) : run_shape<double>(s, o));
-  }
+  return o;
+}
+
+// results/timing/peer.md from the rows of the run.
+std::string peer_md(const Options& o, const TimingConfig& cfg, const std::vector<Row>& rows) {
   std::string md = "# cosda against libtorch\n\n";
   md += fmt::format(
       "Written by `{}` from `{}`: libtorch {} (Debian libtorch-dev), one thread "
@@ -294,7 +343,27 @@ int run_main(int argc, char** argv) {
       md +=
           fmt::format("{} = {} (n = {}, d = {}, heads = {}); ", s.name, s.what, s.n, s.d, s.heads);
   md += "\n";
-  write_file_atomic(o.out, md);
+  return md;
+}
+
+int run_main(int argc, char** argv) {
+  const std::optional<Options> parsed = parse_options(argc, argv);
+  if (!parsed) return 0;
+  const Options& o = *parsed;
+  const TimingConfig cfg = load_timing_config(o.config);
+  omp_set_num_threads(1);
+  torch::set_num_threads(1);
+#ifdef COSDA_HAVE_BLAS
+  openblas_set_num_threads(1);  // libtorch's products go through the same OpenBLAS
+#endif
+  std::vector<Row> rows;
+  for (const auto& s : cfg.shapes) {
+    if (!s.paper && !(s.has("att") && !s.variants.empty())) continue;  // paper and att shapes
+    if (o.quick && !s.quick) continue;
+    for (const auto& scalar : cfg.scalars)
+      rows.push_back(scalar == "float" ? run_shape<float>(s, o) : run_shape<double>(s, o));
+  }
+  write_file_atomic(o.out, peer_md(o, cfg, rows));
   fmt::print("wrote {}\n", o.out);
   return 0;
 }

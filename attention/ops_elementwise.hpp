@@ -1,0 +1,260 @@
+// The seam's element-wise ops (attention/ops.hpp): copies, exponentials, sums, dot products,
+// scalings and additions on vectors, and the whole-model ops of the encoder.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "attention/ops_core.hpp"
+
+namespace cosda::ops {
+
+// dst = [first, last) and dst = src (matrices of one shape).  No arithmetic: they move the
+// tokens into the state and record what they touch.
+template <class E>
+void copy(const S<E>* first, const S<E>* last, S<E>* dst) {
+  touch<E>(first, last - first), touch<E>(dst, last - first);
+  std::copy(first, last, dst);
+}
+template <class E>
+void copy(MatCRef<S<E>> src, MatRef<S<E>> dst) {
+  touch<E>(src), touch<E>(dst);
+  dst = src;
+}
+
+// Column j of dst = [x, x + dst.rows()): a token written into a ring stored transposed.
+// No arithmetic.
+template <class E>
+void copy_to_column(const S<E>* x, MatRef<S<E>> dst, std::int64_t j) {
+  touch<E>(x, dst.rows());
+  for (std::int64_t i = 0; i < dst.rows(); ++i) {
+    touch<E>(&dst(i, j), 1);
+    dst(i, j) = x[i];
+  }
+}
+
+// x <- exp(x).  exp n.
+template <class E>
+void exp_inplace(S<E>* x, std::int64_t n) {
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < n; ++i) x[i] = exp(x[i]);
+  } else {
+    E::tally({.exp = n});
+    touch<E>(x, n);
+    VecMap<S<E>>(x, n) = VecMap<S<E>>(x, n).array().exp();
+  }
+}
+template <class E>
+void exp_inplace(MatRef<S<E>> x) {
+  for (std::int64_t i = 0; i < x.rows(); ++i) exp_inplace<E>(&x(i, 0), x.cols());
+}
+
+// x <- exp(x - c) when the shift is on: add n, exp n. Off: exp_inplace (exp n).
+template <class E>
+void exp_inplace(S<E>* x, std::int64_t n, const Shift<S<E>>& s) {
+  if (!s.on) return exp_inplace<E>(x, n);
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < n; ++i) x[i] = exp(x[i] - s.c);
+  } else {
+    E::tally({.add = n, .exp = n});
+    touch<E>(x, n);
+    VecMap<S<E>>(x, n) = (VecMap<S<E>>(x, n).array() - s.c).exp();
+  }
+}
+template <class E>
+void exp_inplace(MatRef<S<E>> x, const Shift<S<E>>& s) {
+  for (std::int64_t i = 0; i < x.rows(); ++i) exp_inplace<E>(&x(i, 0), x.cols(), s);
+}
+
+// sum of x.  add n-1.
+template <class E>
+S<E> sum(const S<E>* x, std::int64_t n) {
+  if constexpr (kScalarLevel<E>) {
+    S<E> acc = x[0];
+    for (std::int64_t i = 1; i < n; ++i) acc += x[i];
+    return acc;
+  } else {
+    E::tally({.add = n - 1});
+    touch<E>(x, n);
+    return VecCMap<S<E>>(x, n).sum();
+  }
+}
+
+// a . b.  mul n, add n-1.
+template <class E>
+S<E> dot(const S<E>* a, const S<E>* b, std::int64_t n) {
+  if constexpr (kScalarLevel<E>) {
+    S<E> acc = a[0] * b[0];
+    for (std::int64_t i = 1; i < n; ++i) acc += a[i] * b[i];
+    return acc;
+  } else {
+    E::tally({.mul = n, .add = n - 1});
+    touch<E>(a, n), touch<E>(b, n);
+    return VecCMap<S<E>>(a, n).dot(VecCMap<S<E>>(b, n));
+  }
+}
+
+// 1 / a.  div 1.
+template <class E>
+S<E> reciprocal(S<E> a) {
+  if constexpr (kScalarLevel<E>) {
+    return S<E>(1.0) / a;
+  } else {
+    E::tally({.div = 1});
+    return S<E>(1) / a;
+  }
+}
+
+// x <- a x.  mul n.
+template <class E>
+void scale(S<E>* x, std::int64_t n, S<E> a) {
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < n; ++i) x[i] *= a;
+  } else {
+    E::tally({.mul = n});
+    touch<E>(x, n);
+    VecMap<S<E>>(x, n) *= a;
+  }
+}
+
+// x <- x / a.  div n.
+template <class E>
+void divide(S<E>* x, std::int64_t n, S<E> a) {
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < n; ++i) x[i] /= a;
+  } else {
+    E::tally({.div = n});
+    touch<E>(x, n);
+    VecMap<S<E>>(x, n) /= a;
+  }
+}
+
+// y <- y + a x (sign +1) or y - a x (sign -1).  mul n, add n.
+template <class E>
+void axpy(S<E> a, const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
+  if constexpr (kScalarLevel<E>) {
+    if (sign > 0)
+      for (std::int64_t i = 0; i < n; ++i) y[i] += a * x[i];
+    else
+      for (std::int64_t i = 0; i < n; ++i) y[i] -= a * x[i];
+  } else {
+    E::tally({.mul = n, .add = n});
+    touch<E>(x, n), touch<E>(y, n);
+    if (sign > 0)
+      VecMap<S<E>>(y, n) += a * VecCMap<S<E>>(x, n);
+    else
+      VecMap<S<E>>(y, n) -= a * VecCMap<S<E>>(x, n);
+  }
+}
+
+// y <- y + x (sign +1) or y - x (sign -1).  add n.
+template <class E>
+void add(const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
+  if constexpr (kScalarLevel<E>) {
+    if (sign > 0)
+      for (std::int64_t i = 0; i < n; ++i) y[i] += x[i];
+    else
+      for (std::int64_t i = 0; i < n; ++i) y[i] -= x[i];
+  } else {
+    E::tally({.add = n});
+    touch<E>(x, n), touch<E>(y, n);
+    if (sign > 0)
+      VecMap<S<E>>(y, n) += VecCMap<S<E>>(x, n);
+    else
+      VecMap<S<E>>(y, n) -= VecCMap<S<E>>(x, n);
+  }
+}
+
+// ---- Whole-model ops (attention/encoder.hpp: LayerNorm, biases, activations) ----
+
+// sqrt(a).  other 1 (Counted's bucket for square roots).
+template <class E>
+S<E> sqrt_of(S<E> a) {
+  if constexpr (kScalarLevel<E>) {
+    return sqrt(a);
+  } else {
+    E::tally({.other = 1});
+    return std::sqrt(a);
+  }
+}
+
+// a * b and a + b on scalars.  mul 1 / add 1.
+template <class E>
+S<E> product(S<E> a, S<E> b) {
+  if constexpr (!kScalarLevel<E>) E::tally({.mul = 1});
+  return a * b;
+}
+template <class E>
+S<E> plus(S<E> a, S<E> b) {
+  if constexpr (!kScalarLevel<E>) E::tally({.add = 1});
+  return a + b;
+}
+
+// x <- x + c (sign +1) or x - c (sign -1), a scalar offset.  add n.
+template <class E>
+void offset(S<E>* x, std::int64_t n, S<E> c, int sign = +1) {
+  if constexpr (kScalarLevel<E>) {
+    if (sign > 0)
+      for (std::int64_t i = 0; i < n; ++i) x[i] += c;
+    else
+      for (std::int64_t i = 0; i < n; ++i) x[i] -= c;
+  } else {
+    E::tally({.add = n});
+    touch<E>(x, n);
+    VecMap<S<E>>(x, n).array() += sign > 0 ? c : -c;
+  }
+}
+
+// y <- y .* w, element-wise.  mul n.
+template <class E>
+void multiply(const S<E>* w, S<E>* y, std::int64_t n) {
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < n; ++i) y[i] *= w[i];
+  } else {
+    E::tally({.mul = n});
+    touch<E>(w, n), touch<E>(y, n);
+    VecMap<S<E>>(y, n).array() *= VecCMap<S<E>>(w, n).array();
+  }
+}
+
+// x <- max(x, 0).  other n (one comparison each).
+template <class E>
+void relu_inplace(S<E>* x, std::int64_t n) {
+  if constexpr (kScalarLevel<E>) {
+    const S<E> zero(0.0);
+    for (std::int64_t i = 0; i < n; ++i) x[i] = max(x[i], zero);
+  } else {
+    E::tally({.other = n});
+    touch<E>(x, n);
+    VecMap<S<E>>(x, n) = VecMap<S<E>>(x, n).cwiseMax(S<E>(0));
+  }
+}
+
+// GELU, tanh form: x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3))), which is
+// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) written through one exponential.
+// mul 4, add 2, div 1, exp 1 per element. exp overflows to inf for very negative x, and the
+// quotient is then -0, the function's limit.
+template <class E>
+void gelu_inplace(S<E>* x, std::int64_t n) {
+  constexpr double kCubic = 0.044715;
+  const double k2 = -2.0 * std::sqrt(2.0 / 3.14159265358979323846);
+  if constexpr (kScalarLevel<E>) {
+    const S<E> cubic(kCubic), scale(k2), one(1.0);
+    for (std::int64_t i = 0; i < n; ++i) {
+      S<E> u = x[i] * x[i];
+      u = u * x[i];
+      u = u * cubic + x[i];
+      u = exp(u * scale);
+      x[i] = x[i] / (u + one);
+    }
+  } else {
+    E::tally({.mul = 4 * n, .add = 2 * n, .div = n, .exp = n});
+    touch<E>(x, n);
+    auto a = VecMap<S<E>>(x, n).array();
+    using T = S<E>;
+    a = a / (((a * a * a * T(kCubic) + a) * T(k2)).exp() + T(1));
+  }
+}
+
+}  // namespace cosda::ops

@@ -1,0 +1,69 @@
+// The seam's products (attention/ops.hpp): C = op(A) op(B) and its three forms.
+#pragma once
+
+#include <cstdint>
+
+#include "attention/blas.hpp"
+#include "attention/ops_core.hpp"
+#include "attention/shallow_gemm.hpp"
+#include "attention/vector_matrix.hpp"
+
+namespace cosda::ops {
+
+// C = op(A) op(B), op(X) = X, or X^T when trans_x: the product behind gemm_nt, gemm_nn and
+// gemm_tn. C is r x c and the depth is k.  mul r*c*k, add r*c*(k-1).
+template <class E>
+void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
+  const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();
+  if constexpr (kScalarLevel<E>) {
+    const auto at = [&](std::int64_t i, std::int64_t l) { return trans_a ? a(l, i) : a(i, l); };
+    const auto bt = [&](std::int64_t l, std::int64_t j) { return trans_b ? b(j, l) : b(l, j); };
+    for (std::int64_t i = 0; i < r; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        S<E> acc = at(i, 0) * bt(0, j);
+        for (std::int64_t l = 1; l < k; ++l) acc += at(i, l) * bt(l, j);
+        c(i, j) = acc;
+      }
+  } else {
+    E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
+    touch<E>(a), touch<E>(b), touch<E>(c);
+    if (r == 1 && !trans_a && !trans_b && k >= 1 && n <= kernels::kVectorMatrixMaxCols<S<E>>)
+      return kernels::vector_matrix(k, a.data(), b.data(), b.outerStride(), n, c.data());
+    if (r == 1 && !trans_a && trans_b && k >= 1 && n * k <= kernels::kMatrixVectorMaxElements<S<E>>)
+      return kernels::matrix_vector(k, a.data(), b.data(), b.outerStride(), n, c.data());
+    if (!trans_a && kernels::shallow_gemm(trans_b, r, n, k, a.data(), a.outerStride(), b.data(),
+                                          b.outerStride(), c.data(), c.outerStride()))
+      return;
+    if (blas::gemm(trans_a, trans_b, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(),
+                   c.data(), c.outerStride()))
+      return;
+    if (trans_a && trans_b)
+      c.noalias() = a.transpose() * b.transpose();
+    else if (trans_a)
+      c.noalias() = a.transpose() * b;
+    else if (trans_b)
+      c.noalias() = a * b.transpose();
+    else
+      c.noalias() = a * b;
+  }
+}
+
+// C = A B^T, A: r x k, B: c x k.
+template <class E>
+void gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
+  gemm<E>(false, true, a, b, c);
+}
+
+// C = A B, A: r x k, B: k x c.
+template <class E>
+void gemm_nn(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
+  gemm<E>(false, false, a, b, c);
+}
+
+// C = A^T B, A: k x r, B: k x c.
+template <class E>
+void gemm_tn(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
+  gemm<E>(true, false, a, b, c);
+}
+
+}  // namespace cosda::ops

@@ -1,0 +1,154 @@
+// The seam's row and matrix ops (attention/ops.hpp): row sums, row scalings, the shifted
+// negation and the matrix norms of the pseudo-inverse.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "attention/ops_core.hpp"
+#include "attention/ops_elementwise.hpp"
+#include "attention/row_kernels.hpp"
+
+namespace cosda::ops {
+
+// out_i = sum_j x_ij.  add r*(c-1).
+template <class E>
+void row_sums(MatCRef<S<E>> x, S<E>* out) {
+  touch<E>(out, x.rows());
+  for (std::int64_t i = 0; i < x.rows(); ++i) out[i] = sum<E>(x.row(i).data(), x.cols());
+}
+
+// x <- exp(x) and out_i = sum_j x_ij, a row at a time while it is in L1: exp_inplace then
+// row_sums in one pass.  exp r*c, add r*(c-1).
+template <class E>
+void exp_row_sums(MatRef<S<E>> x, S<E>* out) {
+  if constexpr (kScalarLevel<E>) {
+    exp_inplace<E>(x);
+    row_sums<E>(x, out);
+  } else {
+    E::tally({.add = x.rows() * (x.cols() - 1), .exp = x.rows() * x.cols()});
+    touch<E>(x), touch<E>(out, x.rows());
+    for (std::int64_t i = 0; i < x.rows(); ++i) {
+      VecMap<S<E>> row(x.row(i).data(), x.cols());
+      row = row.array().exp();
+      out[i] = row.sum();
+    }
+  }
+}
+
+// x_ij <- s_i x_ij.  mul r*c.
+template <class E>
+void scale_rows(MatRef<S<E>> x, const S<E>* s) {
+  touch<E>(s, x.rows());
+  for (std::int64_t i = 0; i < x.rows(); ++i) scale<E>(&x(i, 0), x.cols(), s[i]);
+}
+
+// dst = a src (matrices of one shape): a copy and a scaling in one pass.  mul r*c.
+template <class E>
+void scale_into(MatCRef<S<E>> src, S<E> a, MatRef<S<E>> dst) {
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < src.rows(); ++i)
+      for (std::int64_t j = 0; j < src.cols(); ++j) dst(i, j) = src(i, j) * a;
+  } else {
+    E::tally({.mul = src.rows() * src.cols()});
+    touch<E>(src), touch<E>(dst);
+    dst = src * a;
+  }
+}
+
+// dst_ij = s_i src_ij: scale_rows into another matrix of the same shape, one pass instead of
+// a copy and a scaling pass. With src_transposed, src is stored transposed (c x r) and
+// dst_ij = s_i src_ji.  mul r*c.
+template <class E>
+void scale_rows_into(MatCRef<S<E>> src, const S<E>* s, MatRef<S<E>> dst,
+                     bool src_transposed = false) {
+  const std::int64_t r = dst.rows(), c = dst.cols();
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < r; ++i)
+      for (std::int64_t j = 0; j < c; ++j)
+        dst(i, j) = (src_transposed ? src(j, i) : src(i, j)) * s[i];
+  } else {
+    E::tally({.mul = r * c});
+    touch<E>(s, r), touch<E>(src), touch<E>(dst);
+    if (!src_transposed) {
+      for (std::int64_t i = 0; i < r; ++i)
+        kernels::scaled_copy(src.row(i).data(), s[i], dst.row(i).data(), c);
+    } else if (c < 16) {  // fewer columns than a tile (Table III: 12): src by rows, dst by columns
+      for (std::int64_t j = 0; j < c; ++j) {
+        const S<E>* in = src.row(j).data();
+        for (std::int64_t i = 0; i < r; ++i) dst(i, j) = in[i] * s[i];
+      }
+    } else {
+      // In tiles of 16 x 16: reading whole columns of src would take a cache line for every
+      // element once src is larger than L1.
+      constexpr std::int64_t kTile = 16;
+      for (std::int64_t i = 0; i < r; i += kTile)
+        for (std::int64_t j = 0; j < c; j += kTile) {
+          const std::int64_t ri = std::min(kTile, r - i), cj = std::min(kTile, c - j);
+          dst.block(i, j, ri, cj) =
+              VecCMap<S<E>>(s + i, ri).asDiagonal() * src.block(j, i, cj, ri).transpose();
+        }
+    }
+  }
+}
+
+// x <- a x.  mul r*c.
+template <class E>
+void scale(MatRef<S<E>> x, S<E> a) {
+  for (std::int64_t i = 0; i < x.rows(); ++i) scale<E>(&x(i, 0), x.cols(), a);
+}
+
+// out = c I - x (square).  add r*r: c - x_ii on the diagonal, -x_ij elsewhere.
+template <class E>
+void shifted_negation(MatCRef<S<E>> x, S<E> c, MatRef<S<E>> out) {
+  const std::int64_t r = x.rows();
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < r; ++i)
+      for (std::int64_t j = 0; j < r; ++j) out(i, j) = i == j ? c - x(i, j) : -x(i, j);
+  } else {
+    E::tally({.add = r * r});
+    touch<E>(x), touch<E>(out);
+    out = -x;
+    out.diagonal().array() += c;
+  }
+}
+
+// max_i sum_j |x_ij| (the infinity norm).  other r*c + (r-1), add r*(c-1).
+template <class E>
+S<E> max_abs_row_sum(MatCRef<S<E>> x) {
+  const std::int64_t r = x.rows(), c = x.cols();
+  if constexpr (kScalarLevel<E>) {
+    S<E> best;
+    for (std::int64_t i = 0; i < r; ++i) {
+      S<E> acc = abs(x(i, 0));
+      for (std::int64_t j = 1; j < c; ++j) acc += abs(x(i, j));
+      best = i == 0 ? acc : max(best, acc);
+    }
+    return best;
+  } else {
+    E::tally({.add = r * (c - 1), .other = r * c + (r - 1)});
+    touch<E>(x);
+    return x.cwiseAbs().rowwise().sum().maxCoeff();
+  }
+}
+
+// max_j sum_i |x_ij| (the 1-norm).  other r*c + (c-1), add c*(r-1).
+template <class E>
+S<E> max_abs_col_sum(MatCRef<S<E>> x) {
+  const std::int64_t r = x.rows(), c = x.cols();
+  if constexpr (kScalarLevel<E>) {
+    S<E> best;
+    for (std::int64_t j = 0; j < c; ++j) {
+      S<E> acc = abs(x(0, j));
+      for (std::int64_t i = 1; i < r; ++i) acc += abs(x(i, j));
+      best = j == 0 ? acc : max(best, acc);
+    }
+    return best;
+  } else {
+    E::tally({.add = c * (r - 1), .other = r * c + (c - 1)});
+    touch<E>(x);
+    return x.cwiseAbs().colwise().sum().maxCoeff();
+  }
+}
+
+}  // namespace cosda::ops

@@ -1,0 +1,94 @@
+// What cosda-bench times and what it measured (bench/cosda_bench.cpp), shared with the report
+// it writes (bench/report.cpp): the benchmark cases, their counted cost per step and the
+// measured time per step.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/measure.hpp"
+#include "bench/timing_config.hpp"
+#include "sweeps/roofline_model.hpp"
+
+namespace cosda::bench {
+
+enum class Kind { kStep, kPlain, kUpdate, kCycle };
+
+inline const char* kind_name(Kind k) {
+  switch (k) {
+    case Kind::kStep:
+      return "step";
+    case Kind::kPlain:
+      return "plain";
+    case Kind::kUpdate:
+      return "update";
+    case Kind::kCycle:
+      return "cycle";
+  }
+  return "";
+}
+
+struct Options {
+  std::string config = "configs/timing.toml";
+  std::string machine = "results/roofline/machine.json";
+  std::string report;  // DIR for timing/realized.md and timing/points.tsv; empty: none
+  std::string out;     // --benchmark_out, written atomically
+  bool quick = false;
+  std::string command;  // the command line, for the report
+  std::string load_before, load_after;
+};
+
+struct Case {
+  std::string variant;
+  const TimingShape* shape = nullptr;
+  bool single = false;  // float (else double)
+  bool all_cores = false;
+  Kind kind = Kind::kStep;
+
+  std::string scalar() const { return single ? "float" : "double"; }
+  std::string threads() const { return all_cores ? "all" : "one"; }
+  std::string stream_key() const { return variant + "/" + shape->name + "/" + scalar(); }
+  std::string name() const { return stream_key() + "/" + threads() + "/" + kind_name(kind); }
+  Point point() const { return Point{variant, shape->n, shape->d, shape->m, shape->heads, 1}; }
+};
+
+inline int cores() { return std::max(1, omp_get_num_procs()); }
+
+// Counting: executed operations and memory per step, by running the kernels under Tally.
+const Cost& cost_of(const Case& c);
+
+struct StepCost {
+  double flops = 0, bytes = 0;
+};
+
+StepCost step_cost(const Case& c, const Cost& k);
+
+// Collecting the results for realized.md and points.tsv.
+struct Measured {
+  std::vector<double> seconds;  // per step, one entry per repetition
+  double median() const {
+    std::vector<double> s = seconds;
+    std::sort(s.begin(), s.end());
+    const std::size_t k = s.size();
+    return k == 0 ? 0 : (k % 2 ? s[k / 2] : 0.5 * (s[k / 2 - 1] + s[k / 2]));
+  }
+  double spread() const {  // (max - min) / median over the repetitions
+    if (seconds.size() < 2) return 0;
+    const auto [lo, hi] = std::minmax_element(seconds.begin(), seconds.end());
+    return (*hi - *lo) / median();
+  }
+};
+
+// Writes DIR/timing/realized.md and DIR/timing/points.tsv (DIR = o.report) from a run's
+// medians.
+void write_reports(const Options& o, const TimingConfig& cfg, const std::vector<Case>& cases,
+                   const std::map<std::string, Measured>& results,
+                   const std::optional<roofline::Machine>& m);
+
+}  // namespace cosda::bench

@@ -1,0 +1,235 @@
+// cosda-bench's report (--cosda_report=DIR): DIR/timing/realized.md, the FLOP ratio vs att
+// beside the time ratio vs att (medians of this run), and DIR/timing/points.tsv, the roofline
+// figure's points (drawn by `cosda roofline`).
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bench/bench_case.hpp"
+#include "io/atomic_file.hpp"
+
+namespace cosda::bench {
+namespace {
+
+std::string si(double x) {
+  if (x >= 1e9) return fmt::format("{:.3g} G", x / 1e9);
+  if (x >= 1e6) return fmt::format("{:.3g} M", x / 1e6);
+  if (x >= 1e3) return fmt::format("{:.3g} k", x / 1e3);
+  return fmt::format("{:.3g}", x);
+}
+
+std::string duration(double s) {
+  if (s >= 1) return fmt::format("{:.3g} s", s);
+  if (s >= 1e-3) return fmt::format("{:.3g} ms", s * 1e3);
+  if (s >= 1e-6) return fmt::format("{:.3g} µs", s * 1e6);
+  return fmt::format("{:.3g} ns", s * 1e9);
+}
+
+// The kind whose time a variant's realized row uses: the amortized cycle for continual-landmark
+// variants, every step for the others.
+Kind realized_kind(const std::string& variant) {
+  return find_variant(variant)->landmarks == LandmarkKind::kContinual ? Kind::kCycle : Kind::kStep;
+}
+
+// A run's case and its measurement by variant, shape, scalar, thread setting and kind; null
+// where the run has no such case or no time for it.
+class Lookup {
+ public:
+  Lookup(const std::vector<Case>& cases, const std::map<std::string, Measured>& results)
+      : cases_(cases), results_(results) {}
+  std::pair<const Case*, const Measured*> operator()(const std::string& variant,
+                                                     const TimingShape& s, bool single, bool all,
+                                                     Kind kind) const {
+    for (const auto& c : cases_)
+      if (c.variant == variant && c.shape == &s && c.single == single && c.all_cores == all &&
+          c.kind == kind) {
+        auto it = results_.find(c.name());
+        return {&c, it == results_.end() || it->second.seconds.empty() ? nullptr : &it->second};
+      }
+    return {nullptr, nullptr};
+  }
+
+ private:
+  const std::vector<Case>& cases_;
+  const std::map<std::string, Measured>& results_;
+};
+
+// One table of realized.md: a shape, scalar and thread setting, and att's figures in it.
+struct Table {
+  const TimingShape& s;
+  bool single = false, all = false;
+  StepCost att;
+  double att_t = 0;
+  roofline::Bound att_b;
+};
+
+// realized.md's opening: how it was measured, the machine, and what the columns mean.
+std::string preamble(const Options& o, const std::optional<roofline::Machine>& m) {
+  std::string md;
+  md += "# Realized vs theoretical savings\n\n";
+  md += fmt::format(
+      "Written by `{}` from `{}`; every time is the median over this run's repetitions, and "
+      "every ratio divides two medians of the same run. One-thread times are the thread's CPU "
+      "time per step (other processes on the cores do not count), all-core times wall-clock. "
+      "FLOPs are executed counts (Tally), "
+      "per steady-state step; continual-landmark variants are amortized over whole landmark "
+      "cycles (plain and update steps are listed below each table). Load average (1 min) "
+      "before the run {}, after it {}, on {} cores: above the core count, other processes "
+      "shared the cores and the times are inflated.\n\n",
+      o.command, o.config, o.load_before, o.load_after, cores());
+  if (m) {
+    md += fmt::format(
+        "Machine ({}): {}, {}; compute peak (best large GEMM, Eigen or OpenBLAS) float {:.1f} / "
+        "double {:.1f} GFLOP/s on one thread; read bandwidth L1 {:.0f}, L2 {:.0f}, L3 {:.0f}, "
+        "DRAM {:.1f} GB/s on one thread.\n\n",
+        o.machine, m->strings.count("cpu") ? m->strings.at("cpu") : "?",
+        m->strings.count("vector_isa") ? m->strings.at("vector_isa") : "?",
+        m->peak_gflops(true, false), m->peak_gflops(false, false), m->read_gbs("l1", false),
+        m->read_gbs("l2", false), m->read_gbs("l3", false), m->read_gbs("dram", false));
+  } else {
+    md += "No roofline (" + o.machine + " missing): run `cosda roofline` first.\n\n";
+  }
+  md +=
+      "Columns: **FLOP ratio** = FLOPs(att) / FLOPs(variant), the theoretical saving; **time "
+      "ratio** = time(att) / time(variant), the realized one; **realized** = time ratio / FLOP "
+      "ratio; **bound** = min(peak, intensity x read bandwidth measured at the step's bytes as "
+      "working set), the roofline of `cosda roofline`; **% bound** = achieved FLOP/s / bound; "
+      "**roofline ratio** = FLOP ratio x bound(variant) / bound(att), the time ratio the "
+      "roofline predicts if both ran at their bound. Bytes per step are the memory the step's "
+      "operations read and write, each byte once, recorded by executing the step under Tally "
+      "(attention/footprint.hpp).\n\n";
+  return md;
+}
+
+// points.tsv's rows of one shape and scalar: every variant on one thread.
+std::string shape_points(const Lookup& find, const TimingShape& s, bool single) {
+  std::string points;
+  for (const auto& v : kVariants) {
+    auto [c, r] = find(std::string(v.id), s, single, false, realized_kind(std::string(v.id)));
+    if (!c || !r) continue;
+    const StepCost sc = step_cost(*c, cost_of(*c));
+    points += fmt::format("{}\t{}\t{}\t{:.6g}\t{:.6g}\n", v.id, s.name, c->scalar(),
+                          sc.flops / sc.bytes, sc.flops / r->median() / 1e9);
+  }
+  return points;
+}
+
+// A variant's row of a realized.md table.
+std::string table_row(const Table& t, const std::string& id, const Case& c, const Measured& r,
+                      const std::optional<roofline::Machine>& m) {
+  const StepCost sc = step_cost(c, cost_of(c));
+  const double time = r.median();
+  const double flop_ratio = t.att.flops / sc.flops, time_ratio = t.att_t / time;
+  const double gflops = sc.flops / time / 1e9;
+  std::string bound_cells = "n/a | n/a | n/a";
+  if (m) {
+    const roofline::Bound b = roofline::bound(*m, t.single, t.all, cores(), sc.flops, sc.bytes);
+    bound_cells = fmt::format("{:.1f} GFLOP/s, {} | {:.0f}% | {:.3g}", b.gflops, b.limit,
+                              100 * gflops / b.gflops, flop_ratio * b.gflops / t.att_b.gflops);
+  }
+  return fmt::format(
+      "| `{}` | {} | {:.3g} | {} (±{:.0f}%) | {:.3g} | {:.2f} | {:.3g} | "
+      "{:.3g} | {} |\n",
+      id, si(sc.flops), flop_ratio, duration(time), 50 * r.spread(), time_ratio,
+      time_ratio / flop_ratio, gflops, sc.flops / sc.bytes, bound_cells);
+}
+
+// A continual-landmark variant's plain and update steps, listed below a table; empty when
+// either was not timed.
+std::string landmark_row(const Lookup& find, const Table& t, const std::string& id) {
+  auto [pc, pr] = find(id, t.s, t.single, t.all, Kind::kPlain);
+  auto [uc, ur] = find(id, t.s, t.single, t.all, Kind::kUpdate);
+  if (!(pc && pr && uc && ur)) return "";
+  const StepCost ps = step_cost(*pc, cost_of(*pc)), us = step_cost(*uc, cost_of(*uc));
+  return fmt::format(
+      "`{}`: plain step {} FLOPs in {} ({:.3g} GFLOP/s), update step {} FLOPs in {} "
+      "({:.3g} GFLOP/s), {} update(s) per {} steps.  \n",
+      id, si(ps.flops), duration(pr->median()), ps.flops / pr->median() / 1e9, si(us.flops),
+      duration(ur->median()), us.flops / ur->median() / 1e9, cost_of(*pc).update_steps,
+      cost_of(*pc).cycle_steps);
+}
+
+// The paragraph below a table on att's place in the roofline.
+std::string roofline_note(const Table& t) {
+  std::string md = fmt::format(
+      "\nRoofline: `att` has intensity {:.3g} flop/byte against a ridge of {:.3g} at "
+      "its working set, so it is {}; it reaches {:.0f}% of that bound. ",
+      t.att.flops / t.att.bytes, t.att_b.ridge,
+      t.att_b.limit == "compute" ? "compute-bound" : "bound by " + t.att_b.limit,
+      100 * (t.att.flops / t.att_t / 1e9) / t.att_b.gflops);
+  md +=
+      "A variant whose bound is a bandwidth line cannot turn its FLOP saving into the "
+      "same time saving: its roofline ratio, not its FLOP ratio, is the time ratio to "
+      "expect, and the remaining gap to it is how far each kernel stays from its own "
+      "bound (% bound) plus fixed per-step costs (calls, OpenMP) that no FLOP count "
+      "sees.\n";
+  return md;
+}
+
+// realized.md's table of one paper shape, scalar and thread setting; empty without att's time.
+std::string shape_table(const Lookup& find, const TimingShape& s, bool single, bool all,
+                        const std::optional<roofline::Machine>& m) {
+  auto [ac, ar] = find(std::string(reference_variant().id), s, single, all, Kind::kStep);
+  if (!ac || !ar) return "";
+  const StepCost att = step_cost(*ac, cost_of(*ac));
+  const Table t{
+      s,
+      single,
+      all,
+      att,
+      ar->median(),
+      m ? roofline::bound(*m, single, all, cores(), att.flops, att.bytes) : roofline::Bound{}};
+  std::string md =
+      fmt::format("## {} — n = {}, d = {}, m = {}, heads = {}; {}, {}\n\n", s.what, s.n, s.d, s.m,
+                  s.heads, single ? "float" : "double",
+                  all ? fmt::format("all {} cores (heads in parallel)", cores()) : "one thread");
+  md +=
+      "| variant | FLOPs/step | FLOP ratio | time/step (spread) | time ratio | realized | "
+      "GFLOP/s | flop/byte | bound | % bound | roofline ratio |\n"
+      "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n";
+  std::string landmark_rows;
+  for (const auto& v : kVariants) {
+    const std::string id(v.id);
+    auto [c, r] = find(id, s, single, all, realized_kind(id));
+    if (!c || !r) continue;
+    md += table_row(t, id, *c, *r, m);
+    if (realized_kind(id) == Kind::kCycle) landmark_rows += landmark_row(find, t, id);
+  }
+  md += "\n" + landmark_rows;
+  if (m) md += roofline_note(t);
+  md += "\n";
+  return md;
+}
+
+}  // namespace
+
+void write_reports(const Options& o, const TimingConfig& cfg, const std::vector<Case>& cases,
+                   const std::map<std::string, Measured>& results,
+                   const std::optional<roofline::Machine>& m) {
+  const Lookup find(cases, results);
+  std::string md = preamble(o, m);
+  std::string points = roofline::kPointsHeader;
+  for (const auto& s : cfg.shapes) {
+    bool any = false;
+    for (const auto& c : cases)
+      if (c.shape == &s) any = true;
+    if (!any) continue;
+    for (const bool single : {true, false})
+      for (const bool all : {false, true}) {
+        if (!all) points += shape_points(find, s, single);  // the figure's points: one thread
+        if (s.paper) md += shape_table(find, s, single, all, m);
+      }
+  }
+  const std::filesystem::path dir = std::filesystem::path(o.report) / "timing";
+  write_file_atomic(dir / "realized.md", md);
+  write_file_atomic(dir / "points.tsv", points);
+  fmt::print(stderr, "wrote {} and {}\n", (dir / "realized.md").string(),
+             (dir / "points.tsv").string());
+}
+
+}  // namespace cosda::bench
