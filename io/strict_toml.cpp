@@ -442,7 +442,9 @@ std::vector<std::vector<std::int64_t>> TomlTable::integer_rows(const std::string
   for (const toml::node& e : *a) {
     const toml::array* row = e.as_array();
     if (row == nullptr || row->size() != width)
-      fail(key, "must be " + want + ", got element " + shown(e));
+      fail(key, "must be " + want + ", got " +
+                    (row == nullptr ? "element " + shown(e)
+                                    : fmt::format("an element of {} values", row->size())));
     out.emplace_back();
     for (const toml::node& x : *row) {
       if (!x.is_integer() || **x.as_integer() < lo || **x.as_integer() > hi)
