@@ -22,6 +22,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -81,6 +82,12 @@ std::span<const TableRow> cotrans_rows(std::string_view id);
 const MulAddExp* cotrans_table(std::string_view id);
 // The totals quoted in the running text: Sec. 3.1 (att), 3.2 (co_re), 3.3 (co_si).
 const MulAddExp* cotrans_text(std::string_view id);
+// The variants whose counts Sec. 3.1-3.3 quote, in the paper's order, with their section.
+struct CoTransSection {
+  std::string_view id;
+  std::string_view section;  // e.g. "3.1"
+};
+std::span<const CoTransSection> cotrans_sections();
 
 // Sec. 3.4: "FLOPs are reduced by <printed>x" = FLOPs(numerator) / FLOPs(denominator).
 struct QuotedRatio {
@@ -128,6 +135,16 @@ struct PrintedCell {
   int rel_decimals;
 };
 std::span<const PrintedCell> printed_cells();
+
+// ---------------------------------------------------------------------------------------
+// Composition.
+
+// Appendix A operations per step of one block as the Nyström paper composes them: a
+// continual-landmark variant refreshes a landmark m times per n steps (Sec. IV-A) and its other
+// n - m steps cost as its fixed-landmark counterpart's update (Sec. IV-B), so its Appendix A
+// total is averaged over that cycle of n steps, (m update + (n - m) plain) / n; any other
+// variant costs its Appendix A total every step. Nullopt where Appendix A has no entry.
+std::optional<double> amortized_flops(std::string_view id, double n, double d, double m);
 
 // A short paragraph on the counting convention a paper appears to use. `paper` is
 // "nystrom" or "cotrans"; empty for anything else.

@@ -397,4 +397,62 @@ void TomlTable::finish() const {
   }
 }
 
+TomlTable TomlTable::parse_file(const std::filesystem::path& path, const std::string& example) {
+  auto root = std::make_shared<const toml::table>(parse_toml_file(path, example));
+  const toml::table* t = root.get();
+  return TomlTable(std::move(root), t, path, path.string());
+}
+
+TomlTable TomlTable::table(const std::string& key) {
+  known_.insert(key);
+  const toml::node* n = table_->get(key);
+  if (n == nullptr) fail(key, "is missing; add the [" + key + "] table");
+  if (!n->is_table()) fail(key, "must be a [" + key + "] table, got " + shown(*n));
+  return TomlTable(root_, n->as_table(), file_, fmt::format("{} [{}]", file_.string(), key));
+}
+
+std::vector<std::int64_t> TomlTable::integer_array(const std::string& key, std::int64_t lo,
+                                                   std::int64_t hi) {
+  known_.insert(key);
+  const toml::node* n = table_->get(key);
+  const std::string want = fmt::format("a non-empty array of integers in [{}, {}]", lo, hi);
+  if (n == nullptr) fail(key, "is missing; add it (" + want + ")");
+  const toml::array* a = n->as_array();
+  if (a == nullptr || a->empty()) fail(key, "must be " + want + ", got " + shown(*n));
+  std::vector<std::int64_t> out;
+  for (const toml::node& e : *a) {
+    if (!e.is_integer() || **e.as_integer() < lo || **e.as_integer() > hi)
+      fail(key, "must be " + want + ", got element " + shown(e));
+    out.push_back(**e.as_integer());
+  }
+  return out;
+}
+
+std::vector<std::vector<std::int64_t>> TomlTable::integer_rows(const std::string& key,
+                                                               std::size_t width, std::int64_t lo,
+                                                               std::int64_t hi) {
+  known_.insert(key);
+  const toml::node* n = table_->get(key);
+  const std::string want =
+      fmt::format("a non-empty array of {}-element arrays of integers in [{}, {}]", width, lo, hi);
+  if (n == nullptr) fail(key, "is missing; add it (" + want + ")");
+  const toml::array* a = n->as_array();
+  if (a == nullptr || a->empty()) fail(key, "must be " + want + ", got " + shown(*n));
+  std::vector<std::vector<std::int64_t>> out;
+  for (const toml::node& e : *a) {
+    const toml::array* row = e.as_array();
+    if (row == nullptr || row->size() != width)
+      fail(key, "must be " + want + ", got " +
+                    (row == nullptr ? "element " + shown(e)
+                                    : fmt::format("an element of {} values", row->size())));
+    out.emplace_back();
+    for (const toml::node& x : *row) {
+      if (!x.is_integer() || **x.as_integer() < lo || **x.as_integer() > hi)
+        fail(key, "must be " + want + ", got element " + shown(x));
+      out.back().push_back(**x.as_integer());
+    }
+  }
+  return out;
+}
+
 }  // namespace cosda

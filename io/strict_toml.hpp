@@ -49,6 +49,15 @@ class TomlTable {
   // `required` is false.
   std::vector<TomlTable> tables(const std::string& key, bool required);
   bool has(const std::string& key) const;
+  // The same as parse_file, naming `example` as the fix for a missing file.
+  static TomlTable parse_file(const std::filesystem::path& path, const std::string& example);
+  // A [key] table, strict in turn; where() names it "FILE [key]".
+  TomlTable table(const std::string& key);
+  // A non-empty array of integers in [lo, hi], repeats allowed.
+  std::vector<std::int64_t> integer_array(const std::string& key, std::int64_t lo, std::int64_t hi);
+  // A non-empty array of arrays of exactly `width` integers in [lo, hi].
+  std::vector<std::vector<std::int64_t>> integer_rows(const std::string& key, std::size_t width,
+                                                      std::int64_t lo, std::int64_t hi);
 
   // Throws InputError if the table holds a key nothing read.
   void finish() const;

@@ -10,8 +10,8 @@
 #include <sstream>
 #include <string>
 
-#include "sweeps/commands.hpp"
 #include "io/errors.hpp"
+#include "sweeps/commands.hpp"
 
 namespace cosda {
 namespace {
@@ -136,6 +136,9 @@ TEST_F(VerifyTest, BadConfigIsAnInputErrorAndWritesNothing) {
       std::string(kSmallConfig)
           .replace(std::string(kSmallConfig).find("[[8, 4, 3]]"), 11,
                    "[[3, 4, 8]]"),  // m > n
+      std::string(kSmallConfig)
+          .replace(std::string(kSmallConfig).find("[[8, 4, 3]]"), 11,
+                   "[[8, 4]]"),  // a point without m
   };
   for (const std::string& text : cases) {
     std::ofstream(config_, std::ios::trunc) << text;
@@ -152,6 +155,21 @@ TEST_F(VerifyTest, BadConfigIsAnInputErrorAndWritesNothing) {
   verify::Options o = options();
   o.config = dir_ / "no_such.toml";
   EXPECT_THROW(verify::run(o), InputError);
+}
+
+TEST_F(VerifyTest, BadValueNamesFileTableKeyAndRange) {
+  std::string text(kSmallConfig);
+  text.replace(text.find("n = [3, 7]"), 10, "n = [3, 0]");
+  std::ofstream(config_, std::ios::trunc) << text;
+  try {
+    verify::run(options());
+    ADD_FAILURE() << "accepted n = [3, 0]";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              config_.string() +
+                  " [exact]: key 'n' must be a non-empty array of integers in [1, 4096], got "
+                  "element 0");
+  }
 }
 
 }  // namespace

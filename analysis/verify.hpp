@@ -1,0 +1,68 @@
+// The library side of `cosda verify`: every published cost formula and printed cost number of
+// the two papers held against what cosda executes, and cosda's own exact forms
+// (analysis/exact.hpp) held against execution, built into a Markdown report and a CSV table.
+//
+// Contract:
+//  - The grids come from a TOML config (configs/verification.toml); a bad config is an
+//    InputError naming the file and key.
+//  - status() is 0 iff every exact-form check holds (executed == exact, every field measure()
+//    reports, at every grid point and at every one-layer point the report measures), 1
+//    otherwise. Published formulas disagreeing with execution are findings, not failures.
+//  - The corrections file (analysis/corrections.md) is quoted in the report if present; its
+//    absence is stated in the report.
+//  - Nothing here writes a file: sweeps/verify_cmd.cpp writes the two texts.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "analysis/measure.hpp"
+
+namespace cosda::verify {
+
+// One executed point against the exact forms: the fields of Cost that differ (empty: all
+// equal).
+struct Check {
+  Point point;
+  std::int64_t executed_cycle_flops = 0, exact_cycle_flops = 0;
+  std::int64_t executed_valley = 0, exact_valley = 0, executed_peak = 0, exact_peak = 0;
+  std::vector<std::string> mismatches;
+  bool ok() const { return mismatches.empty(); }
+};
+
+Check check_point(const Point& p);
+// 0 iff every check holds.
+int status(const std::vector<Check>& checks);
+
+// Table I: one parameter swept, the other two fixed.
+struct Axis {
+  char name;                         // 'n', 'd' or 'm'
+  std::vector<std::int64_t> values;  // the swept parameter
+  std::int64_t a, b;                 // the two fixed ones, in n, d, m order
+};
+
+// The grids of configs/verification.toml.
+struct Grid {
+  std::vector<std::int64_t> n, d, m, heads;
+  std::vector<std::array<std::int64_t, 3>> nystrom;
+  std::vector<std::array<std::int64_t, 2>> cotrans;
+  std::vector<Axis> axes;
+  bool tables = true;
+};
+// Reads and checks a verification config; InputError on any fault.
+Grid read_grid(const std::filesystem::path& path);
+
+// The whole verification: the report and the CSV table as texts.
+struct Report {
+  int status = 0;
+  std::size_t checks = 0, mismatches = 0;
+  std::string markdown, csv;
+};
+// `config` is the path the report names as its source; `corrections` the file it quotes.
+Report build_report(const Grid& grid, const std::filesystem::path& config,
+                    const std::filesystem::path& corrections);
+
+}  // namespace cosda::verify

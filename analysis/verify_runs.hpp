@@ -1,0 +1,36 @@
+// Internal to the verification library (analysis/verify*.cpp): executed costs, measured once
+// per point, and the per-step averages of a landmark cycle.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/conventions.hpp"
+#include "analysis/measure.hpp"
+#include "analysis/verify.hpp"
+
+namespace cosda::verify {
+
+using Triple = std::array<std::int64_t, 3>;  // (n, d, m)
+
+// Measurement, cached; every one-layer point measured is also checked against the exact forms.
+class Runs {
+ public:
+  const Cost& get(const Point& p);
+  std::vector<Check> checks;
+
+ private:
+  std::map<std::string, Cost> cache_;
+};
+
+bool has_landmarks(std::string_view id);
+bool continual_landmarks(std::string_view id);
+
+// Operations per step averaged over the cycle, each step counted in convention `conv`.
+double amortized(const Cost& c, conventions::Convention conv);
+
+}  // namespace cosda::verify

@@ -1,0 +1,27 @@
+// Internal to the verification library: the numbered sections of the report, each appending
+// its Markdown, CSV rows, findings and verdicts to the report under construction.
+#pragma once
+
+#include <vector>
+
+#include "analysis/verify.hpp"
+#include "analysis/verify_runs.hpp"
+#include "analysis/verify_text.hpp"
+
+namespace cosda::verify {
+
+// 1 and 2 (analysis/verify_appendix.cpp): the exact forms, against execution and as printed.
+void section_exact(Text& r, const std::vector<Check>& checks);
+void section_forms(Text& r);
+// 3: the Nyström paper's Appendices A and B against execution.
+void section_nystrom(Text& r, Runs& runs, const Grid& g);
+// 4 and 5 (analysis/verify_cotrans.cpp): CoTrans Sec. 3.1-3.3 and its Sec. 3.4 ratios.
+void section_cotrans(Text& r, Runs& runs, const Grid& g);
+void section_ratios(Text& r, Runs& runs);
+// 6 (analysis/verify_orders.cpp): Table I's orders against fitted exponents.
+void section_orders(Text& r, Runs& runs, const Grid& g);
+// 7 and 8 (analysis/verify_tables.cpp): Tables III and IV, and the two-block models.
+void section_tables(Text& r, Runs& runs);
+void section_two_block(Text& r, Runs& runs, const Grid& g);
+
+}  // namespace cosda::verify

@@ -1,0 +1,77 @@
+// Internal to the verification library (analysis/verify*.cpp): the report under construction
+// (Markdown, CSV rows, findings, verdicts), number formats, verdicts on symbolic forms and the
+// report's prose (analysis/verification_notes.md).
+#pragma once
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "analysis/exact.hpp"
+#include "analysis/poly.hpp"
+
+namespace cosda::verify {
+
+// The columns of verification.csv, in order.
+inline constexpr std::array<std::string_view, 15> kCsvColumns = {
+    "section", "source", "variant",   "quantity", "convention", "n",     "d",      "m",
+    "heads",   "layers", "published", "executed", "exact",      "ratio", "verdict"};
+
+class Csv {
+ public:
+  Csv();
+  // One row; `ratio` (executed / published) is filled in for the comparable sections.
+  void row(const std::string& section, const std::string& source, const std::string& variant,
+           const std::string& quantity, const std::string& convention, std::int64_t n,
+           std::int64_t d, std::int64_t m, std::int64_t heads, std::int64_t layers,
+           std::optional<double> published, std::optional<double> executed,
+           std::optional<double> exact, const std::string& verdict);
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+struct Text {
+  std::string md;
+  Csv csv;
+  std::vector<std::string> findings;
+  // (section, "id quantity", verdict) of every symbolic comparison.
+  std::vector<std::array<std::string, 3>> verdicts;
+  template <class... T>
+  void p(fmt::format_string<T...> f, T&&... args) {
+    fmt::format_to(std::back_inserter(md), f, std::forward<T>(args)...);
+  }
+};
+
+// An integer as such, anything else with two decimals.
+std::string num(double x);
+// ours / theirs with three decimals; "-" when theirs is 0.
+std::string ratio(double ours, double theirs);
+// Whether `value` prints as `printed` with `decimals` decimals.
+bool prints_as(double value, double printed, int decimals);
+
+// Leading terms (highest total degree) of a form; s counts as degree 1 (s <= n).
+std::string leading_str(const exact::Form& f);
+
+enum class Verdict { kExact, kSameLeading, kDifferent };
+std::string verdict_name(Verdict v);
+Verdict compare_forms(const Poly& published, const exact::Form& ours);
+
+// The entry `key` of analysis/verification_notes.md as one paragraph; empty when absent.
+std::string note(std::string_view key);
+// The same for an entry that must exist (std::logic_error otherwise).
+std::string required_note(std::string_view key);
+// A list entry: one string per paragraph.
+std::vector<std::string> note_list(std::string_view key);
+// Why a published formula differs for variant `id`: the entry "<id> <quantity>".
+std::string explain(std::string_view id, std::string_view quantity);
+
+}  // namespace cosda::verify
