@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "analysis/exact.hpp"
-#include "analysis/poly.hpp"
+#include "attention/poly.hpp"
 
 namespace cosda::verify {
 
