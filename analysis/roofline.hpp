@@ -11,8 +11,8 @@
 namespace cosda::roofline {
 
 // Compute peaks (GEMM, float and double) and read and triad bandwidths at the cache levels'
-// working sets, on one thread and on all cores, with progress lines on stderr. Takes about as
-// many seconds as `reps`, twice.
+// working sets, on one thread and on all cores, each the best of `reps` timed repetitions;
+// progress lines on stderr.
 Machine measure_machine(int gemm_n, int reps);
 
 // The points file cosda-bench --cosda_report writes (kPointsHeader's columns); InputError
