@@ -4,6 +4,7 @@
 #include <random>
 
 #include "analysis/heap.hpp"
+#include "analysis/policy.hpp"
 #include "attention/footprint.hpp"
 #include "attention/multi_head.hpp"
 
@@ -97,9 +98,7 @@ Cost run(const Point& p, Touched touched) {
 
 Cost measure(const Point& p, Counting counting, Precision precision, Touched touched) {
   if (std::string why = skip_reason(p); !why.empty()) throw std::invalid_argument(why);
-  if (counting == Counting::kExact) return run<Exact>(p, touched);
-  return precision == Precision::kFloat ? run<Tally<float>>(p, touched)
-                                        : run<Tally<double>>(p, touched);
+  return with_policy(counting, precision, [&]<class E>() { return run<E>(p, touched); });
 }
 
 }  // namespace cosda

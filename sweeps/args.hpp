@@ -2,10 +2,13 @@
 // values, repeated flags and malformed numbers are InputErrors naming the flag and the fix.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/errors.hpp"
@@ -56,6 +59,19 @@ class Args {
   }
 
   bool help() const { return help_; }
+  // With --help: prints `text`, a blank line and the flags, and returns true.
+  bool print_help(std::string_view text) const {
+    if (help_) fmt::print("{}\n\n{}", text, usage());
+    return help_;
+  }
+  // Every input is a flag: an InputError for the first positional argument, with
+  // " (see <see>)" after the fix when `see` is given.
+  void reject_positional(std::string_view see = {}) const {
+    if (positional_.empty()) return;
+    throw InputError("cosda " + command_ + ": unexpected argument '" + positional_[0] +
+                     "'; all inputs are flags" +
+                     (see.empty() ? std::string() : " (see " + std::string(see) + ")"));
+  }
   const std::vector<std::string>& positional() const { return positional_; }
   bool has(const std::string& name) const { return values_.count(name) > 0; }
 

@@ -1,10 +1,13 @@
-// cosda count: executed counts and memory of one variant at one shape, as one JSON object.
+// cosda count: executed counts and memory of one variant at one shape, as one JSON object;
+// cosda count --model FILE: those of a whole model per step, by part and block.
 #include <fmt/format.h>
 
 #include "analysis/measure.hpp"
+#include "analysis/model_report.hpp"
 #include "attention/registry.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
+#include "sweeps/model_config.hpp"
 
 namespace cosda {
 namespace {
@@ -24,7 +27,7 @@ std::string amortized_json(const Cost& c) {
 }  // namespace
 
 int cmd_count(const Argv& argv) {
-  for (const auto& arg : argv)  // whole models: sweeps/models_cmd.cpp
+  for (const auto& arg : argv)  // whole models: cmd_count_model
     if (arg == "--model" || arg.rfind("--model=", 0) == 0) return cmd_count_model(argv);
   Args a("count",
          {{"variant", "V", "variant id: " + variant_list()},
@@ -36,23 +39,18 @@ int cmd_count(const Argv& argv) {
           {"scalar", "double|float", "scalar type for the heap measurement (default double)"},
           {"exact", "", "count at scalar level (Counted scalars) instead of the fast path"}},
          argv);
-  if (a.help()) {
-    fmt::print(
-        "usage: cosda count --variant V --n N --d D [--m M] [--heads H] [--layers 1|2]\n"
-        "                   [--scalar S] [--exact]\n"
-        "With --layers 2: the retroactive (or same-kind) block followed by the second block the\n"
-        "papers use (single-output after retroactive), run as a real two-block stream.\n"
-        "Runs the variant's kernels under counting and prints one JSON object: operations per\n"
-        "steady-state step (step: amortized over a landmark cycle; update_step, plain_step),\n"
-        "logical valley and peak memory in elements, and heap bytes. Convention: every\n"
-        "executed scalar operation is one FLOP (flops = mul + add + div + exp + other).\n"
-        "Whole models: cosda count --model FILE (see cosda count --model FILE --help).\n\n{}",
-        a.usage());
+  if (a.print_help(
+          "usage: cosda count --variant V --n N --d D [--m M] [--heads H] [--layers 1|2]\n"
+          "                   [--scalar S] [--exact]\n"
+          "With --layers 2: the retroactive (or same-kind) block followed by the second block the\n"
+          "papers use (single-output after retroactive), run as a real two-block stream.\n"
+          "Runs the variant's kernels under counting and prints one JSON object: operations per\n"
+          "steady-state step (step: amortized over a landmark cycle; update_step, plain_step),\n"
+          "logical valley and peak memory in elements, and heap bytes. Convention: every\n"
+          "executed scalar operation is one FLOP (flops = mul + add + div + exp + other).\n"
+          "Whole models: cosda count --model FILE (see cosda count --model FILE --help)."))
     return 0;
-  }
-  if (!a.positional().empty())
-    throw InputError("cosda count: unexpected argument '" + a.positional()[0] +
-                     "'; all inputs are flags (see cosda count --help)");
+  a.reject_positional("cosda count --help");
   Point p;
   p.variant = a.require("variant");
   const VariantTraits* t = find_variant(p.variant);
@@ -89,6 +87,35 @@ int cmd_count(const Argv& argv) {
       a.has("exact") ? "scalar-level" : "fast", amortized_json(c), update, plain, c.cycle_steps,
       c.update_steps, c.valley, c.peak, c.heap_peak_bytes, c.heap_retained_bytes,
       c.steady_allocations);
+  return 0;
+}
+
+// cosda count --model FILE.
+int cmd_count_model(const Argv& argv) {
+  Args a("count",
+         {{"model", "FILE", "whole-model config (configs/models/*.toml)"},
+          {"n", "N", "window length (default: the config's)"},
+          {"input-dim", "D", "raw token width (default: the config's; 0: no embedding)"},
+          {"exact", "", "count at scalar level (Counted scalars) instead of the fast path"}},
+         argv);
+  if (a.print_help(
+          "usage: cosda count --model FILE [--n N] [--input-dim D] [--exact]\n"
+          "Runs the whole model of FILE (embedding, positional encodings, Transformer Encoder\n"
+          "blocks, head) under counting and prints one JSON object: operations per steady-state\n"
+          "step in total, by part (embedding, projections, attention, feed_forward, activation,\n"
+          "normalisation, head, other) and by block, each as the five buckets and in every\n"
+          "convention: all operations, multiplications only (ptflops-style), multiply-\n"
+          "accumulate pairs, and the CoTrans mul/add/exp triple."))
+    return 0;
+  a.reject_positional("cosda count --model FILE --help");
+  const ModelConfig m = load_model_config(a.require("model"));
+  const std::int64_t n = a.integer("n", 1, 1 << 16, m.spec.n);
+  const std::int64_t in = a.integer("input-dim", 0, 1 << 16, m.spec.input_dim);
+  const ModelSpec spec = spec_at(m, n, in);
+  if (const std::string why = check(spec); !why.empty())
+    throw InputError("cosda count: " + m.source + " with --n " + std::to_string(n) + ": " + why);
+  const Counting counting = a.has("exact") ? Counting::kExact : Counting::kTally;
+  fmt::print("{}", model_count_json(m, measure_model(spec, counting), counting));
   return 0;
 }
 

@@ -42,17 +42,6 @@ CounterProfile profile_of(const std::string& id) {
 
 }  // namespace
 
-ModelSpec spec_at(const ModelConfig& m, std::int64_t n, std::int64_t input_dim) {
-  ModelSpec s = m.spec;
-  s.n = n;
-  if (input_dim >= 0) s.input_dim = input_dim;
-  if (s.positional.kind != PositionalKind::kNone)
-    s.positional.count = m.position_count > 0 ? m.position_count : m.positions_2n ? 2 * n - 1 : n;
-  if (s.positional.kind == PositionalKind::kAbsolute)  // a slot per window position at any n
-    s.positional.count = std::max(s.positional.count, n);
-  return s;
-}
-
 ModelConfig load_model_config(const std::filesystem::path& path) {
   TomlTable t = TomlTable::parse_file(path);
   ModelConfig m;
@@ -120,20 +109,21 @@ ModelConfig load_model_config(const std::filesystem::path& path) {
   return m;
 }
 
-ReportConfig load_report_config(const std::filesystem::path& report_toml) {
+namespace {
+
+// Every *.toml next to report.toml but itself, by file name; model names and printed ids
+// unique (ids: printed id -> model name).
+std::vector<ModelConfig> read_models(const std::filesystem::path& report_toml,
+                                     std::map<std::string, std::string>& ids) {
   namespace fs = std::filesystem;
-  TomlTable t = TomlTable::parse_file(report_toml);
-  ReportConfig r;
-  r.source = report_toml.string();
-  r.title = t.str("title");
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(
            report_toml.parent_path().empty() ? fs::path(".") : report_toml.parent_path()))
     if (e.path().extension() == ".toml" && !fs::equivalent(e.path(), report_toml))
       files.push_back(e.path());
   std::sort(files.begin(), files.end());
-  std::map<std::string, std::string> ids;  // printed id -> model name
   std::set<std::string> names;
+  std::vector<ModelConfig> models;
   for (const auto& f : files) {
     ModelConfig m = load_model_config(f);
     if (!names.insert(m.name).second)
@@ -145,10 +135,12 @@ ReportConfig load_report_config(const std::filesystem::path& report_toml) {
       if (!ids.emplace(p.id, m.name).second)
         throw InputError(fmt::format("{}: [[printed]] id '{}' is used twice; ids must be unique",
                                      m.source, p.id));
-    r.models.push_back(std::move(m));
+    models.push_back(std::move(m));
   }
-  if (r.models.empty())
-    throw InputError(r.source + ": no model files (*.toml) next to it; add configs/models/*.toml");
+  return models;
+}
+
+void read_ratios(TomlTable& t, const std::map<std::string, std::string>& ids, ReportConfig& r) {
   for (auto& x : t.tables("ratio", false)) {
     RatioEntry e;
     e.label = x.str("label");
@@ -165,6 +157,9 @@ ReportConfig load_report_config(const std::filesystem::path& report_toml) {
     x.finish();
     r.ratios.push_back(e);
   }
+}
+
+void read_not_modelled(TomlTable& t, ReportConfig& r) {
   for (auto& x : t.tables("not_modelled", false)) {
     NotModelled e;
     e.table = x.str("table");
@@ -174,6 +169,10 @@ ReportConfig load_report_config(const std::filesystem::path& report_toml) {
     x.finish();
     r.not_modelled.push_back(e);
   }
+}
+
+void read_alternatives(TomlTable& t, const std::map<std::string, std::string>& ids,
+                       ReportConfig& r) {
   for (auto& x : t.tables("alternative", false)) {
     Alternative e;
     e.id = x.str("id");
@@ -186,10 +185,16 @@ ReportConfig load_report_config(const std::filesystem::path& report_toml) {
     x.finish();
     r.alternatives.push_back(e);
   }
+}
+
+// At most one [[figure]]; each of its models must run at each of its n.
+void read_figures(TomlTable& t, ReportConfig& r) {
   std::vector<TomlTable> figs = t.tables("figure", false);
   if (figs.size() > 1)
     throw InputError(r.source + ": key 'figure': give at most one [[figure]] section");
-  std::vector<std::string> model_names(names.begin(), names.end());
+  std::vector<std::string> model_names;
+  for (const auto& m : r.models) model_names.push_back(m.name);
+  std::sort(model_names.begin(), model_names.end());
   for (auto& x : figs) {
     FigureEntry f;
     f.file = name_key(x, "file");
@@ -211,6 +216,23 @@ ReportConfig load_report_config(const std::filesystem::path& report_toml) {
     }
     r.figures.push_back(f);
   }
+}
+
+}  // namespace
+
+ReportConfig load_report_config(const std::filesystem::path& report_toml) {
+  TomlTable t = TomlTable::parse_file(report_toml);
+  ReportConfig r;
+  r.source = report_toml.string();
+  r.title = t.str("title");
+  std::map<std::string, std::string> ids;  // printed id -> model name
+  r.models = read_models(report_toml, ids);
+  if (r.models.empty())
+    throw InputError(r.source + ": no model files (*.toml) next to it; add configs/models/*.toml");
+  read_ratios(t, ids, r);
+  read_not_modelled(t, r);
+  read_alternatives(t, ids, r);
+  read_figures(t, r);
   t.finish();
   return r;
 }

@@ -1,5 +1,6 @@
 // Whole-model configurations (configs/models/*.toml): one model per file, the numbers the
-// Continual Transformers paper prints for it, and the report settings (report.toml).
+// Continual Transformers paper prints for it, and the report settings (report.toml), read
+// into the types of analysis/model_report.hpp.
 //
 // Model file (every key not listed is an error naming the file and the allowed keys):
 //   name               string, [a-z0-9_]+ (results and ratios refer to it)
@@ -42,67 +43,14 @@
 //                      ("all", "mul", "mac" or "cotrans")
 #pragma once
 
-#include <cstdint>
 #include <filesystem>
-#include <string>
-#include <vector>
 
-#include "analysis/model_cost.hpp"
-#include "attention/encoder.hpp"
+#include "analysis/model_report.hpp"
 
 namespace cosda {
 
-struct PrintedEntry {
-  std::string id, table, row, note;
-  double flops_m = 0;
-  std::int64_t log_flops = -1;  // the authors' own run log for this row, if one exists
-  double params_k = -1;         // printed parameters (thousands), if the row has them
-  std::string log_source;
-  CounterProfile counter = CounterProfile::kOadtr;
-  std::int64_t input_dim = -1;  // -1: the model's
-};
-
-struct ModelConfig {
-  std::string source;  // file, for messages and provenance
-  std::string name, title;
-  ModelSpec spec;
-  bool positions_2n = false;        // T = 2n - 1 (else n)
-  std::int64_t position_count = 0;  // explicit T (0: from the rule)
-  std::vector<PrintedEntry> printed;
-};
-
 // Throws InputError (one line: file, key, fix) for any problem.
 ModelConfig load_model_config(const std::filesystem::path& path);
-
-// The model's spec at window n (T follows n) and input width (-1: the model's).
-ModelSpec spec_at(const ModelConfig& m, std::int64_t n, std::int64_t input_dim = -1);
-
-struct RatioEntry {
-  std::string label, numerator, denominator, source;
-  double printed = 0;
-};
-struct NotModelled {
-  std::string table, row, reason;
-  double flops_m = 0;
-};
-struct Alternative {
-  std::string id, label;
-  std::int64_t mlp_dim = -1, input_dim = -1;  // -1: unchanged
-};
-struct FigureEntry {
-  std::string file, title;
-  std::vector<std::string> models;
-  std::vector<std::int64_t> n;
-  conventions::Convention convention = conventions::Convention::kAll;
-};
-struct ReportConfig {
-  std::string source, title;
-  std::vector<ModelConfig> models;  // every other *.toml of the folder, by name
-  std::vector<RatioEntry> ratios;
-  std::vector<NotModelled> not_modelled;
-  std::vector<Alternative> alternatives;
-  std::vector<FigureEntry> figures;  // at most one
-};
 
 // Reads report.toml and every model file next to it; checks that ids, names and references
 // are unique and resolve.

@@ -1,0 +1,28 @@
+// The one place that turns a run's (counting, precision) into an execution policy
+// (attention/exec.hpp). Callers pass a generic lambda and receive what it returns:
+//   with_policy(Counting::kTally, Precision::kFloat, [&]<class E>() { return run<E>(); })
+// runs run<Tally<float>>; Counting::kExact runs Exact whatever the precision (Counted scalars
+// are double), and with_plain picks the uncounted Plain<float> or Plain<double>.
+#pragma once
+
+#include "analysis/measure.hpp"
+#include "attention/exec.hpp"
+
+namespace cosda {
+
+// f.template operator()<E>() with E = Tally<float>, Tally<double> or Exact.
+template <class F>
+decltype(auto) with_policy(Counting counting, Precision precision, F&& f) {
+  if (counting == Counting::kExact) return f.template operator()<Exact>();
+  if (precision == Precision::kFloat) return f.template operator()<Tally<float>>();
+  return f.template operator()<Tally<double>>();
+}
+
+// f.template operator()<E>() with E = Plain<float> or Plain<double>: no counting, no ledger.
+template <class F>
+decltype(auto) with_plain(Precision precision, F&& f) {
+  if (precision == Precision::kFloat) return f.template operator()<Plain<float>>();
+  return f.template operator()<Plain<double>>();
+}
+
+}  // namespace cosda

@@ -1,0 +1,245 @@
+// The machine's roofline, as `cosda roofline` measures it (results/roofline/machine.json),
+// and what cosda-bench and the roofline figure read back from it.
+//
+// machine.json is one flat JSON object: numbers under fixed keys (peak_gflops_<scalar>_<threads>,
+// read_gbs_<level>_<threads>, triad_gbs_<level>_<threads>, cache sizes) plus descriptive
+// strings. <scalar> is float|double, <threads> one|all, <level> l1|l2|l3|dram.
+//
+// The bound of a step (Williams et al.'s roofline): with F executed FLOPs and B bytes touched,
+// the step cannot run faster than min(peak, F/B * bandwidth) FLOP/s, where the bandwidth is the
+// read bandwidth measured at a working set of B bytes (per thread), interpolated on the
+// measured curve (read_gbs_ws_<bytes>_<threads>). Files without the curve fall back to the
+// read bandwidth of the smallest cache level that holds the B bytes (per core for L1 and L2).
+// The curve matters where a level's nominal size is not what one core gets: on a shared
+// virtual machine, half the L3 the CPU reports may already stream from memory.
+#pragma once
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "io/errors.hpp"
+
+namespace cosda::roofline {
+
+// The first processor's model name from /proc/cpuinfo (or text in its format) with its family,
+// model and stepping ("unknown" where there is no name). Virtual machines often report a bare name
+// ("AMD EPYC") that does not tell one core generation from the next; the numbers do (family 25
+// model 17 is a Zen 4, family 26 a Zen 5), and results record them beside the name.
+inline std::string cpu_name(std::istream& in) {
+  std::string line, name, family, model, stepping;
+  // "key<spaces or tabs>: value" -> value, for exactly this key.
+  const auto field = [&line](const std::string& key, std::string* out) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos || line.rfind(key, 0) != 0 ||
+        line.find_first_not_of(" \t", key.size()) != colon)
+      return;
+    const auto start = line.find_first_not_of(" \t", colon + 1);
+    *out = start == std::string::npos ? std::string() : line.substr(start);
+  };
+  while (std::getline(in, line) && !line.empty()) {  // the first processor's block
+    field("model name", &name), field("cpu family", &family), field("model", &model);
+    field("stepping", &stepping);
+  }
+  if (name.empty()) return "unknown";
+  if (family.empty() || model.empty()) return name;
+  return name + " (family " + family + ", model " + model +
+         (stepping.empty() ? std::string() : ", stepping " + stepping) + ")";
+}
+inline std::string cpu_name() {
+  std::ifstream in("/proc/cpuinfo");
+  return cpu_name(in);
+}
+
+inline const char* const kLevels[] = {"l1", "l2", "l3", "dram"};
+
+struct Machine {
+  std::map<std::string, double> numbers;
+  std::map<std::string, std::string> strings;
+
+  double get(const std::string& key) const {
+    auto it = numbers.find(key);
+    return it == numbers.end() ? 0.0 : it->second;
+  }
+  double peak_gflops(bool single, bool all) const {
+    return get(std::string("peak_gflops_") + (single ? "float" : "double") +
+               (all ? "_all" : "_one"));
+  }
+  double read_gbs(const std::string& level, bool all) const {
+    return get("read_gbs_" + level + (all ? "_all" : "_one"));
+  }
+  // Read bandwidth at a working set of `bytes` per thread (one thread, or every core each
+  // on its own set), log-linear between the two nearest measured sets and clamped at the
+  // ends; 0 when the file has no curve.
+  double read_gbs_at(double bytes, bool all) const {
+    const std::string prefix = "read_gbs_ws_", suffix = all ? "_all" : "_one";
+    std::vector<std::pair<double, double>> curve;  // (working set, GB/s), by working set
+    for (const auto& [k, v] : numbers)
+      if (k.size() > prefix.size() + suffix.size() && k.rfind(prefix, 0) == 0 &&
+          k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0)
+        curve.emplace_back(std::strtod(k.c_str() + prefix.size(), nullptr), v);
+    if (curve.empty()) return 0;
+    std::sort(curve.begin(), curve.end());
+    if (bytes <= curve.front().first) return curve.front().second;
+    for (std::size_t i = 1; i < curve.size(); ++i)
+      if (bytes <= curve[i].first) {
+        const auto [x0, y0] = curve[i - 1];
+        const auto [x1, y1] = curve[i];
+        const double t = std::log(bytes / x0) / std::log(x1 / x0);
+        return y0 + t * (y1 - y0);
+      }
+    return curve.back().second;
+  }
+  // The smallest level whose capacity holds `bytes` (L1, L2 per core, times cores in use).
+  std::string level_for(double bytes, int cores) const {
+    if (bytes <= get("l1_bytes") * cores) return "l1";
+    if (bytes <= get("l2_bytes") * cores) return "l2";
+    if (bytes <= get("l3_bytes")) return "l3";
+    return "dram";
+  }
+};
+
+struct Bound {
+  double gflops = 0;  // the roofline bound, GFLOP/s
+  std::string limit;  // "compute" or "<level> bandwidth"
+  double ridge = 0;   // FLOP/byte where the bandwidth line meets the peak
+};
+
+// "640 KiB", "8 MiB": a working set for labels.
+inline std::string bytes_label(double bytes) {
+  char buf[32];
+  if (bytes >= 1 << 20)
+    std::snprintf(buf, sizeof buf, "%.3g MiB", bytes / (1 << 20));
+  else
+    std::snprintf(buf, sizeof buf, "%.3g KiB", bytes / (1 << 10));
+  return buf;
+}
+
+inline Bound bound(const Machine& m, bool single, bool all, int cores, double flops, double bytes) {
+  const double peak = m.peak_gflops(single, all);
+  const double per_thread = all ? bytes / std::max(1, cores) : bytes;
+  double bw = m.read_gbs_at(per_thread, all);
+  std::string where = "read at " + bytes_label(per_thread);
+  if (bw <= 0) {
+    const std::string level = m.level_for(bytes, all ? cores : 1);
+    bw = m.read_gbs(level, all);
+    where = level + " bandwidth";
+  }
+  Bound b;
+  b.ridge = bw > 0 ? peak / bw : 0;
+  const double mem = bytes > 0 ? flops / bytes * bw : peak;
+  if (mem < peak) {
+    b.gflops = mem;
+    b.limit = where;
+  } else {
+    b.gflops = peak;
+    b.limit = "compute";
+  }
+  return b;
+}
+
+inline std::string json_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) o += c;
+  }
+  return o;
+}
+
+inline std::string to_json(const Machine& m) {
+  std::ostringstream os;
+  os << "{\n  \"schema\": \"cosda.roofline.v1\"";
+  for (const auto& [k, v] : m.strings) os << ",\n  \"" << k << "\": \"" << json_escape(v) << "\"";
+  for (const auto& [k, v] : m.numbers) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    os << ",\n  \"" << k << "\": " << buf;
+  }
+  os << "\n}\n";
+  return os.str();
+}
+
+// Reads a machine.json written by to_json(). Missing file: nullopt. A file that is not of
+// that form: InputError naming it.
+inline std::optional<Machine> read_machine(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  Machine m;
+  std::string line;
+  bool schema = false;
+  while (std::getline(in, line)) {
+    const auto q1 = line.find('"');
+    if (q1 == std::string::npos) continue;
+    const auto q2 = line.find('"', q1 + 1);
+    const auto colon = line.find(':', q2);
+    if (q2 == std::string::npos || colon == std::string::npos) continue;
+    const std::string key = line.substr(q1 + 1, q2 - q1 - 1);
+    std::string value = line.substr(colon + 1);
+    while (!value.empty() && (value.back() == ',' || value.back() == ' ')) value.pop_back();
+    while (!value.empty() && value.front() == ' ') value.erase(0, 1);
+    if (key == "schema") {
+      schema = value == "\"cosda.roofline.v1\"";
+    } else if (!value.empty() && value.front() == '"') {
+      m.strings[key] = value.substr(1, value.size() - 2);
+    } else {
+      char* end = nullptr;
+      const double x = std::strtod(value.c_str(), &end);
+      if (end == value.c_str())
+        throw InputError(path + ": field " + key + " is not a number; rerun `cosda roofline`");
+      m.numbers[key] = x;
+    }
+  }
+  if (!schema)
+    throw InputError(path +
+                     ": not a cosda roofline file (schema cosda.roofline.v1); rerun "
+                     "`cosda roofline`");
+  return m;
+}
+
+// One measured step on the roofline figure (results/timing/points.tsv, written by cosda-bench).
+struct MeasuredPoint {
+  std::string variant, shape, scalar;
+  double intensity = 0, gflops = 0;  // FLOP/byte, GFLOP/s
+};
+
+inline const char* const kPointsHeader = "# variant\tshape\tscalar\tflop_per_byte\tgflops\n";
+
+// Debian's OpenBLAS 0.3.21 predates Zen 5 and gives such CPUs its AVX2 (Haswell) kernels
+// although they have AVX-512, and an environment may pin OPENBLAS_CORETYPE to Haswell too.
+// The roofline must measure what the machine can do, and the timed kernels should get the same
+// GEMM, so when the CPU has AVX-512 (F, BW, DQ, VL) this re-executes the program once with
+// OPENBLAS_CORETYPE=SkylakeX (the library reads it when it loads, before main), keeping the
+// previous value in COSDA_OPENBLAS_CORETYPE_WAS. COSDA_OPENBLAS_CORETYPE=keep turns this off.
+inline void select_openblas_kernels(char** argv) {
+#if defined(COSDA_HAVE_BLAS) && defined(__x86_64__)
+  const char* mode = std::getenv("COSDA_OPENBLAS_CORETYPE");
+  if ((mode != nullptr && std::string(mode) == "keep") || std::getenv("COSDA_OPENBLAS_REEXEC"))
+    return;
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") ||
+      !__builtin_cpu_supports("avx512dq") || !__builtin_cpu_supports("avx512vl"))
+    return;
+  const char* was = std::getenv("OPENBLAS_CORETYPE");
+  if (was != nullptr && std::string(was) == "SkylakeX") return;
+  ::setenv("COSDA_OPENBLAS_CORETYPE_WAS", was != nullptr ? was : "unset", 1);
+  ::setenv("OPENBLAS_CORETYPE", "SkylakeX", 1);
+  ::setenv("COSDA_OPENBLAS_REEXEC", "1", 1);
+  ::execv("/proc/self/exe", argv);  // returns only on failure: go on with the default
+#else
+  (void)argv;
+#endif
+}
+
+}  // namespace cosda::roofline

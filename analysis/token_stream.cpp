@@ -1,0 +1,69 @@
+#include "analysis/token_stream.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "analysis/numerics.hpp"
+#include "analysis/policy.hpp"
+#include "attention/multi_head.hpp"
+
+namespace cosda {
+namespace {
+
+template <class E>
+std::vector<double> run_stream(const std::string& id, const Config& c, std::int64_t heads,
+                               int layers, const Eigen::MatrixXd& x) {
+  using T = typename E::Scalar;
+  MultiHead<E> mh(id, c, heads, layers);
+  std::vector<double> out;
+  Mat<T> token(1, c.d);
+  for (std::int64_t t = 0; t < x.rows(); ++t) {
+    token = x.row(t).cast<T>();
+    if (!mh.step(token.data(), token.data(), token.data())) continue;
+    const auto y = mh.output();
+    for (std::int64_t r = 0; r < y.rows(); ++r)
+      for (std::int64_t j = 0; j < y.cols(); ++j) {
+        const double v = double(y(r, j));
+        if (!std::isfinite(v))
+          throw std::runtime_error(fmt::format(
+              "{}: output is not finite at token {} (row {}, feature {}): exp() overflowed, or a "
+              "running sum of exponentials cancelled to zero (there is no max-subtraction, as "
+              "in the papers); scale the input down{}",
+              id, t, r, j,
+              c.exp_shift || !find_variant(id)->continual
+                  ? ""
+                  : " or pass --exp-shift auto (the stabilised mode)"));
+        out.push_back(v);
+      }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> run_token_stream(const std::string& id, const Config& c, std::int64_t heads,
+                                     int layers, const Eigen::MatrixXd& x, Precision precision) {
+  return with_plain(precision, [&]<class E>() { return run_stream<E>(id, c, heads, layers, x); });
+}
+
+double calibrated_exp_shift(const std::string& id, const Config& c, std::int64_t heads,
+                            const Eigen::MatrixXd& tokens) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  const std::int64_t dh = c.d / heads;
+  for (std::int64_t h = 0; h < heads; ++h) {
+    Config hc = c;
+    hc.d = dh;
+    if (c.fixed_q.size() > 0) hc.fixed_q = hc.fixed_k = c.fixed_q.middleCols(h * dh, dh);
+    const Eigen::MatrixXd xh = tokens.middleCols(h * dh, dh);
+    const auto [l, u] = row_max_range(id, hc, Qkv{xh, xh, xh}, std::max<std::int64_t>(1, c.n / 8));
+    lo = std::min(lo, l);
+    hi = std::max(hi, u);
+  }
+  return 0.5 * (lo + hi);
+}
+
+}  // namespace cosda

@@ -1,0 +1,25 @@
+// Self-attention over a given token matrix (cosda stream): q = k = v = each row, one step per
+// row, in Plain<float> or Plain<double>.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/measure.hpp"
+#include "attention/attention.hpp"
+
+namespace cosda {
+
+// The outputs from the first full window on, flattened in C order (step, row, feature). Throws
+// std::runtime_error naming the token at the first output that is not finite.
+std::vector<double> run_token_stream(const std::string& id, const Config& c, std::int64_t heads,
+                                     int layers, const Eigen::MatrixXd& x, Precision precision);
+
+// The stabilised mode's shift C calibrated on the tokens: one C for all heads, the midpoint of
+// their row-maxima ranges (analysis/numerics.hpp), sampled every n / 8 steps.
+double calibrated_exp_shift(const std::string& id, const Config& c, std::int64_t heads,
+                            const Eigen::MatrixXd& tokens);
+
+}  // namespace cosda
