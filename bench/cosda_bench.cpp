@@ -40,6 +40,7 @@
 #include <random>
 
 #include "analysis/measure.hpp"
+#include "analysis/policy.hpp"
 #include "attention/multi_head.hpp"
 #include "bench/bench_case.hpp"
 #include "bench/timing_config.hpp"
@@ -170,10 +171,10 @@ StreamBase& stream_for(const Case& c) {
   if (key != c.stream_key()) {
     current.reset();
     key = c.stream_key();
-    if (c.single)
-      current = std::make_unique<Stream<float>>(c);
-    else
-      current = std::make_unique<Stream<double>>(c);
+    current = with_plain(c.single ? Precision::kFloat : Precision::kDouble,
+                         [&]<class E>() -> std::unique_ptr<StreamBase> {
+                           return std::make_unique<Stream<typename E::Scalar>>(c);
+                         });
   }
   return *current;
 }
