@@ -1,5 +1,7 @@
 #include "analysis/streams.hpp"
 
+#include <fmt/format.h>
+
 #include <Eigen/QR>
 #include <algorithm>
 #include <array>
@@ -7,6 +9,8 @@
 #include <numbers>
 #include <stdexcept>
 #include <utility>
+
+#include "io/errors.hpp"
 
 namespace cosda {
 namespace {
@@ -175,6 +179,16 @@ Qkv project(const Projector& p, const Eigen::MatrixXd& x) {
     out.v.row(t) = v;
   }
   return out;
+}
+
+Qkv stream_qkv(const NamedStream& s, std::int64_t rows, std::int64_t d, const std::string& need) {
+  Eigen::MatrixXd x;
+  try {
+    x = generate(s.spec, rows, d);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(fmt::format("stream '{}': {} ({} = {} tokens)", s.name, e.what(), need, rows));
+  }
+  return project(Projector(s.projection, d, s.projection_seed), x);
 }
 
 }  // namespace cosda

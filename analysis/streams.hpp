@@ -95,4 +95,16 @@ struct Qkv {
 };
 Qkv project(const Projector& p, const Eigen::MatrixXd& x);
 
+// A stream of a study config ([[stream]] section): its tokens and how they become q, k, v.
+struct NamedStream {
+  std::string name;
+  StreamSpec spec;
+  Projection projection = Projection::kProjected;
+  std::uint64_t projection_seed = 2;
+};
+
+// q, k, v of the stream's first `rows` tokens. A stream too short (a user .npy) is an
+// InputError "stream '<name>': <why> (<need> = <rows> tokens)".
+Qkv stream_qkv(const NamedStream& s, std::int64_t rows, std::int64_t d, const std::string& need);
+
 }  // namespace cosda

@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <memory>
-#include <stdexcept>
 
+#include "attention/registry.hpp"
 #include "io/errors.hpp"
 #include "io/npy.hpp"
 
@@ -19,6 +19,16 @@ bool plain_name(const std::string& s) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) return false;
   return true;
 }
+
+// The variants' ids, all or only the continual ones (drift follows running sums).
+std::vector<std::string> variant_ids(bool only_continual) {
+  std::vector<std::string> ids;
+  for (const auto& v : kVariants)
+    if (v.continual || !only_continual) ids.emplace_back(v.id);
+  return ids;
+}
+
+const std::vector<std::string> kScalars{"float", "double"};
 
 }  // namespace
 
@@ -95,9 +105,86 @@ std::string parse_result_name(TomlTable& root) {
   return name;
 }
 
-std::string num(double x, const std::string& what) {
-  if (!std::isfinite(x)) throw std::logic_error("refusing to write a non-finite value for " + what);
-  return fmt::format("{:.6g}", x);
+AccuracyConfig parse_accuracy_config(const std::filesystem::path& path) {
+  TomlTable t = TomlTable::parse_file(path);
+  AccuracyConfig c;
+  c.name = parse_result_name(t);
+  c.d = t.integer("d", 1, 4096);
+  c.ns = t.integers("n", 2, 1 << 14);
+  c.ms = t.integers("m", 1, 1 << 14);
+  c.variants = t.choices("variants", variant_ids(false));
+  c.steps = t.integer("steps", 1, 1 << 24);
+  c.calibration = t.integer("calibration", 1, 1 << 24);
+  c.pinv_iterations = int(t.integer("pinv_iterations", 0, 100, 6));
+  c.exact_pinv = t.boolean("exact_pinv", false);
+  c.pinv_iterations_study = t.integers("pinv_study_iterations", 0, 100);
+  c.pinv_windows = t.integer("pinv_study_windows", 1, 1000, 2);
+  c.streams = parse_streams(t, c.d);
+  t.finish();
+  const std::int64_t max_m = *std::max_element(c.ms.begin(), c.ms.end());
+  if (max_m > c.calibration)
+    throw InputError(
+        fmt::format("{}: key 'calibration' ({}) must be at least the largest m "
+                    "({}): fixed landmarks are m-means of the calibration tokens",
+                    path.string(), c.calibration, max_m));
+  return c;
+}
+
+DriftConfig parse_drift_config(const std::filesystem::path& path) {
+  TomlTable t = TomlTable::parse_file(path);
+  DriftConfig c;
+  c.name = parse_result_name(t);
+  c.n = t.integer("n", 1, 1 << 14);
+  c.d = t.integer("d", 1, 4096);
+  c.m = t.integer("m", 1, 1 << 14);
+  c.steps = t.integer("steps", 1, std::int64_t(1) << 40);
+  c.calibration = t.integer("calibration", 1, 1 << 24);
+  c.checkpoints = t.integer("checkpoints", 2, 100000, 120);
+  c.pinv_iterations = int(t.integer("pinv_iterations", 0, 100, 6));
+  c.variants = t.choices("variants", variant_ids(true));
+  c.scalars = t.choices("scalars", kScalars, kScalars);
+  c.modes = t.choices("modes", {"plain", "stabilised"}, std::vector<std::string>{"plain"});
+  c.streams = parse_streams(t, c.d);
+  t.finish();
+  if (c.m > c.n)
+    throw InputError(
+        fmt::format("{}: key 'm' ({}) must be at most n ({})", path.string(), c.m, c.n));
+  if (c.calibration < std::max(c.n, c.m))
+    throw InputError(
+        fmt::format("{}: key 'calibration' ({}) must be at least n ({}): the "
+                    "stabilised mode's shift is calibrated over whole windows",
+                    path.string(), c.calibration, c.n));
+  return c;
+}
+
+OverflowConfig parse_overflow_config(const std::filesystem::path& path) {
+  TomlTable t = TomlTable::parse_file(path);
+  OverflowConfig c;
+  c.name = parse_result_name(t);
+  c.n = t.integer("n", 1, 1 << 14);
+  c.d = t.integer("d", 1, 4096);
+  c.m = t.integer("m", 1, 1 << 14);
+  c.calibration = t.integer("calibration", 1, 1 << 24);
+  c.steps = t.integer("steps", 1, 1 << 24);
+  c.sigma_min = t.number("sigma_min", 1e-6, 1e30, 1.0);
+  c.sigma_max = t.number("sigma_max", 1e-6, 1e30, 1e6);
+  c.tolerance = t.number("tolerance", 1e-12, 1e6, 1e-2);
+  c.variants = t.choices("variants", variant_ids(false));
+  c.scalars = t.choices("scalars", kScalars, kScalars);
+  c.modes =
+      t.choices("modes", {"plain", "stabilised"}, std::vector<std::string>{"plain", "stabilised"});
+  c.streams = parse_streams(t, c.d);
+  t.finish();
+  if (c.sigma_max <= c.sigma_min)
+    throw InputError(fmt::format("{}: key 'sigma_max' ({}) must exceed sigma_min ({})",
+                                 path.string(), c.sigma_max, c.sigma_min));
+  if (c.m > c.n || c.m > c.calibration)
+    throw InputError(fmt::format("{}: key 'm' ({}) must be at most n ({}) and calibration ({})",
+                                 path.string(), c.m, c.n, c.calibration));
+  if (c.calibration < c.n)
+    throw InputError(fmt::format("{}: key 'calibration' ({}) must be at least n ({})",
+                                 path.string(), c.calibration, c.n));
+  return c;
 }
 
 }  // namespace cosda

@@ -1,5 +1,6 @@
-// Shared pieces of the accuracy, drift and overflow commands: a [[stream]] section of a TOML
-// config, the results folder, and number formatting that never lets a NaN into a result file.
+// The configs of the accuracy, drift and overflow commands (configs/accuracy.toml, drift.toml,
+// overflow.toml), read strictly into the studies' plain structs, and their shared pieces: a
+// [[stream]] section and the results name.
 //
 // A [[stream]] section:
 //   name = "gaussian"        label in results and file names ([A-Za-z0-9_-], unique)
@@ -17,17 +18,13 @@
 #include <string>
 #include <vector>
 
+#include "analysis/accuracy_report.hpp"
+#include "analysis/drift_report.hpp"
+#include "analysis/overflow_report.hpp"
 #include "analysis/streams.hpp"
 #include "io/strict_toml.hpp"
 
 namespace cosda {
-
-struct NamedStream {
-  std::string name;
-  StreamSpec spec;
-  Projection projection = Projection::kProjected;
-  std::uint64_t projection_seed = 2;
-};
 
 // Reads one [[stream]] section (strict: finish() is called). d is the token width.
 NamedStream parse_stream(TomlTable& t, std::int64_t d);
@@ -37,8 +34,9 @@ std::vector<NamedStream> parse_streams(TomlTable& root, std::int64_t d);
 // The results name: [A-Za-z0-9_-]+ (it becomes results/<name>/).
 std::string parse_result_name(TomlTable& root);
 
-// A finite number for a result file; throws std::logic_error naming `what` otherwise, so no
-// NaN or infinity is ever written silently.
-std::string num(double x, const std::string& what);
+// Whole configs; InputError naming the file and key for anything wrong or unknown.
+AccuracyConfig parse_accuracy_config(const std::filesystem::path& path);
+DriftConfig parse_drift_config(const std::filesystem::path& path);
+OverflowConfig parse_overflow_config(const std::filesystem::path& path);
 
 }  // namespace cosda

@@ -1,0 +1,319 @@
+#include "analysis/accuracy_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "analysis/measure.hpp"
+#include "attention/kmeans.hpp"
+#include "attention/registry.hpp"
+#include "io/plot.hpp"
+
+namespace cosda {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Errors below this are drawn at it (exact variants differ from the reference by rounding).
+constexpr double kPlotFloor = 1e-17;
+// Errors below this are rounding, not approximation: the Pareto front treats them as equal.
+constexpr double kRoundingLevel = 1e-12;
+
+std::string colour(const std::string& v) { return std::string(variant(v).style.colour); }
+
+// Executed FLOPs per step, measured once per variant, n and m.
+class CostCache {
+ public:
+  explicit CostCache(std::int64_t d) : d_(d) {}
+  double operator()(const std::string& v, std::int64_t n, std::int64_t m) {
+    const auto key = std::tuple(v, n, m);
+    if (!flops_.count(key))
+      flops_[key] = measure(Point{.variant = v, .n = n, .d = d_, .m = std::max<std::int64_t>(m, 1)})
+                        .amortized_flops();
+    return flops_[key];
+  }
+
+ private:
+  std::int64_t d_;
+  std::map<std::tuple<std::string, std::int64_t, std::int64_t>, double> flops_;
+};
+
+// Every configured variant at every m <= n (once, m = 0, without landmarks).
+std::vector<ApproxCase> cases_at(const AccuracyConfig& c, std::int64_t n) {
+  std::vector<ApproxCase> cases;
+  for (const auto& v : c.variants) {
+    if (find_variant(v)->landmarks == LandmarkKind::kNone) {
+      cases.push_back({v, 0});
+      continue;
+    }
+    for (const std::int64_t m : c.ms)
+      if (m <= n) cases.push_back({v, m});
+  }
+  return cases;
+}
+
+// The pseudo-inverse study at window length n: pinv_windows windows spread over the steps.
+void add_pinv_rows(const AccuracyConfig& c, const std::string& stream, const Qkv& eval,
+                   std::int64_t n, std::vector<PinvRow>& out) {
+  const std::vector<int> its(c.pinv_iterations_study.begin(), c.pinv_iterations_study.end());
+  for (const std::int64_t m : c.ms) {
+    if (m > n) continue;
+    for (std::int64_t w = 0; w < c.pinv_windows; ++w) {
+      const std::int64_t first = w * c.steps / c.pinv_windows;
+      const Eigen::MatrixXd g = landmark_kernel(eval.middle_rows(first, n), m);
+      out.push_back({stream, n, m, w, condition_number(g), pinv_errors(g, its)});
+    }
+  }
+}
+
+// One stream: fixed landmarks from its calibration tokens, then every n.
+void run_stream(const AccuracyConfig& c, const NamedStream& s, CostCache& cost,
+                Clock::time_point t0, AccuracyResults& out) {
+  const std::int64_t max_n = *std::max_element(c.ns.begin(), c.ns.end());
+  const Qkv all = stream_qkv(s, c.calibration + max_n + c.steps, c.d,
+                             "the run needs calibration + max n + steps");
+  const Qkv calib = all.middle_rows(0, c.calibration);
+  const Qkv eval = all.middle_rows(c.calibration, max_n + c.steps);
+  ApproxSetup setup{
+      .steps = c.steps, .pinv_iterations = c.pinv_iterations, .exact_pinv = c.exact_pinv};
+  for (const std::int64_t m : c.ms) {
+    const Eigen::MatrixXd fq = m_means(calib.q, m);
+    setup.fixed[m] = {fq, calib.k == calib.q ? fq : m_means(calib.k, m)};
+  }
+  for (const std::int64_t n : c.ns) {
+    setup.n = n;
+    setup.d = c.d;
+    const std::vector<ApproxCase> cases = cases_at(c, n);
+    const std::vector<ErrorSummary> res = approximation_errors(eval, setup, cases);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const std::string& v = cases[i].variant;
+      out.rows.push_back({s.name, v, n, cases[i].m, find_variant(v)->single_output, res[i],
+                          cost(v, n, cases[i].m)});
+    }
+    add_pinv_rows(c, s.name, eval, n, out.pinv);
+    fmt::print(stderr, "accuracy: stream {} n = {} done ({:.0f} s)\n", s.name, n,
+               seconds_since(t0));
+  }
+}
+
+// Rows of one stream, n and output shape with a finite output.
+std::vector<const AccuracyRow*> finite_rows(const AccuracyResults& r, const std::string& stream,
+                                            std::int64_t n, bool single) {
+  std::vector<const AccuracyRow*> pts;
+  for (const AccuracyRow& x : r.rows)
+    if (x.stream == stream && x.n == n && x.single == single && x.e.finite()) pts.push_back(&x);
+  return pts;
+}
+
+// Points no other point beats on both cost and 95th-percentile error, cheapest first.
+std::vector<const AccuracyRow*> pareto_front(std::vector<const AccuracyRow*> pts) {
+  auto err = [](const AccuracyRow* r) { return std::max(r->e.p95, kRoundingLevel); };
+  std::sort(pts.begin(), pts.end(), [&](const AccuracyRow* a, const AccuracyRow* b) {
+    return a->flops != b->flops ? a->flops < b->flops : err(a) < err(b);
+  });
+  std::vector<const AccuracyRow*> front;
+  double best = std::numeric_limits<double>::infinity();
+  for (const AccuracyRow* r : pts)
+    if (err(r) < best) {
+      front.push_back(r);
+      best = err(r);
+    }
+  return front;
+}
+
+std::string e6(double x) { return fmt::format("{:.6e}", x); }
+
+void plot_error_vs_m(const fs::path& dir, const AccuracyConfig& c, const std::string& stream,
+                     const std::vector<AccuracyRow>& rows) {
+  Multiplot fig("set multiplot layout 1," + std::to_string(c.ns.size()) + " title " +
+                gp_quote("stream " + stream + ": median relative Frobenius error per step vs m") +
+                "\nset logscale xy\nset grid\nset key bottom left "
+                "font ',9'\nset xlabel 'landmarks m'\nset ylabel 'median relative error'\n"
+                "set format y '%.0e'\n");
+  for (const std::int64_t n : c.ns) {
+    for (const auto& v : c.variants) {
+      const VariantTraits& t = *find_variant(v);
+      if (t.landmarks == LandmarkKind::kNone) continue;
+      std::vector<std::vector<std::string>> pts;
+      for (const AccuracyRow& r : rows)
+        if (r.stream == stream && r.n == n && r.variant == v && r.e.finite())
+          pts.push_back({std::to_string(r.m), e6(std::max(r.e.median, kPlotFloor))});
+      if (pts.empty()) continue;
+      const std::string block = fmt::format("d{}_{}", n, v);
+      fig.series(
+          block, pts,
+          fmt::format("${} using 1:2 with linespoints lw 2 pt {} lc rgb '{}' dt {} "
+                      "title '{}'",
+                      block, t.single_output ? 6 : 7, colour(v), t.single_output ? 2 : 1, v));
+    }
+    fig.end_panel("set title 'n = " + std::to_string(n) + "'\n");
+  }
+  fig.render(dir / ("error_vs_m_" + stream + ".png"), 500 * int(c.ns.size()), 520);
+}
+
+// One panel of the trade-off figure: every variant's points labelled with m, and the front.
+void tradeoff_panel(Multiplot& fig, const std::vector<const AccuracyRow*>& pts, bool single) {
+  std::set<std::string> seen;
+  for (const AccuracyRow* r : pts) {
+    if (!seen.insert(r->variant).second) continue;
+    std::vector<std::vector<std::string>> block;
+    for (const AccuracyRow* q : pts)
+      if (q->variant == r->variant)
+        block.push_back({e6(q->flops), e6(std::max(q->e.p95, kPlotFloor)),
+                         q->m == 0 ? "exact" : std::to_string(q->m)});
+    const std::string name = fmt::format("t{}_{}", single ? "si" : "re", r->variant);
+    fig.series(name, block,
+               fmt::format("${0} using 1:2 with points pt 7 ps 1.4 lc rgb '{1}' title '{2}', "
+                           "${0} using 1:2:3 with labels offset char 0.9,0.6 font ',8' "
+                           "tc rgb '{1}' notitle",
+                           name, colour(r->variant), r->variant));
+  }
+  std::vector<std::vector<std::string>> front;
+  for (const AccuracyRow* r : pareto_front(pts))
+    front.push_back({e6(r->flops), e6(std::max(r->e.p95, kPlotFloor))});
+  const std::string fname = single ? "front_si" : "front_re";
+  fig.series(fname, front,
+             fmt::format("${} using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb "
+                         "'#000000' title 'Pareto front'",
+                         fname));
+  fig.end_panel(std::string("set title '") +
+                (single ? "newest query only (1 x d output)" : "whole window (n x d output)") +
+                "'\n");
+}
+
+void plot_tradeoff(const fs::path& dir, const AccuracyConfig& c, const std::string& stream,
+                   std::int64_t n, const AccuracyResults& r) {
+  Multiplot fig("set multiplot layout 1,2 title " +
+                gp_quote(fmt::format("cost vs accuracy, stream {}, n = {}, d = {}, one head "
+                                     "(labels: m; dashed: Pareto front)",
+                                     stream, n, c.d)) +
+                "\nset logscale xy\nset grid\nset key top right font ',9'\n"
+                "set xlabel 'executed FLOPs per step (measure())'\n"
+                "set ylabel '95th percentile relative error per step'\nset format y '%.0e'\n"
+                "set format x '%.0e'\n");
+  for (const bool single : {false, true})
+    tradeoff_panel(fig, finite_rows(r, stream, n, single), single);
+  fig.render(dir / fmt::format("tradeoff_{}_n{}.png", stream, n), 1500, 650);
+}
+
+void plot_pinv(const fs::path& dir, const AccuracyConfig& c, const std::string& stream,
+               const std::vector<PinvRow>& rows) {
+  Multiplot fig("set multiplot layout 1," + std::to_string(c.ns.size()) + " title " +
+                gp_quote("iterative pseudo-inverse of Gamma_phi (segment-means landmarks) vs "
+                         "the exact one, stream " +
+                         stream + "; median over windows; dotted: iterations the variants use") +
+                "\nset logscale y\nset grid\nset key top right font ',9'\nset format y "
+                "'%.0e'\nset xlabel 'iterations'\nset ylabel 'relative Frobenius error'\n");
+  for (const std::int64_t n : c.ns) {
+    for (const std::int64_t m : c.ms) {
+      if (m > n) continue;
+      std::vector<std::vector<std::string>> pts;
+      for (std::size_t i = 0; i < c.pinv_iterations_study.size(); ++i) {
+        std::vector<double> e;
+        for (const PinvRow& r : rows)
+          if (r.stream == stream && r.n == n && r.m == m && std::isfinite(r.errors[i]))
+            e.push_back(r.errors[i]);
+        if (!e.empty())
+          pts.push_back({std::to_string(c.pinv_iterations_study[i]),
+                         e6(std::max(percentile(e, 50), kPlotFloor))});
+      }
+      if (pts.empty()) continue;
+      const std::string block = fmt::format("p{}_{}", n, m);
+      fig.series(block, pts,
+                 fmt::format("${} using 1:2 with linespoints lw 2 title 'm = {}'", block, m));
+    }
+    fig.end_panel(
+        fmt::format("set title 'n = {}'\nset arrow 1 from {},graph 0 to {},graph 1 nohead dt 3\n",
+                    n, c.pinv_iterations, c.pinv_iterations));
+  }
+  fig.render(dir / ("pinv_" + stream + ".png"), 500 * int(c.ns.size()), 520);
+}
+
+}  // namespace
+
+AccuracyResults run_accuracy(const AccuracyConfig& c, Clock::time_point t0) {
+  AccuracyResults out;
+  CostCache cost(c.d);
+  for (const NamedStream& s : c.streams) run_stream(c, s, cost, t0, out);
+  return out;
+}
+
+std::string accuracy_csv(const AccuracyConfig& c, const AccuracyResults& res) {
+  std::string csv =
+      "stream,kind,scale,projection,n,d,m,variant,pinv,output_rows,steps,median_rel_err,"
+      "p95_rel_err,max_rel_err,flops_per_step,status\n";
+  const std::string pinv =
+      c.exact_pinv ? std::string("exact") : fmt::format("{}_iterations", c.pinv_iterations);
+  for (const AccuracyRow& r : res.rows) {
+    const NamedStream& s = *std::find_if(c.streams.begin(), c.streams.end(),
+                                         [&](const NamedStream& x) { return x.name == r.stream; });
+    const std::string what = fmt::format("{} n={} m={} stream {}", r.variant, r.n, r.m, r.stream);
+    std::string errs = ",,";
+    std::string status = "ok";
+    if (r.e.finite())
+      errs = num(r.e.median, what) + "," + num(r.e.p95, what) + "," + num(r.e.max, what);
+    else
+      status = fmt::format("nonfinite output at token {}", r.e.nonfinite_token);
+    csv += fmt::format(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", r.stream, stream_kind_name(s.spec.kind),
+        num(s.spec.scale, what), projection_name(s.projection), r.n, c.d, r.m, r.variant,
+        r.m > 0 ? pinv : "-", r.single ? 1 : r.n, r.e.steps, errs, num(r.flops, what), status);
+  }
+  return csv;
+}
+
+std::string pinv_csv(const AccuracyConfig& c, const AccuracyResults& res) {
+  std::string csv = "stream,n,m,window,condition,iterations,rel_err\n";
+  for (const PinvRow& r : res.pinv)
+    for (std::size_t i = 0; i < r.errors.size(); ++i) {
+      const std::string what = fmt::format("pinv {} n={} m={}", r.stream, r.n, r.m);
+      csv += fmt::format("{},{},{},{},{},{},{}\n", r.stream, r.n, r.m, r.window,
+                         std::isfinite(r.condition) ? num(r.condition, what) : "inf",
+                         c.pinv_iterations_study[i],
+                         std::isfinite(r.errors[i]) ? num(r.errors[i], what) : "diverged");
+    }
+  return csv;
+}
+
+std::string accuracy_summary(const AccuracyConfig& c, const AccuracyResults& res) {
+  std::string md = fmt::format(
+      "# Accuracy: {}\n\nWritten by `cosda accuracy` from its config. d = {} (one head), {} "
+      "steady-state steps per stream and n after {} calibration tokens (fixed landmarks: "
+      "m-means of them), {} pseudo-inverse iterations{}. Error: relative Frobenius error of "
+      "each step's output against exact attention of the same window (its newest row for "
+      "single-output variants). Cost: executed FLOPs per step from measure().\n",
+      c.name, c.d, c.steps, c.calibration, c.pinv_iterations,
+      c.exact_pinv ? " (exact pseudo-inverse for the errors)" : "");
+  for (const NamedStream& s : c.streams)
+    for (const std::int64_t n : c.ns)
+      for (const bool single : {false, true}) {
+        md += fmt::format(
+            "\n## Pareto front, stream {}, n = {}, {} output\n\n| variant | m | "
+            "FLOPs/step | p95 error | median error |\n|---|---|---|---|---|\n",
+            s.name, n, single ? "1 x d" : "n x d");
+        for (const AccuracyRow* r : pareto_front(finite_rows(res, s.name, n, single)))
+          md +=
+              fmt::format("| {} | {} | {:.4g} | {:.3g} | {:.3g} |\n", r->variant,
+                          r->m == 0 ? "-" : std::to_string(r->m), r->flops, r->e.p95, r->e.median);
+      }
+  std::int64_t flagged = 0;
+  for (const AccuracyRow& r : res.rows) flagged += r.e.finite() ? 0 : 1;
+  md += fmt::format("\n{} of {} runs produced a non-finite output (flagged in accuracy.csv).\n",
+                    flagged, res.rows.size());
+  return md;
+}
+
+void plot_accuracy(const fs::path& dir, const AccuracyConfig& c, const AccuracyResults& r) {
+  for (const NamedStream& s : c.streams) {
+    plot_error_vs_m(dir, c, s.name, r.rows);
+    for (const std::int64_t n : c.ns) plot_tradeoff(dir, c, s.name, n, r);
+    plot_pinv(dir, c, s.name, r.pinv);
+  }
+}
+
+}  // namespace cosda

@@ -1,0 +1,63 @@
+// The accuracy study (cosda accuracy): approximation error of the variants against exact
+// attention on the streams of a config, with executed FLOPs per step from measure() (amortised
+// over a landmark cycle for continual landmarks) at one head of width d, and the iterative
+// pseudo-inverse's error against the exact one; its CSV files, summary and figures.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "analysis/accuracy.hpp"
+#include "analysis/streams.hpp"
+#include "analysis/study_output.hpp"
+
+namespace cosda {
+
+struct AccuracyConfig {
+  std::string name;
+  std::int64_t d = 0, steps = 0, calibration = 0, pinv_windows = 0;
+  std::vector<std::int64_t> ns, ms, pinv_iterations_study;
+  std::vector<std::string> variants;
+  int pinv_iterations = 6;
+  bool exact_pinv = false;
+  std::vector<NamedStream> streams;
+};
+
+// One variant at one stream, n and m.
+struct AccuracyRow {
+  std::string stream, variant;
+  std::int64_t n = 0, m = 0;  // m = 0: no landmarks
+  bool single = false;
+  ErrorSummary e;
+  double flops = 0;
+};
+
+// The pseudo-inverse's error on one window of one stream, n and m.
+struct PinvRow {
+  std::string stream;
+  std::int64_t n, m, window;
+  double condition;
+  std::vector<double> errors;  // per study iteration count
+};
+
+struct AccuracyResults {
+  std::vector<AccuracyRow> rows;
+  std::vector<PinvRow> pinv;
+};
+
+// Runs the study; reports each stream and n on stderr with the seconds since t0.
+AccuracyResults run_accuracy(const AccuracyConfig& c, Clock::time_point t0);
+
+// accuracy.csv: one row per stream, n, variant and m.
+std::string accuracy_csv(const AccuracyConfig& c, const AccuracyResults& r);
+// pinv.csv: one row per stream, n, m, window and iteration count.
+std::string pinv_csv(const AccuracyConfig& c, const AccuracyResults& r);
+// summary.md: the Pareto fronts per stream, n and output shape.
+std::string accuracy_summary(const AccuracyConfig& c, const AccuracyResults& r);
+// Per stream: error_vs_m_<stream>.png, tradeoff_<stream>_n<N>.png, pinv_<stream>.png.
+void plot_accuracy(const std::filesystem::path& dir, const AccuracyConfig& c,
+                   const AccuracyResults& r);
+
+}  // namespace cosda
