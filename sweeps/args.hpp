@@ -1,12 +1,17 @@
 // Strict command-line flags: every flag is declared with its help; unknown flags, missing
-// values, repeated flags and malformed numbers are InputErrors naming the flag and the fix.
+// values, repeated flags, malformed numbers and switches given a value other than true or
+// false are InputErrors naming the flag and the fix.
 #pragma once
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <charconv>
+#include <cmath>
+#include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,10 +26,21 @@ struct FlagSpec {
   std::string help;
 };
 
+// While collecting_flags() is true, constructing an Args throws its FlagTable instead of
+// parsing: how `cosda completion` learns each command's flags from the command itself.
+struct FlagTable {
+  std::vector<FlagSpec> specs;
+};
+inline bool& collecting_flags() {
+  static bool on = false;
+  return on;
+}
+
 class Args {
  public:
   Args(std::string command, std::vector<FlagSpec> specs, std::vector<std::string> argv)
       : command_(std::move(command)), specs_(std::move(specs)) {
+    if (collecting_flags()) throw FlagTable{specs_};
     for (std::size_t i = 0; i < argv.size(); ++i) {
       const std::string& a = argv[i];
       if (a == "--help" || a == "-h") {
@@ -46,8 +62,15 @@ class Args {
       if (spec == nullptr)
         throw InputError("cosda " + command_ + ": unknown flag --" + name +
                          "; allowed: " + allowed() + " (see cosda " + command_ + " --help)");
-      if (values_.count(name))
+      if (!given_.insert(name).second)
         throw InputError("cosda " + command_ + ": flag --" + name + " given twice; give it once");
+      if (spec->value.empty() && inline_value) {
+        if (value == "false") continue;  // --x=false: as if absent
+        if (value != "true")
+          throw InputError("cosda " + command_ + ": flag --" + name + " is a switch: give --" +
+                           name + ", --" + name + "=true or --" + name + "=false, got '--" + name +
+                           "=" + value + "'");
+      }
       if (!spec->value.empty() && !inline_value) {
         if (i + 1 >= argv.size())
           throw InputError("cosda " + command_ + ": flag --" + name + " needs a value (--" + name +
@@ -128,6 +151,36 @@ class Args {
     return x;
   }
 
+  // A size in bytes with an optional binary suffix (K, M, G, T; KiB, MiB, ... also read),
+  // at least 1; nullopt when the flag is absent.
+  std::optional<double> bytes(const std::string& name) const {
+    auto v = get(name);
+    if (!v) return std::nullopt;
+    std::string s = *v;
+    for (const char* tail : {"iB", "B"})
+      if (s.size() > std::strlen(tail) && s.ends_with(tail)) {
+        s.resize(s.size() - std::strlen(tail));
+        break;
+      }
+    double scale = 1;
+    static constexpr std::string_view kUnits = "KMGT";
+    if (const auto u = s.empty() ? std::string_view::npos
+                                 : kUnits.find(char(std::toupper((unsigned char)s.back())));
+        u != std::string_view::npos) {
+      scale = std::pow(1024.0, double(u + 1));
+      s.pop_back();
+    }
+    double x = 0;
+    const char* end = s.data() + s.size();
+    auto [p, ec] = std::from_chars(s.data(), end, x);
+    if (s.empty() || ec != std::errc() || p != end || !(x * scale >= 1) || !(x * scale < 1e18))
+      throw InputError("cosda " + command_ + ": flag --" + name +
+                       " must be a size in bytes with an optional K, M, G or T suffix (e.g. 3G), "
+                       "got '" +
+                       *v + "'");
+    return x * scale;
+  }
+
   // One of the listed choices.
   std::string choice(const std::string& name, const std::vector<std::string>& choices,
                      const std::string& fallback) const {
@@ -161,6 +214,7 @@ class Args {
   std::string command_;
   std::vector<FlagSpec> specs_;
   std::map<std::string, std::string> values_;
+  std::set<std::string> given_;
   std::vector<std::string> positional_;
   bool help_ = false;
 };

@@ -2,6 +2,7 @@
 // own --help, throws InputError for bad input, and returns the exit status.
 #pragma once
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,14 @@ int cmd_overflow(const Argv& args);
 int cmd_verify(const Argv& args);
 int cmd_count_model(const Argv& args);  // cosda count --model FILE
 int cmd_models(const Argv& args);
+int cmd_variants(const Argv& args);    // also cosda list
+int cmd_help(const Argv& args);        // cosda help [command]
+int cmd_completion(const Argv& args);  // cosda completion bash
+
+// The commands and their summaries (cosda --help, cosda help).
+void print_usage(std::FILE* out);
+// "cosda VERSION" and, when the build knew it, the commit it was configured at.
+std::string version_text();
 
 struct Command {
   const char* name;
@@ -29,7 +38,8 @@ struct Command {
 };
 
 inline constexpr Command kCommands[] = {
-    {"count", "executed operations and memory of one variant at one shape (JSON)", cmd_count},
+    {"count", "executed operations and memory of one variant at one shape (JSON, CSV, TSV)",
+     cmd_count},
     {"stream", "run a variant over a token stream (.npy in, .npy out)", cmd_stream},
     {"sweep", "measure every point of a config (configs/*.toml) in parallel", cmd_sweep},
     {"merge", "join the shard folders of cosda sweep --shard K/N into one results folder",
@@ -44,6 +54,12 @@ inline constexpr Command kCommands[] = {
     {"verify", "published cost formulas vs executed counts; exact forms vs execution", cmd_verify},
     {"models", "whole models: the CoTrans paper's Tables 1-4 FLOPs against executed counts",
      cmd_models},
+    {"variants", "the variants: id, paper name, output rows, continual, landmarks, family",
+     cmd_variants},
+    {"list", "the same as cosda variants", cmd_variants},
+    {"help", "the commands, or with a command its flags (cosda help count)", cmd_help},
+    {"completion", "a bash completion script: source <(build/bin/cosda completion bash)",
+     cmd_completion},
 };
 
 }  // namespace cosda

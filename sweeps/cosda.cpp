@@ -8,19 +8,14 @@
 #include "io/errors.hpp"
 #include "sweeps/commands.hpp"
 
-namespace {
-
-void usage(std::FILE* out) {
-  fmt::print(out, "usage: cosda <command> [flags]   (cosda <command> --help for its flags)\n\n");
-  for (const auto& c : cosda::kCommands) fmt::print(out, "  {:<10} {}\n", c.name, c.summary);
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
-    usage(argc < 2 ? stderr : stdout);
+    cosda::print_usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
+  }
+  if (!std::strcmp(argv[1], "--version")) {
+    fmt::print("{}\n", cosda::version_text());
+    return 0;
   }
   const cosda::Argv args(argv + 2, argv + argc);
   for (const auto& c : cosda::kCommands) {

@@ -1,56 +1,138 @@
-// cosda count: executed counts and memory of one variant at one shape, as one JSON object;
+// cosda count: executed counts and memory of one variant at one shape, in the columns of a
+// sweep's points.csv (one JSON object, or CSV or TSV);
 // cosda count --model FILE: those of a whole model per step, by part and block.
 #include <fmt/format.h>
 
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/exact.hpp"
 #include "analysis/measure.hpp"
 #include "analysis/model_report.hpp"
 #include "attention/registry.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/model_config.hpp"
+#include "sweeps/point_memory.hpp"
+#include "sweeps/points.hpp"
+#include "sweeps/variant_lists.hpp"
 
 namespace cosda {
 namespace {
 
-std::string counts_json(const OpCounts& c) {
-  return fmt::format(R"({{"mul": {}, "add": {}, "div": {}, "exp": {}, "other": {}, "flops": {}}})",
-                     c.mul, c.add, c.div, c.exp, c.other, c.flops());
+// The points.csv columns count prints (sweeps/points.hpp: same names, same units, same cells),
+// then the columns only count has.
+constexpr std::string_view kPointsColumns[] = {
+    "variant",     "layers",       "heads",       "n",           "d",
+    "m",           "flops",        "mul",         "add",         "div",
+    "exp",         "other",        "valley",      "peak",        "heap_peak_bytes",
+    "exact_flops", "update_flops", "plain_flops", "cycle_steps", "update_steps"};
+
+const char* const kUnits =
+    "Columns (the names of a sweep's points.csv; empty or null: no value):\n"
+    "  variant, layers, heads, n, d, m   the point (m = 1 for variants without landmarks)\n"
+    "  flops, mul, add, div, exp, other  operations per steady-state step, averaged over a\n"
+    "                                    landmark cycle (so fractional); flops = their sum\n"
+    "  valley, peak                      logical memory in elements (all heads and blocks)\n"
+    "  heap_peak_bytes                   heap high-water mark of a step, bytes (-1: no hooks)\n"
+    "  exact_flops                       the exact closed form per step (one-layer points)\n"
+    "  update_flops, plain_flops         flops of a landmark-update step and of a plain step\n"
+    "  cycle_steps, update_steps         steps measured, and how many updated landmarks\n"
+    "  scalar, counting                  double|float; fast or scalar-level (--exact)\n"
+    "  heap_retained_bytes               heap bytes the state keeps between steps\n"
+    "  heap_allocations_per_cycle        heap allocations over the measured steps\n";
+
+struct CountOutput {
+  SweepRow row;
+  std::string scalar, counting;
+  std::int64_t heap_retained_bytes = -1, heap_allocations = -1;
+};
+
+// The columns and their cells; `json` quotes text and writes empty cells as null.
+std::vector<std::pair<std::string, std::string>> count_cells(const CountOutput& o, bool json) {
+  std::vector<std::pair<std::string, std::string>> cells;
+  auto text = [&](std::string_view name, const std::string& v) {
+    cells.emplace_back(name, json ? "\"" + v + "\"" : v);
+  };
+  for (const std::string_view name : kPointsColumns) {
+    const PointsColumn* c = find_points_column(name);
+    if (c == nullptr) throw std::logic_error("points.csv has no column " + std::string(name));
+    if (name == "variant") {
+      text(name, o.row.point.variant);
+      continue;
+    }
+    const std::string cell = c->write(o.row);
+    cells.emplace_back(name, json && cell.empty() ? "null" : cell);
+  }
+  text("scalar", o.scalar);
+  text("counting", o.counting);
+  cells.emplace_back("heap_retained_bytes", std::to_string(o.heap_retained_bytes));
+  cells.emplace_back("heap_allocations_per_cycle", std::to_string(o.heap_allocations));
+  return cells;
 }
 
-std::string amortized_json(const Cost& c) {
-  return fmt::format(R"({{"mul": {}, "add": {}, "div": {}, "exp": {}, "other": {}, "flops": {}}})",
-                     c.amortized(&OpCounts::mul), c.amortized(&OpCounts::add),
-                     c.amortized(&OpCounts::div), c.amortized(&OpCounts::exp),
-                     c.amortized(&OpCounts::other), c.amortized_flops());
+void print_count(const CountOutput& o, const std::string& format) {
+  const auto cells = count_cells(o, format == "json");
+  std::string head, line;
+  const std::string sep = format == "tsv" ? "\t" : format == "csv" ? "," : ", ";
+  for (const auto& [name, cell] : cells) {
+    if (format == "json") {
+      line += (line.empty() ? "{" : sep) + ("\"" + name + "\": " + cell);
+      continue;
+    }
+    head += (head.empty() ? "" : sep) + name;
+    line += (line.empty() ? "" : sep) + cell;
+  }
+  if (format == "json")
+    fmt::print("{}}}\n", line);
+  else
+    fmt::print("{}\n{}\n", head, line);
 }
 
-}  // namespace
+CountOutput count_output(const Point& p, const Cost& c) {
+  CountOutput o;
+  SweepRow& r = o.row;
+  r.point = p;
+  r.flops = c.amortized_flops();
+  r.mul = c.amortized(&OpCounts::mul);
+  r.add = c.amortized(&OpCounts::add);
+  r.div = c.amortized(&OpCounts::div);
+  r.exp = c.amortized(&OpCounts::exp);
+  r.other = c.amortized(&OpCounts::other);
+  r.valley = c.valley;
+  r.peak = c.peak;
+  r.heap_peak_bytes = c.heap_peak_bytes;
+  r.cycle_steps = c.cycle_steps;
+  r.update_steps = c.update_steps;
+  if (c.update_steps > 0) r.update_flops = double(c.update_step.flops());
+  if (c.plain_steps > 0) r.plain_flops = double(c.plain_step.flops());
+  if (p.layers == 1) r.exact_flops = exact::evaluate(p).amortized_flops();
+  o.heap_retained_bytes = c.heap_retained_bytes;
+  o.heap_allocations = c.steady_allocations;
+  return o;
+}
 
-int cmd_count(const Argv& argv) {
-  for (const auto& arg : argv)  // whole models: cmd_count_model
-    if (arg == "--model" || arg.rfind("--model=", 0) == 0) return cmd_count_model(argv);
-  Args a("count",
-         {{"variant", "V", "variant id: " + variant_list()},
-          {"n", "N", "window length (tokens)"},
-          {"d", "D", "feature width (all heads together)"},
-          {"m", "M", "landmarks (Nyström variants; ignored by the others; default 1)"},
-          {"heads", "H", "heads, dividing d (default 1)"},
-          {"layers", "1|2", "1 block, or the papers' two-block model (default 1)"},
-          {"scalar", "double|float", "scalar type for the heap measurement (default double)"},
-          {"exact", "", "count at scalar level (Counted scalars) instead of the fast path"}},
-         argv);
-  if (a.print_help(
-          "usage: cosda count --variant V --n N --d D [--m M] [--heads H] [--layers 1|2]\n"
-          "                   [--scalar S] [--exact]\n"
-          "With --layers 2: the retroactive (or same-kind) block followed by the second block the\n"
-          "papers use (single-output after retroactive), run as a real two-block stream.\n"
-          "Runs the variant's kernels under counting and prints one JSON object: operations per\n"
-          "steady-state step (step: amortized over a landmark cycle; update_step, plain_step),\n"
-          "logical valley and peak memory in elements, and heap bytes. Convention: every\n"
-          "executed scalar operation is one FLOP (flops = mul + add + div + exp + other).\n"
-          "Whole models: cosda count --model FILE (see cosda count --model FILE --help)."))
-    return 0;
-  a.reject_positional("cosda count --help");
+Args count_args(const Argv& argv) {
+  return Args(
+      "count",
+      {{"variant", "V", "variant id: " + variant_list()},
+       {"n", "N", "window length (tokens)"},
+       {"d", "D", "feature width (all heads together)"},
+       {"m", "M", "landmarks (only " + landmark_patterns() + "; default 1)"},
+       {"heads", "H", "heads, dividing d (default 1)"},
+       {"layers", "1|2", "1 block, or the papers' two-block model (default 1)"},
+       {"scalar", "double|float", "scalar type for the heap measurement (default double)"},
+       {"exact", "", "count at scalar level (Counted scalars) instead of the fast path"},
+       {"format", "json|csv|tsv", "one JSON object, or a header and one row (default json)"},
+       {"memory-limit", "BYTES",
+        "refuse a point needing more (K, M, G suffixes; default: available memory)"}},
+      argv);
+}
+
+// The point of the flags, every flag checked.
+Point count_point(const Args& a) {
   Point p;
   p.variant = a.require("variant");
   const VariantTraits* t = find_variant(p.variant);
@@ -62,31 +144,49 @@ int cmd_count(const Argv& argv) {
   p.m = a.integer("m", 1, 1 << 20, 1);
   p.heads = a.integer("heads", 1, 1 << 16, 1);
   p.layers = a.integer("layers", 1, 2, 1);
-  const bool single = a.choice("scalar", {"double", "float"}, "double") == "float";
   if (p.d % p.heads != 0)
     throw InputError("cosda count: flag --heads must divide --d (d = " + std::to_string(p.d) +
                      ", heads = " + std::to_string(p.heads) + ")");
+  if (t->landmarks == LandmarkKind::kNone && a.has("m"))
+    throw InputError("cosda count: flag --m applies to the variants with landmarks (" +
+                     landmark_patterns() + "), not " + p.variant + "; drop --m");
   if (t->landmarks != LandmarkKind::kNone && p.m > p.n)
     throw InputError("cosda count: flag --m must be at most --n for " + p.variant +
                      " (m = " + std::to_string(p.m) + ", n = " + std::to_string(p.n) + ")");
-  if (t->landmarks == LandmarkKind::kNone) p.m = a.has("m") ? p.m : 1;
-  const Cost c = measure(p, a.has("exact") ? Counting::kExact : Counting::kTally,
+  return p;
+}
+
+}  // namespace
+
+int cmd_count(const Argv& argv) {
+  for (const auto& arg : argv)  // whole models: cmd_count_model
+    if (arg == "--model" || arg.rfind("--model=", 0) == 0) return cmd_count_model(argv);
+  const Args a = count_args(argv);
+  if (a.print_help(
+          std::string(
+              "usage: cosda count --variant V --n N --d D [--m M] [--heads H] [--layers 1|2]\n"
+              "                   [--scalar S] [--exact] [--format json|csv|tsv]\n"
+              "With --layers 2: the retroactive (or same-kind) block followed by the second block\n"
+              "the papers use (single-output after retroactive), run as a real two-block stream.\n"
+              "Runs the variant's kernels under counting and prints the steady state: one JSON\n"
+              "object, or with --format csv|tsv a header and one row. Convention: every executed\n"
+              "scalar operation is one FLOP (flops = mul + add + div + exp + other).\n") +
+          kUnits + "Whole models: cosda count --model FILE (see cosda count --model FILE --help)."))
+    return 0;
+  a.reject_positional("cosda count --help");
+  const Point p = count_point(a);
+  const bool single = a.choice("scalar", {"double", "float"}, "double") == "float";
+  const std::string format = a.choice("format", {"json", "csv", "tsv"}, "json");
+  const double limit = memory_limit_bytes(a);
+  if (const auto need = kernel_peak_bytes(p, single ? 4.0 : 8.0))
+    check_point_memory("count", p, *need, limit);
+  const bool exact = a.has("exact");
+  const Cost c = measure(p, exact ? Counting::kExact : Counting::kTally,
                          single ? Precision::kFloat : Precision::kDouble);
-  const bool updates = t->landmarks == LandmarkKind::kContinual;
-  const std::string plain = c.plain_steps > 0 ? counts_json(c.plain_step) : std::string("null");
-  const std::string update =
-      updates ? counts_json(c.update_step) : (c.plain_steps > 0 ? plain : "null");
-  fmt::print(
-      R"({{"variant": "{}", "n": {}, "d": {}, "m": {}, "heads": {}, "layers": {}, "scalar": "{}", )"
-      R"j("counting": "{}", "convention": "all operations (mul+add+div+exp+other)", )j"
-      R"("step": {}, "update_step": {}, "plain_step": {}, "cycle_steps": {}, )"
-      R"("update_steps_per_cycle": {}, "valley": {}, "peak": {}, "heap_peak_bytes": {}, )"
-      R"("heap_retained_bytes": {}, "heap_allocations_per_cycle": {}}})"
-      "\n",
-      p.variant, p.n, p.d, p.m, p.heads, p.layers, single ? "float" : "double",
-      a.has("exact") ? "scalar-level" : "fast", amortized_json(c), update, plain, c.cycle_steps,
-      c.update_steps, c.valley, c.peak, c.heap_peak_bytes, c.heap_retained_bytes,
-      c.steady_allocations);
+  CountOutput o = count_output(p, c);
+  o.scalar = single ? "float" : "double";
+  o.counting = exact ? "scalar-level" : "fast";
+  print_count(o, format);
   return 0;
 }
 

@@ -60,6 +60,7 @@ int cmd_roofline(const Argv& argv) {
 // Re-executes `cosda roofline ...` with the AVX-512 OpenBLAS kernels when that applies
 // (roofline_model.hpp); called before anything touches OpenBLAS.
 int cmd_roofline_entry(const Argv& args) {
+  if (collecting_flags()) return cmd_roofline(args);  // cosda completion: flags only
   std::vector<std::string> full = {"cosda", "roofline"};
   full.insert(full.end(), args.begin(), args.end());
   std::vector<char*> argv;

@@ -9,8 +9,11 @@
 #include "attention/kmeans.hpp"
 #include "attention/registry.hpp"
 #include "io/npy.hpp"
+#include "io/paths.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
+#include "sweeps/point_memory.hpp"
+#include "sweeps/variant_lists.hpp"
 
 namespace cosda {
 namespace {
@@ -25,29 +28,19 @@ std::string ids_with(LandmarkKind kind) {
   return s;
 }
 
-// The variants `keep` selects as comma-separated patterns, for help and messages: a continual
-// variant's id folds to its first word, "*" and, with `last_word`, its last word (co_*,
-// cony_*_fix), the others' ids stay whole.
-template <class Keep>
-std::string id_patterns(Keep keep, bool last_word) {
-  std::vector<std::string> patterns;
-  for (const auto& v : kVariants) {
-    if (!keep(v)) continue;
-    std::string p(v.id);
-    if (v.continual)
-      p = p.substr(0, p.find('_')) + "_*" + (last_word ? p.substr(p.rfind('_')) : "");
-    if (std::find(patterns.begin(), patterns.end(), p) == patterns.end()) patterns.push_back(p);
-  }
-  std::string s;
-  for (const auto& p : patterns) s += (s.empty() ? "" : ", ") + p;
-  return s;
-}
+struct Tokens {
+  Eigen::MatrixXd x;
+  bool float32 = false;  // the file stored float32
+};
 
 // X.npy as a T x d matrix, with at least n rows and d divisible by the heads.
-Eigen::MatrixXd read_tokens(const std::string& in, std::int64_t n, std::int64_t heads) {
+Tokens read_tokens(const std::string& in, std::int64_t n, std::int64_t heads) {
   const NpyArray x = read_npy(in);
-  require_rank(x, 2, in, "a T x d array of tokens");
+  require_rank(x, 2, in, "(T x d) of tokens");
   const std::int64_t rows = std::int64_t(x.shape[0]), d = std::int64_t(x.shape[1]);
+  if (d == 0)
+    throw InputError(
+        fmt::format("{}: {} x 0 array: tokens need at least one feature (d >= 1)", in, rows));
   if (rows < n)
     throw InputError(
         fmt::format("{}: {} tokens, fewer than the window n = {}; give at least n "
@@ -56,7 +49,7 @@ Eigen::MatrixXd read_tokens(const std::string& in, std::int64_t n, std::int64_t 
   if (d % heads != 0)
     throw InputError(
         fmt::format("cosda stream: flag --heads ({}) must divide d = {} of {}", heads, d, in));
-  return Eigen::Map<const RowMajor>(x.data.data(), rows, d);
+  return {Eigen::Map<const RowMajor>(x.data.data(), rows, d), x.float32};
 }
 
 // The fixed landmarks: L.npy when given (m x d), else the m-means of the tokens.
@@ -65,7 +58,7 @@ Eigen::MatrixXd fixed_landmarks(const Args& a, const Eigen::MatrixXd& tokens, st
   const auto l = a.get("landmarks");
   if (!l) return m_means(tokens, m);
   const NpyArray la = read_npy(*l);
-  require_rank(la, 2, *l, "an m x d array of landmarks");
+  require_rank(la, 2, *l, "(m x d) of landmarks");
   const std::int64_t d = tokens.cols();
   if (std::int64_t(la.shape[0]) != m || std::int64_t(la.shape[1]) != d)
     throw InputError(
@@ -78,7 +71,15 @@ Eigen::MatrixXd fixed_landmarks(const Args& a, const Eigen::MatrixXd& tokens, st
 // --exp-shift C (a finite number) or auto (calibrated on the tokens).
 double exp_shift(const std::string& shift, const std::string& id, const Config& c,
                  std::int64_t heads, const Eigen::MatrixXd& tokens) {
-  if (shift == "auto") return calibrated_exp_shift(id, c, heads, tokens);
+  if (shift == "auto") {
+    const double v = calibrated_exp_shift(id, c, heads, tokens);
+    if (!std::isfinite(v))
+      throw InputError(
+          "cosda stream: flag --exp-shift auto: calibration on the input found no finite shift "
+          "(its attention scores overflow double); scale the input down, or give a finite "
+          "--exp-shift C");
+    return v;
+  }
   double v = 0;
   const char* end = shift.data() + shift.size();
   const auto [p, ec] = std::from_chars(shift.data(), end, v);
@@ -93,20 +94,79 @@ double exp_shift(const std::string& shift, const std::string& id, const Config& 
 Args stream_args(const Argv& argv) {
   const std::string fixed_patterns =
       id_patterns([](const VariantTraits& v) { return v.landmarks == LandmarkKind::kFixed; }, true);
-  return Args("stream",
-              {{"variant", "V", "variant id: " + variant_list()},
-               {"n", "N", "window length (tokens)"},
-               {"m", "M", "landmarks (Nyström variants; ignored by the others)"},
-               {"heads", "H", "heads, dividing d (default 1)"},
-               {"layers", "1|2", "1 block, or the papers' two-block model (default 1)"},
-               {"input", "X.npy", "T x d tokens, float32 or float64, C order"},
-               {"output", "Y.npy", "outputs from the first full window on"},
-               {"landmarks", "L.npy", "m x d fixed landmarks (" + fixed_patterns + ")"},
-               {"scalar", "double|float", "arithmetic precision (default double)"},
-               {"exact-pinv", "", "exact pseudo-inverse instead of 6 Razavi iterations"},
-               {"exp-shift", "C|auto",
-                "stabilised mode (continual variants): exp(s - C); auto calibrates C on X"}},
-              argv);
+  return Args(
+      "stream",
+      {{"variant", "V", "variant id: " + variant_list()},
+       {"n", "N", "window length (tokens)"},
+       {"m", "M", "landmarks (only " + landmark_patterns() + ")"},
+       {"heads", "H", "heads, dividing d (default 1)"},
+       {"layers", "1|2", "1 block, or the papers' two-block model (default 1)"},
+       {"input", "X.npy", "T x d tokens, float32 or float64, C order"},
+       {"output", "Y.npy", "outputs from the first full window on; never one of the inputs"},
+       {"landmarks", "L.npy", "m x d fixed landmarks (" + fixed_patterns + ")"},
+       {"scalar", "double|float",
+        "arithmetic precision (default double) and Y's dtype (default: X's dtype)"},
+       {"exact-pinv", "",
+        "exact pseudo-inverse instead of 6 Razavi iterations (only " + landmark_patterns() + ")"},
+       {"exp-shift", "C|auto",
+        "stabilised mode (continual variants): exp(s - C); auto calibrates C on X"},
+       {"memory-limit", "BYTES",
+        "refuse a stream needing more (K, M, G suffixes; default: available memory)"}},
+      argv);
+}
+
+struct StreamPlan {
+  const VariantTraits* t = nullptr;
+  std::string id, in, out;
+  std::int64_t n = 0, m = 1, heads = 1;
+  int layers = 1;
+  bool single = false;
+};
+
+// The output path: never an input (by identity, whatever the spelling), and writable.
+void check_stream_output(const Args& a, const std::string& in, const std::string& out) {
+  if (same_file(out, in))
+    throw InputError("cosda stream: flag --output '" + out + "' is the --input file '" + in +
+                     "'; give another --output");
+  if (const auto l = a.get("landmarks"); l && same_file(out, *l))
+    throw InputError("cosda stream: flag --output '" + out + "' is the --landmarks file '" + *l +
+                     "'; give another --output");
+  check_output_file(out, "cosda stream: flag --output");
+}
+
+// Every flag checked, and the output path, before anything is read or computed.
+StreamPlan stream_plan(const Args& a) {
+  StreamPlan s;
+  s.id = a.require("variant");
+  s.t = find_variant(s.id);
+  if (s.t == nullptr)
+    throw InputError("cosda stream: flag --variant: unknown id '" + s.id +
+                     "'; known: " + variant_list());
+  s.in = a.require("input");
+  s.out = a.require("output");
+  s.n = a.integer("n", 1, 1 << 20);
+  s.heads = a.integer("heads", 1, 1 << 16, 1);
+  s.layers = int(a.integer("layers", 1, 2, 1));
+  s.single = a.choice("scalar", {"double", "float"}, "double") == "float";
+  const bool landmarks = s.t->landmarks != LandmarkKind::kNone;
+  for (const char* flag : {"m", "exact-pinv"})
+    if (!landmarks && a.has(flag))
+      throw InputError("cosda stream: flag --" + std::string(flag) +
+                       " applies to the variants with landmarks (" + landmark_patterns() +
+                       "), not " + s.id + "; drop --" + flag);
+  s.m = landmarks ? a.integer("m", 1, 1 << 20) : 1;
+  if (landmarks && s.m > s.n)
+    throw InputError("cosda stream: flag --m must be at most --n for " + s.id +
+                     " (m = " + std::to_string(s.m) + ", n = " + std::to_string(s.n) + ")");
+  if (a.has("landmarks") && s.t->landmarks != LandmarkKind::kFixed)
+    throw InputError("cosda stream: flag --landmarks applies to fixed-landmark variants (" +
+                     ids_with(LandmarkKind::kFixed) + "), not " + s.id);
+  if (a.has("exp-shift") && !s.t->continual)
+    throw InputError("cosda stream: flag --exp-shift applies to the continual variants (" +
+                     id_patterns([](const VariantTraits& v) { return v.continual; }, false) +
+                     "), not " + s.id);
+  check_stream_output(a, s.in, s.out);
+  return s;
 }
 
 }  // namespace
@@ -118,49 +178,36 @@ int cmd_stream(const Argv& argv) {
           "                    [--landmarks L.npy] [--heads H] [--layers 1|2] [--scalar S]\n"
           "Self-attention over the stream (q = k = v = each row of X). Y has shape (T-n+1, d)\n"
           "for single-output variants (and two-block continual models), (T-n+1, n, d)\n"
-          "otherwise, rows oldest first. Without\n"
+          "otherwise, rows oldest first. Y is float32 when X is, float64 when X is, unless\n"
+          "--scalar is given (float: float32, double: float64). Without\n"
           "--landmarks, fixed-landmark variants take the m-means of X (seed 1, k-means++)."))
     return 0;
   a.reject_positional();
-  const std::string id = a.require("variant");
-  const VariantTraits* t = find_variant(id);
-  if (t == nullptr)
-    throw InputError("cosda stream: flag --variant: unknown id '" + id +
-                     "'; known: " + variant_list());
-  const std::string in = a.require("input"), out = a.require("output");
-  const std::int64_t n = a.integer("n", 1, 1 << 20);
-  const std::int64_t heads = a.integer("heads", 1, 1 << 16, 1);
-  const int layers = int(a.integer("layers", 1, 2, 1));
-  const bool single = a.choice("scalar", {"double", "float"}, "double") == "float";
-  const bool landmarks = t->landmarks != LandmarkKind::kNone;
-  const std::int64_t m = a.integer("m", 1, 1 << 20, landmarks ? std::nullopt : std::optional(1));
-  if (landmarks && m > n)
-    throw InputError("cosda stream: flag --m must be at most --n for " + id +
-                     " (m = " + std::to_string(m) + ", n = " + std::to_string(n) + ")");
-  if (a.has("landmarks") && t->landmarks != LandmarkKind::kFixed)
-    throw InputError("cosda stream: flag --landmarks applies to fixed-landmark variants (" +
-                     ids_with(LandmarkKind::kFixed) + "), not " + id);
-
-  const Eigen::MatrixXd tokens = read_tokens(in, n, heads);
-  const std::int64_t d = tokens.cols();
-  Config c{.n = n, .d = d, .m = landmarks ? m : 1, .exact_pinv = a.has("exact-pinv")};
-  if (t->landmarks == LandmarkKind::kFixed)
-    c.fixed_q = c.fixed_k = fixed_landmarks(a, tokens, m, in);
-  if (const auto shift = a.get("exp-shift")) {
-    if (!t->continual)
-      throw InputError("cosda stream: flag --exp-shift applies to the continual variants (" +
-                       id_patterns([](const VariantTraits& v) { return v.continual; }, false) +
-                       "), not " + id);
-    c.exp_shift = exp_shift(*shift, id, c, heads, tokens);
-  }
-  const std::vector<double> y = run_token_stream(id, c, heads, layers, tokens,
-                                                 single ? Precision::kFloat : Precision::kDouble);
-  const std::size_t steps = std::size_t(tokens.rows() - n + 1);
-  const bool one_row = layers == 2 ? t->continual : t->single_output;
-  std::vector<std::size_t> shape =
+  const StreamPlan s = stream_plan(a);
+  const Tokens tokens = read_tokens(s.in, s.n, s.heads);
+  const Eigen::MatrixXd& x = tokens.x;
+  const std::int64_t d = x.cols();
+  const std::size_t steps = std::size_t(x.rows() - s.n + 1);
+  const bool one_row = s.layers == 2 ? s.t->continual : s.t->single_output;
+  const std::vector<std::size_t> shape =
       one_row ? std::vector<std::size_t>{steps, std::size_t(d)}
-              : std::vector<std::size_t>{steps, std::size_t(n), std::size_t(d)};
-  write_npy(out, shape, y, single);
+              : std::vector<std::size_t>{steps, std::size_t(s.n), std::size_t(d)};
+  const bool out_float32 = a.has("scalar") ? s.single : tokens.float32;
+  // The kernels' peak, the tokens, and the outputs: collected as doubles (a growing vector:
+  // up to twice their size) and encoded once more for the file.
+  const Point p{.variant = s.id, .n = s.n, .d = d, .m = s.m, .heads = s.heads, .layers = s.layers};
+  const double outputs = double(steps) * double(one_row ? 1 : s.n) * double(d);
+  check_point_memory("stream", p,
+                     kernel_peak_bytes(p, s.single ? 4.0 : 8.0).value_or(0.0) +
+                         8.0 * double(x.size()) + outputs * (16.0 + (out_float32 ? 4.0 : 8.0)),
+                     memory_limit_bytes(a));
+  Config c{.n = s.n, .d = d, .m = s.m, .exact_pinv = a.has("exact-pinv")};
+  if (s.t->landmarks == LandmarkKind::kFixed)
+    c.fixed_q = c.fixed_k = fixed_landmarks(a, x, s.m, s.in);
+  if (const auto shift = a.get("exp-shift")) c.exp_shift = exp_shift(*shift, s.id, c, s.heads, x);
+  const std::vector<double> y = run_token_stream(s.id, c, s.heads, s.layers, x,
+                                                 s.single ? Precision::kFloat : Precision::kDouble);
+  write_npy(s.out, shape, y, out_float32);
   return 0;
 }
 

@@ -1,67 +1,24 @@
 // Malformed configs, flags and .npy files given to the real `cosda` executable: each gets
 // exit code 2, exactly one line on stderr naming what is wrong, and nothing written.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "tests/cli_run.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-const fs::path kSource = COSDA_SOURCE_DIR;
-
-struct Outcome {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void write(const fs::path& p, const std::string& text) {
-  std::ofstream(p, std::ios::binary) << text;
-}
-
-Outcome run(const std::vector<std::string>& args, const fs::path& scratch) {
-  const fs::path out = scratch / "stdout", err = scratch / "stderr";
-  const pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<std::string> copy = args;
-    std::vector<char*> argv;
-    std::string bin = COSDA_BIN;
-    argv.push_back(bin.data());
-    for (auto& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    FILE* o = std::fopen(out.c_str(), "w");
-    FILE* e = std::fopen(err.c_str(), "w");
-    if (o == nullptr || e == nullptr) _exit(126);
-    dup2(fileno(o), STDOUT_FILENO);
-    dup2(fileno(e), STDERR_FILENO);
-    if (chdir(scratch.c_str()) != 0) _exit(126);
-    execv(COSDA_BIN, argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  Outcome r;
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read(out);
-  r.err = read(err);
-  fs::remove(out);
-  fs::remove(err);
-  return r;
-}
+using cosda::test::Outcome;
+using cosda::test::read;
+using cosda::test::run;
+using cosda::test::write;
 
 // Every file under `dir` except the inputs the case wrote.
 std::vector<std::string> written(const fs::path& dir, const std::vector<std::string>& inputs) {
@@ -80,6 +37,9 @@ struct Case {
   std::vector<std::string> args;  // after `cosda`; files are relative to the scratch dir
   std::vector<std::pair<std::string, std::string>> files;  // inputs to write first
   std::string expect;                                      // a piece of the one-line message
+  // Made in the scratch dir after the files (symbolic links, FIFOs, ...); the names it
+  // returns are inputs too.
+  std::function<std::vector<std::string>(const fs::path&)> setup = {};
 };
 
 const std::string kGood =
@@ -97,6 +57,108 @@ std::string npy(const std::string& header_dict, const std::string& data,
 }
 std::string doubles(std::vector<double> v) {
   return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
+}
+
+// A stream case on the 12 x 4 tokens x.npy: cosda stream --variant V --n 4 ... extra.
+Case stream_case(const std::string& what, const std::string& variant, const std::string& tokens,
+                 std::vector<std::string> extra, const std::string& expect) {
+  std::vector<std::string> args = {"stream", "--variant", variant, "--n", "4", "--input", "x.npy"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return {what, args, {{"x.npy", tokens}}, expect};
+}
+
+// Issues 25 and 26: switches, output paths, sizes, flags a variant has no use for, messages.
+void more_cases(std::vector<Case>& c, const std::string& tokens) {
+  const std::vector<std::string> count = {"count", "--variant", "att", "--n", "8", "--d", "4"};
+  auto count_with = [&](const std::string& what, std::vector<std::string> extra,
+                        const std::string& expect) {
+    std::vector<std::string> args = count;
+    args.insert(args.end(), extra.begin(), extra.end());
+    c.push_back({"count: " + what, args, {}, expect});
+  };
+  count_with("--exact=0", {"--exact=0"}, "--exact=false");
+  count_with("--exact=yes", {"--exact=yes"}, "--exact");
+  count_with("--exact=", {"--exact="}, "--exact");
+  count_with("--exact twice", {"--exact=false", "--exact"}, "twice");
+  count_with("--format xml", {"--format", "xml"}, "--format");
+  count_with("--memory-limit 3X", {"--memory-limit", "3X"}, "--memory-limit");
+  count_with("--memory-limit 0", {"--memory-limit", "0"}, "--memory-limit");
+  count_with("--memory-limit 1K", {"--memory-limit", "1K"}, "--memory-limit");
+  c.push_back({"count: infeasible size",
+               {"count", "--variant", "co_si", "--n", "1048576", "--d", "10000"},
+               {},
+               "--memory-limit"});
+  c.push_back({"count: --m without landmarks",
+               {"count", "--variant", "co_si", "--n", "16", "--d", "4", "--m", "13"},
+               {},
+               "flag --m applies to the variants with landmarks"});
+  c.push_back({"models: --no-figures=1", {"models", "--no-figures=1"}, {}, "--no-figures"});
+  c.push_back({"help: unknown command", {"help", "nope"}, {}, "nope"});
+  c.push_back({"completion: zsh", {"completion", "zsh"}, {}, "bash"});
+  c.push_back({"variants: argument", {"variants", "att"}, {}, "att"});
+
+  auto stream = [&](const std::string& what, const std::string& variant,
+                    std::vector<std::string> extra, const std::string& expect) {
+    c.push_back(stream_case("stream: " + what, variant, tokens, std::move(extra), expect));
+  };
+  const std::vector<std::string> y = {"--output", "y.npy"};
+  auto with_y = [&](std::vector<std::string> extra) {
+    extra.insert(extra.end(), y.begin(), y.end());
+    return extra;
+  };
+  stream("output is the input", "co_si", {"--output", "x.npy"}, "--input");
+  stream("output is ./the input", "co_si", {"--output", "./sub/../x.npy"}, "--input");
+  c.back().setup = [](const fs::path& root) {
+    fs::create_directory(root / "sub");
+    return std::vector<std::string>{"sub"};
+  };
+  stream("output links to the input", "co_si", {"--output", "link.npy"}, "--input");
+  c.back().setup = [](const fs::path& root) {
+    fs::create_symlink("x.npy", root / "link.npy");
+    return std::vector<std::string>{"link.npy"};
+  };
+  stream("output is the landmarks", "cony_si_fix",
+         {"--m", "2", "--landmarks", "l.npy", "--output", "./l.npy"}, "--landmarks");
+  c.back().files.push_back(
+      {"l.npy", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 4), }",
+                    doubles({1, 2, 3, 4, 5, 6, 7, 8}))});
+  stream("output is a symbolic link", "co_si", {"--output", "link.npy"}, "symbolic link");
+  c.back().setup = [](const fs::path& root) {
+    write(root / "other.npy", "keep");
+    fs::create_symlink("other.npy", root / "link.npy");
+    return std::vector<std::string>{"link.npy", "other.npy"};
+  };
+  stream("output is a FIFO", "co_si", {"--output", "fifo"}, "FIFO");
+  c.back().setup = [](const fs::path& root) {
+    mkfifo((root / "fifo").c_str(), 0644);
+    return std::vector<std::string>{"fifo"};
+  };
+  stream("output is a directory", "co_si", {"--output", "out"}, "directory");
+  c.back().setup = [](const fs::path& root) {
+    fs::create_directory(root / "out");
+    return std::vector<std::string>{"out"};
+  };
+  stream("output is read-only", "co_si", {"--output", "ro.npy"}, "read-only");
+  c.back().setup = [](const fs::path& root) {
+    write(root / "ro.npy", "keep");
+    fs::permissions(root / "ro.npy", fs::perms::owner_read);
+    return std::vector<std::string>{"ro.npy"};
+  };
+  stream("output under a file", "co_si", {"--output", "x.npy/y.npy"}, "not a directory");
+  stream("--m without landmarks", "co_si", with_y({"--m", "2"}), "flag --m applies");
+  stream("--exact-pinv without landmarks", "co_si", with_y({"--exact-pinv"}), "--exact-pinv");
+  stream("--exact-pinv=0", "ny", with_y({"--m", "2", "--exact-pinv=0"}), "--exact-pinv");
+  stream("--memory-limit 1K", "att", with_y({"--memory-limit", "1K"}), "--memory-limit");
+  stream("exp-shift auto finds none", "co_si", with_y({"--exp-shift", "auto"}),
+         "--exp-shift auto: calibration");
+  c.back().files[0].second = npy("{'descr': '<f8', 'fortran_order': False, 'shape': (12, 4), }",
+                                 doubles(std::vector<double>(48, 1e200)));
+  stream("40 x 0 tokens", "co_si", y, "x.npy: 40 x 0 array");
+  c.back().files[0].second =
+      npy("{'descr': '<f8', 'fortran_order': False, 'shape': (40, 0), }", "");
+  stream("rank 3 wording", "co_si", y, "expected a 2-D array (T x d) of tokens, got shape");
+  c.back().files[0].second =
+      npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1, 2, 2), }", doubles({1, 2, 3, 4}));
 }
 
 std::vector<Case> cases() {
@@ -204,6 +266,7 @@ std::vector<Case> cases() {
                     doubles({1, 2, 3, 4, 5, 6}))});
   stream("missing input", tokens, "nope.npy");
   c.back().args[6] = "nope.npy";
+  more_cases(c, tokens);
   return c;
 }
 
@@ -219,6 +282,8 @@ TEST(CliErrors, EveryMalformedInputGetsOneLineExitTwoAndNothingWritten) {
       write(root / name, text);
       inputs.push_back(name);
     }
+    if (k.setup)
+      for (const auto& made : k.setup(root)) inputs.push_back(made);
     const Outcome r = run(k.args, root);
     ++tried;
     EXPECT_EQ(r.status, 2) << r.err;
@@ -228,6 +293,9 @@ TEST(CliErrors, EveryMalformedInputGetsOneLineExitTwoAndNothingWritten) {
         << "does not name " << k.expect << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
     EXPECT_EQ(written(root, inputs), std::vector<std::string>{}) << r.err;
+    for (const auto& [name, text] : k.files)
+      EXPECT_EQ(read(root / name), text) << name << " changed";
+    if (fs::exists(root / "ro.npy")) fs::permissions(root / "ro.npy", fs::perms::owner_all);
   }
   fs::remove_all(root);
   EXPECT_GE(tried, 50);

@@ -1,0 +1,20 @@
+// Checks on the paths a command reads and writes, done before any work so that a bad output
+// path costs nothing and never replaces an input.
+#pragma once
+
+#include <filesystem>
+#include <string_view>
+
+namespace cosda {
+
+// Whether a and b name the same existing file (same device and inode, following symbolic
+// links), whatever their spelling; false when either does not exist.
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
+
+// Throws InputError, led by `field` (e.g. "cosda stream: flag --output"), unless `path` can be
+// (re)written as a regular file: an existing path must be a regular file (not a directory,
+// FIFO, device or socket), not a symbolic link and not read-only, and the nearest existing
+// folder on its way must be a writable directory (missing folders are created on writing).
+void check_output_file(const std::filesystem::path& path, std::string_view field);
+
+}  // namespace cosda

@@ -1,0 +1,58 @@
+#include "sweeps/point_memory.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <exception>
+#include <fstream>
+#include <string>
+
+#include "analysis/exact.hpp"
+#include "io/errors.hpp"
+
+namespace cosda {
+namespace {
+
+std::string size_text(double bytes) {
+  if (bytes < 1024.0) return fmt::format("{:.0f} bytes", bytes);
+  const char* unit[] = {"KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  for (bytes /= 1024.0; bytes >= 1024.0 && u < 3; ++u) bytes /= 1024.0;
+  return fmt::format("{:.1f} {}", bytes, unit[u]);
+}
+
+}  // namespace
+
+std::optional<double> kernel_peak_bytes(const Point& p, double scalar_bytes) {
+  if (!skip_reason(p).empty()) return std::nullopt;
+  Point one = p;
+  one.layers = 1;
+  one.stabilised = false;
+  try {
+    return double(exact::evaluate(one).peak) * scalar_bytes * double(p.layers);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+double memory_limit_bytes(const Args& a) {
+  if (const auto b = a.bytes("memory-limit")) return *b;
+  std::ifstream in("/proc/meminfo");
+  std::string key, unit;
+  double kib = 0;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024.0;
+  const long pages = ::sysconf(_SC_AVPHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? double(pages) * double(page) : 0.0;
+}
+
+void check_point_memory(std::string_view command, const Point& p, double need_bytes,
+                        double limit_bytes) {
+  if (limit_bytes <= 0 || need_bytes <= limit_bytes) return;
+  throw InputError(fmt::format(
+      "cosda {}: --n {} --d {} needs about {} ({}), more than the {} of --memory-limit (default: "
+      "the memory available now); lower --n or --d, or raise --memory-limit",
+      command, p.n, p.d, size_text(need_bytes), p.variant, size_text(limit_bytes)));
+}
+
+}  // namespace cosda

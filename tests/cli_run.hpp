@@ -1,0 +1,64 @@
+// Runs the real `cosda` executable in a child process, as a user would, for the CLI tests.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace cosda::test {
+
+struct Outcome {
+  int status = -1;
+  std::string out, err;
+};
+
+inline std::string read(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline void write(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+// `cosda args...` run inside `scratch`; stdout and stderr go through files outside it.
+inline Outcome run(const std::vector<std::string>& args, const std::filesystem::path& scratch) {
+  const std::filesystem::path base = scratch.parent_path() / scratch.filename();
+  const std::filesystem::path out = base.string() + ".stdout", err = base.string() + ".stderr";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<std::string> copy = args;
+    std::vector<char*> argv;
+    std::string bin = COSDA_BIN;
+    argv.push_back(bin.data());
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    FILE* o = std::fopen(out.c_str(), "w");
+    FILE* e = std::fopen(err.c_str(), "w");
+    if (o == nullptr || e == nullptr) _exit(126);
+    dup2(fileno(o), STDOUT_FILENO);
+    dup2(fileno(e), STDERR_FILENO);
+    if (chdir(scratch.c_str()) != 0) _exit(126);
+    execv(COSDA_BIN, argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Outcome r;
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read(out);
+  r.err = read(err);
+  std::filesystem::remove(out);
+  std::filesystem::remove(err);
+  return r;
+}
+
+}  // namespace cosda::test
