@@ -64,7 +64,7 @@ void emit_points(Text& r, const Row& row, const std::string& verdict, bool memor
     }
     r.p(" |\n");
     r.csv.row("nystrom", row.source, row.id, row.quantity, unit, t[0], t[1], t[2], 1, 1, *pv, *ev,
-              std::nullopt, verdict);
+              std::nullopt, verdict, r.cls("nystrom", row.id + " " + row.key, verdict));
   }
 }
 
@@ -221,7 +221,8 @@ void section_exact(Text& r, const std::vector<Check>& checks) {
   for (const Check& c : checks)
     r.csv.row("exact", "analysis/exact.cpp", c.point.variant, "cycle flops", "all", c.point.n,
               c.point.d, c.point.m, c.point.heads, 1, std::nullopt, double(c.executed_cycle_flops),
-              double(c.exact_cycle_flops), c.ok() ? "equal" : "mismatch");
+              double(c.exact_cycle_flops), c.ok() ? "equal" : "mismatch",
+              c.ok() ? "reproduced" : "unexplained");  // self-checks: not in the class summary
 }
 
 void section_forms(Text& r) {

@@ -43,7 +43,7 @@ void cotrans_variant(Text& r, Runs& runs, const Grid& g, const pub::CoTransSecti
           first ? "`" + published.str() + "`" : "", first ? "`" + ours.str() + "`" : "",
           first ? verdict : "", pt[0], pt[1], num(pv), num(ev), ratio(ev, pv));
       r.csv.row("cotrans", "CoTrans paper, Sec. 3.1-3.3", id, w, "cotrans", pt[0], pt[1], 1, 1, 1,
-                pv, ev, std::nullopt, verdict);
+                pv, ev, std::nullopt, verdict, r.cls("cotrans", id + " cotrans " + w, verdict));
       first = false;
     }
   }
@@ -67,7 +67,7 @@ void section_cotrans(Text& r, Runs& runs, const Grid& g) {
     const Cost& c = runs.get({id, pt[0], pt[1], 1, 1});
     r.csv.row("cotrans", std::string(cache.source), id, "cache (valley)", "elements", pt[0], pt[1],
               1, 1, 1, cache.size.eval(double(pt[0]), double(pt[1]), 1), double(c.valley),
-              std::nullopt, "different");
+              std::nullopt, "different", r.cls("cotrans", id + " cotrans_cache", "different"));
   }
   r.p("Why: {}\n\n", explain(id, "cotrans_cache"));
 }
@@ -93,7 +93,9 @@ void section_ratios(Text& r, Runs& runs) {
         ok_ex ? " (reproduced)" : " (not reproduced)", mac);
     r.csv.row("cotrans_ratio", std::string(q.what), std::string(q.denominator_id), "FLOPs ratio",
               "cotrans", q.n, q.d, 1, 1, 1, q.printed, ex, num_f / den_f,
-              ok ? "reproduced" : "not reproduced");
+              ok ? "reproduced" : "not reproduced",
+              r.cls("cotrans_ratio", "cotrans_ratio " + std::string(q.denominator_id),
+                    ok && ok_ex ? "reproduced" : "not reproduced"));
     r.findings.push_back(fmt::format(
         "CoTrans Sec. 3.4 {}x ({}/{}, n = d = {}): {} by the paper's formulas ({:.2f}x); "
         "executed counts give {:.2f}x.",

@@ -106,7 +106,8 @@ void fit_row(Text& r, Runs& runs, Tally& tally, const std::string& id, const Axi
       order_slope, ours, verdict);
   r.csv.row("table1", "Nystrom paper, Table I", id,
             std::string(q.name) + " exponent in " + std::string(1, a.name), "all", pts.back()[0],
-            pts.back()[1], pts.back()[2], 1, 1, double(published), slope, double(ours), verdict);
+            pts.back()[1], pts.back()[2], 1, 1, double(published), slope, double(ours), verdict,
+            r.cls("table1", id + " table1 " + q.name + " " + std::string(1, a.name), verdict));
 }
 
 void axes_lines(Text& r, const Grid& g) {

@@ -79,6 +79,34 @@ std::vector<std::string> verdict_lines(const Text& r) {
   return lines;
 }
 
+// The counts per class over the compared rows, and the paper errors, one line each.
+void class_summary(Text& head, const std::vector<Classified>& classes) {
+  head.p("\n## Classes (one per compared row)\n\n{}\n\n| class | rows | keys |\n|---|---|---|\n",
+         required_note("classes intro"));
+  int total = 0;
+  for (const std::string_view c : kClasses) {
+    int rows = 0, keys = 0;
+    for (const Classified& k : classes)
+      if (k.cls == c) rows += k.rows, ++keys;
+    total += rows;
+    head.p("| {} | {} | {} |\n", c, rows, keys);
+  }
+  head.p("| all | {} | {} |\n\nPaper errors:\n\n", total, classes.size());
+  for (const Classified& k : classes)
+    if (k.cls == "paper error") head.p("- `{}` ({} rows): {}\n", k.key, k.rows, k.detail);
+}
+
+// The last section: every class key with its section, rows, class and detail.
+void section_classes(std::string& md, const std::vector<Classified>& classes) {
+  Text t;
+  t.p("## 11. Class of every compared key\n\n{}\n\n| section | key | rows | class | detail "
+      "|\n|---|---|---|---|---|\n",
+      required_note("classes table"));
+  for (const Classified& k : classes)
+    t.p("| {} | `{}` | {} | {} | {} |\n", k.section, k.key, k.rows, k.cls, k.detail);
+  md = t.md + "\n";
+}
+
 // Sections 2-9, in report order; section 1 (the checks) is written last, once all are run.
 void sections(Text& r, Runs& runs, const Grid& g, const fs::path& corrections) {
   section_forms(r);
@@ -89,8 +117,10 @@ void sections(Text& r, Runs& runs, const Grid& g, const fs::path& corrections) {
   if (g.tables) {
     section_tables(r, runs);
     section_two_block(r, runs, g);
+    section_fig4d(r, runs);
   }
   section_corrections(r, corrections);
+  if (g.tables) section_claims(r, runs);
 }
 
 }  // namespace
@@ -102,6 +132,9 @@ Report build_report(const Grid& g, const fs::path& config, const fs::path& corre
   sections(body, runs, g, corrections);
   const std::vector<std::string> verdicts = verdict_lines(body);
   body.findings.insert(body.findings.begin(), verdicts.begin(), verdicts.end());
+  // Headline findings first.
+  std::stable_partition(body.findings.begin(), body.findings.end(),
+                        [](const std::string& f) { return f.rfind("Headline", 0) == 0; });
   const std::string sections_md = std::move(body.md);
   body.md.clear();
   section_exact(body, runs.checks);  // its CSV rows follow the other sections'
@@ -125,7 +158,10 @@ Report build_report(const Grid& g, const fs::path& config, const fs::path& corre
       out.checks, out.mismatches ? fmt::format(" except {}", out.mismatches) : "");
   for (const std::string& f : body.findings) head.p("- {}\n", f);
   for (const std::string& f : note_list("findings")) head.p("- {}\n", f);
-  out.markdown = head.md + "\n" + body.md + sections_md;
+  class_summary(head, body.classes);
+  std::string classes_md;
+  section_classes(classes_md, body.classes);
+  out.markdown = head.md + "\n" + body.md + sections_md + classes_md;
   out.csv = body.csv.text();
   return out;
 }

@@ -23,5 +23,9 @@ void section_orders(Text& r, Runs& runs, const Grid& g);
 // 7 and 8 (analysis/verify_tables.cpp): Tables III and IV, and the two-block models.
 void section_tables(Text& r, Runs& runs);
 void section_two_block(Text& r, Runs& runs, const Grid& g);
+// Fig. 4(d)'s composed two-layer peak against the executed two-block stream.
+void section_fig4d(Text& r, Runs& runs);
+// 10 (analysis/verify_claims.cpp): every cost sentence of the papers, with its class.
+void section_claims(Text& r, Runs& runs);
 
 }  // namespace cosda::verify

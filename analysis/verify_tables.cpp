@@ -59,9 +59,9 @@ std::string cotrans_cell_note(const pub::PrintedCell& c, double n, double d, dou
   const double cot = pub::total_flops(*pub::cotrans_text(first_block_of(id))).eval(n, d, m) +
                      pub::total_flops(*pub::cotrans_text(id)).eval(n, d, m);
   return fmt::format(
-      "the printed {} M is the CoTrans paper's mul + add + exp (Sec. 3.2 + 3.3) of {} + {}, "
-      "{:.4f} M{}; the printed Rel. x{} follows from Appendix A ({:.4f} M). The cell mixes the "
-      "two papers' conventions",
+      "the printed {} M is consistent with the CoTrans paper's mul + add + exp (Sec. 3.2 + "
+      "3.3) of {} + {}, {:.4f} M{} (a single two-digit match); the printed Rel. x{} follows from "
+      "Appendix A ({:.4f} M), so the cell's FLOPs and Rel. disagree",
       c.flops_millions, first_block_of(id), id, cot / 1e6,
       prints_as(cot / 1e6, c.flops_millions, c.flops_decimals) ? " (prints as printed)"
                                                                : " (does not print as it)",
@@ -168,12 +168,15 @@ void table_cell(Text& r, Runs& runs, const Setting& st, const pub::PrintedCell& 
   if (!(f_ok && r_ok))
     cells.not_reproduced.push_back(
         fmt::format("{} {} x{}", st.table == pub::kTable3 ? "III" : "IV", c.model, c.layers));
+  const std::string cell_key = fmt::format("tables {} x{}", id, c.layers);
   r.csv.row("tables", std::string(st.table), std::string(id), "FLOPs (M)", kNyConv, st.n, st.d,
             st.m, st.heads, c.layers, c.flops_millions, oh ? *oh / 1e6 : NAN, p1 / 1e6,
-            f_ok ? "reproduced" : "not reproduced");
+            f_ok ? "reproduced" : "not reproduced",
+            r.cls("tables", cell_key, f_ok ? "reproduced" : "not reproduced"));
   r.csv.row("tables", std::string(st.table), std::string(id), "Rel. FLOPs", kNyConv, st.n, st.d,
             st.m, st.heads, c.layers, c.rel_flops, oh && att_oh ? *att_oh / *oh : NAN, att_p1 / p1,
-            r_ok ? "reproduced" : "not reproduced");
+            r_ok ? "reproduced" : "not reproduced",
+            r.cls("tables", cell_key, r_ok ? "reproduced" : "not reproduced"));
 }
 
 // Table III's reference model with d as one head and as `heads` heads of d / heads; returns the
@@ -185,6 +188,23 @@ double heads_paragraph(Text& r, const pub::TableSetting& s3) {
   r.p(fmt::runtime(required_note("tables heads") + "\n\n"), one / 1e6, split / 1e6);
   return split;
 }
+
+// Table IV with the heads its model records: d = 1024 as 8 heads of 128.
+void table4_heads(Text& r, const pub::TableSetting& s4, std::int64_t d4) {
+  const pub::Published& att = *pub::flops(reference_id());
+  const int h = pub::kTable4RecordedHeads;
+  const double one = att.total.eval(s4.n, double(d4), s4.m);
+  const double split = double(h) * att.total.eval(s4.n, double(d4) / h, s4.m);
+  r.p(fmt::runtime(required_note("tables heads iv") + "\n\n"), one / 1e6, h, d4 / h, split / 1e6);
+  r.findings.push_back(fmt::format(
+      "Table IV also counts d as one head: App. A's Att total gives {:.4f} M with d = {} as one "
+      "head (printed 8.46 M) and {:.4f} M as the {} heads of {} that CoOadTR has.",
+      one / 1e6, d4, split / 1e6, h, d4 / h));
+}
+
+struct Setting;
+// The two-block ranking of Sec. V-A and Tables III/IV against the executed two-block streams.
+void ranking_finding(Text& r, Runs& runs, const Setting& a, const Setting& b);
 
 }  // namespace
 
@@ -211,6 +231,8 @@ void section_tables(Text& r, Runs& runs) {
     r.p("\n");
   }
   const double split = heads_paragraph(r, s3);
+  table4_heads(r, s4, d4);
+  ranking_finding(r, runs, settings[0], settings[1]);
   std::string list;
   for (const std::string& s : cells.not_reproduced) list += (list.empty() ? "" : "; ") + s;
   r.findings.push_back(fmt::format(
@@ -256,7 +278,7 @@ void section_two_block(Text& r, Runs& runs, const Grid& g) {
           ex ? num(*ex) : "n/a", ex ? ratio(*ex, paper) : "-", num(one_first + one));
       r.csv.row("two_block", "Nystrom paper Sec. V-A composition", id, "FLOPs per step, two layers",
                 kNyConv, t[0], t[1], m, 1, 2, paper, ex ? *ex : NAN, one_first + one,
-                ex ? "executed" : "n/a");
+                ex ? "executed" : "n/a", r.cls("two_block", "two_block " + id, "executed"));
     }
   }
   r.p("\nWhy: {}\n\n", explain("two_block", two ? "available" : "unavailable"));
@@ -267,6 +289,73 @@ void section_two_block(Text& r, Runs& runs, const Grid& g) {
         fmt::join(landmark_models, ", "), lo, hi));
   else
     r.findings.push_back("Two-block models: executed stream not available in this build.");
+}
+
+}  // namespace cosda::verify
+
+namespace cosda::verify {
+
+namespace {
+
+void ranking_finding(Text& r, Runs& runs, const Setting& a, const Setting& b) {
+  if (!two_block_available()) return;
+  std::string parts;
+  for (const Setting& st : {a, b}) {
+    auto two = [&](const VariantTraits& v) {
+      const std::string id(v.id);
+      return amortized(runs.get({id, st.n, st.d, has_landmarks(id) ? st.m : 1, 1, 2}),
+                       Convention::kMac) /
+             1e6;
+    };
+    double lo = 1e300, hi = 0, co = 0;
+    for (const VariantTraits& v : kVariants) {
+      if (&second_block(v) != &v || !v.continual) continue;
+      if (v.family == Family::kSoftmax) {
+        co = two(v);
+      } else {
+        lo = std::min(lo, two(v));
+        hi = std::max(hi, two(v));
+      }
+    }
+    parts += fmt::format("{}{} {:.3f}-{:.3f} M vs Att_Co {:.3f} M", parts.empty() ? "" : "; ",
+                         st.table == pub::kTable3 ? "Table III" : "Table IV", lo, hi, co);
+  }
+  r.findings.push_back(fmt::format(fmt::runtime(required_note("ranking finding")), parts));
+}
+
+}  // namespace
+
+void section_fig4d(Text& r, Runs& runs) {
+  if (!two_block_available()) return;
+  r.p("### Fig. 4(d): two-layer peak memory\n\n{}\n\n| model | n | App. B composed | same "
+      "composition of executed one-layer peaks and valleys | executed two-block | executed / App. "
+      "B | executed / composition of executed |\n|---|---|---|---|---|---|---|\n",
+      required_note("fig4d intro"));
+  auto compose = [](double p1, double v1, double p2, double v2) {
+    return std::max(p1 + v2, v1 + p2);
+  };
+  for (const VariantTraits& v : kVariants) {
+    if (&second_block(v) != &v) continue;
+    const std::string id(v.id), first = first_block_of(id);
+    for (const std::int64_t n : {16, 64, 200}) {
+      const std::int64_t m = has_landmarks(id) ? 8 : 1, d = 200;
+      const double nn = double(n), dd = double(d), mm = 8;
+      const double paper = compose(
+          pub::peak(first)->total.eval(nn, dd, mm), pub::valley(first)->total.eval(nn, dd, mm),
+          pub::peak(id)->total.eval(nn, dd, mm), pub::valley(id)->total.eval(nn, dd, mm));
+      const Cost& c1 = runs.get({first, n, d, has_landmarks(first) ? 8 : 1, 1});
+      const Cost& c2 = runs.get({id, n, d, m, 1});
+      const double ours =
+          compose(double(c1.peak), double(c1.valley), double(c2.peak), double(c2.valley));
+      const double ex = double(runs.get({id, n, d, m, 1, 2}).peak);
+      r.p("| {} | {} | {} | {} | {} | {} | {} |\n", id, n, num(paper), num(ours), num(ex),
+          ratio(ex, paper), ratio(ex, ours));
+      r.csv.row("fig4d", "Nystrom paper, Fig. 4(d) composition", id, "peak, two layers", "elements",
+                n, d, m, 1, 2, paper, ex, ours, "executed",
+                r.cls("fig4d", "fig4d " + id, "executed"));
+    }
+  }
+  r.p("\nWhy: {}\n\n", required_note("fig4d why"));
 }
 
 }  // namespace cosda::verify

@@ -1,7 +1,9 @@
 // Formats, verdicts and the CSV table of the verification report.
 #include "analysis/verify_text.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "io/csv.hpp"
 
@@ -16,7 +18,7 @@ void Csv::row(const std::string& section, const std::string& source, const std::
               const std::string& quantity, const std::string& convention, std::int64_t n,
               std::int64_t d, std::int64_t m, std::int64_t heads, std::int64_t layers,
               std::optional<double> published, std::optional<double> executed,
-              std::optional<double> exact, const std::string& verdict) {
+              std::optional<double> exact, const std::string& verdict, const std::string& cls) {
   auto opt = [](std::optional<double> x) {
     return x && std::isfinite(*x) ? fmt::format("{:.10g}", *x) : std::string();
   };
@@ -39,7 +41,8 @@ void Csv::row(const std::string& section, const std::string& source, const std::
                                opt(executed),
                                opt(exact),
                                r,
-                               verdict};
+                               verdict,
+                               cls};
   static_assert(std::size(cells) == kCsvColumns.size());
   for (const std::string& c : cells) (text_ += csv_field(c)) += ',';
   text_.back() = '\n';
@@ -84,6 +87,35 @@ Verdict compare_forms(const Poly& published, const exact::Form& ours) {
   const int db = ours.base.degree(), ds = ours.per_s.is_zero() ? -1 : ours.per_s.degree() + 1;
   if (ds < db && ours.base.leading() == published.leading()) return Verdict::kSameLeading;
   return Verdict::kDifferent;
+}
+
+std::pair<std::string, std::string> classify(std::string_view key, std::string_view verdict) {
+  const std::string entry = note("class " + std::string(key));
+  if (!entry.empty()) {
+    const std::size_t colon = entry.find(": ");
+    const std::string name = entry.substr(0, colon);
+    if (colon == std::string::npos ||
+        std::find(kClasses.begin(), kClasses.end(), name) == kClasses.end())
+      throw std::logic_error("analysis/verification_notes.md: entry 'class " + std::string(key) +
+                             "' does not start with a class and ': '");
+    return {name, entry.substr(colon + 2)};
+  }
+  for (const std::string_view agree :
+       {"exact", "reproduced", "agrees", "same power, not asymptotic here", "equal"})
+    if (verdict == agree) return {"reproduced", "the verdict is " + std::string(verdict)};
+  return {"unexplained", "no class entry for this key"};
+}
+
+std::string Text::cls(const std::string& section, const std::string& key,
+                      const std::string& verdict) {
+  auto [name, detail] = classify(key, verdict);
+  for (Classified& c : classes)
+    if (c.section == section && c.key == key && c.cls == name) {
+      ++c.rows;
+      return name;
+    }
+  classes.push_back({section, key, name, detail, 1});
+  return name;
 }
 
 std::string explain(std::string_view id, std::string_view quantity) {

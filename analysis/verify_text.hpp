@@ -20,9 +20,20 @@
 namespace cosda::verify {
 
 // The columns of verification.csv, in order.
-inline constexpr std::array<std::string_view, 15> kCsvColumns = {
-    "section", "source", "variant",   "quantity", "convention", "n",     "d",      "m",
-    "heads",   "layers", "published", "executed", "exact",      "ratio", "verdict"};
+inline constexpr std::array<std::string_view, 16> kCsvColumns = {
+    "section", "source", "variant",   "quantity", "convention", "n",     "d",       "m",
+    "heads",   "layers", "published", "executed", "exact",      "ratio", "verdict", "class"};
+
+// The verdict classes of a compared row: why a published number and an executed one agree or
+// differ. `class <key>` entries of analysis/verification_notes.md read "<class>: <detail>".
+inline constexpr std::array<std::string_view, 5> kClasses = {
+    "reproduced", "convention", "paper error", "implementation choice", "unexplained"};
+
+// One classified key: its class, the detail of its notes entry and how many rows carry it.
+struct Classified {
+  std::string section, key, cls, detail;
+  int rows = 0;
+};
 
 class Csv {
  public:
@@ -32,7 +43,7 @@ class Csv {
            const std::string& quantity, const std::string& convention, std::int64_t n,
            std::int64_t d, std::int64_t m, std::int64_t heads, std::int64_t layers,
            std::optional<double> published, std::optional<double> executed,
-           std::optional<double> exact, const std::string& verdict);
+           std::optional<double> exact, const std::string& verdict, const std::string& cls);
   const std::string& text() const { return text_; }
 
  private:
@@ -45,6 +56,11 @@ struct Text {
   std::vector<std::string> findings;
   // (section, "id quantity", verdict) of every symbolic comparison.
   std::vector<std::array<std::string, 3>> verdicts;
+  // Every class key, in first-use order.
+  std::vector<Classified> classes;
+  // The class of one compared row with class key `key` (its `class <key>` notes entry; without
+  // one, a verdict of agreement is `reproduced` and anything else `unexplained`), counted.
+  std::string cls(const std::string& section, const std::string& key, const std::string& verdict);
   template <class... T>
   void p(fmt::format_string<T...> f, T&&... args) {
     fmt::format_to(std::back_inserter(md), f, std::forward<T>(args)...);
@@ -71,6 +87,9 @@ std::string note(std::string_view key);
 std::string required_note(std::string_view key);
 // A list entry: one string per paragraph.
 std::vector<std::string> note_list(std::string_view key);
+// The class and detail of `key`: its `class <key>` entry, else from the verdict.
+std::pair<std::string, std::string> classify(std::string_view key, std::string_view verdict);
+
 // Why a published formula differs for variant `id`: the entry "<id> <quantity>".
 std::string explain(std::string_view id, std::string_view quantity);
 

@@ -5,11 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "analysis/verify_text.hpp"
 #include "io/errors.hpp"
 #include "sweeps/commands.hpp"
 
@@ -96,6 +100,76 @@ TEST_F(VerifyTest, SmallGridPassesAndWritesReportAndCsv) {
   for (const auto& e : fs::directory_iterator(dir_ / "out"))
     EXPECT_TRUE(e.path().filename() == "report.md" || e.path().filename() == "verification.csv")
         << e.path();
+}
+
+// The fields of one CSV line (RFC 4180 quoting).
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      out.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+TEST_F(VerifyTest, EveryComparedRowHasAClassAndTheSummaryCountsThem) {
+  const verify::Outcome out = verify::run(options());
+  const std::string md = slurp(out.report);
+  std::istringstream csv(slurp(out.csv));
+  std::string line;
+  std::getline(csv, line);
+  const std::vector<std::string> header = csv_fields(line);
+  ASSERT_EQ(header.back(), "class") << "the class column is appended last";
+  std::map<std::string, int> counts;
+  while (std::getline(csv, line)) {
+    const std::vector<std::string> f = csv_fields(line);
+    ASSERT_EQ(f.size(), header.size()) << line;
+    const auto& names = verify::kClasses;
+    EXPECT_NE(std::find(names.begin(), names.end(), f.back()), names.end()) << line;
+    if (f[0] != "exact") ++counts[f.back()];
+  }
+  int total = 0;
+  for (const std::string_view c : verify::kClasses) {
+    const std::string row =
+        "| " + std::string(c) + " | " + std::to_string(counts[std::string(c)]) + " | ";
+    EXPECT_NE(md.find(row), std::string::npos) << row;
+    total += counts[std::string(c)];
+  }
+  EXPECT_NE(md.find("| all | " + std::to_string(total) + " | "), std::string::npos);
+  // Every paper error of the summary names its equation, item, table or section.
+  const std::size_t from = md.find("Paper errors:"), to = md.find("\n## ", from);
+  ASSERT_NE(from, std::string::npos);
+  std::istringstream errors(md.substr(from, to - from));
+  int listed = 0;
+  while (std::getline(errors, line)) {
+    if (line.rfind("- `", 0) != 0) continue;
+    ++listed;
+    const bool names =
+        line.find("Eq.") != std::string::npos || line.find("App.") != std::string::npos ||
+        line.find("Table") != std::string::npos || line.find("Sec.") != std::string::npos;
+    EXPECT_TRUE(names) << line;
+  }
+  EXPECT_EQ(listed > 0, counts["paper error"] > 0);
+}
+
+TEST(VerifyClasses, EntriesAreReadAndVerdictsFallBack) {
+  const auto [cls, detail] = verify::classify("cony_si_fix valley", "different");
+  EXPECT_EQ(cls, "paper error");
+  EXPECT_NE(detail.find("Eq. (25)"), std::string::npos);
+  EXPECT_EQ(verify::classify("no such key", "exact").first, "reproduced");
+  EXPECT_EQ(verify::classify("no such key", "different").first, "unexplained");
+  EXPECT_EQ(verify::classify("att cotrans_cache", "different").first, "implementation choice");
+  EXPECT_EQ(verify::classify("att step", "same leading term").first, "convention");
 }
 
 TEST_F(VerifyTest, MissingCorrectionsFileIsStatedInTheReport) {
