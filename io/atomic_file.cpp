@@ -99,12 +99,95 @@ void sync_directory(const fs::path& dir) {
   ::close(fd);
 }
 
+// What a non-regular file is, for messages.
+std::string kind(mode_t mode) {
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+bool read_only(const fs::path& path, mode_t mode) {
+  // The mode bits too: access() grants root everything.
+  return (mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || ::access(path.c_str(), W_OK) != 0;
+}
+
+// The nearest existing ancestor of `path` must be a writable directory (missing folders
+// between it and `path` are created on writing).
+void check_parent(const fs::path& path) {
+  fs::path dir = path.parent_path();
+  while (!dir.empty()) {
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode))
+        throw InputError("cannot write " + path.string() + ": " + dir.string() +
+                         " is not a directory; choose another output path");
+      if (::access(dir.c_str(), W_OK | X_OK) != 0)
+        throw InputError("cannot write " + path.string() + ": the folder " + dir.string() +
+                         " is not writable; choose another output path");
+      return;
+    }
+    if (errno != ENOENT && errno != ENOTDIR)
+      throw InputError("cannot write " + path.string() + ": " + dir.string() + ": " +
+                       std::generic_category().message(errno));
+    const fs::path up = dir.parent_path();
+    if (up == dir) break;
+    dir = up;
+  }
+  if (::access(".", W_OK | X_OK) != 0)
+    throw InputError("cannot write " + path.string() +
+                     ": the current folder is not writable; choose another output path");
+}
+
 }  // namespace
 
-void write_file_atomic(const fs::path& path, std::string_view bytes) {
-  if (!path.has_filename() || path.filename() == "." || path.filename() == "..") {
-    fail(path, "checking the path", EISDIR);
+void check_output_file(const fs::path& path) {
+  if (!path.has_filename() || path.filename() == "." || path.filename() == "..")
+    throw InputError("cannot write " + path.string() + ": it names a folder, not a file");
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode))
+      throw InputError("cannot write " + path.string() + ": it is " + kind(st.st_mode) +
+                       ", not a regular file; outputs replace only regular files, remove it or "
+                       "choose another output path");
+    if (read_only(path, st.st_mode))
+      throw InputError("cannot write " + path.string() +
+                       ": the file is read-only; make it writable or choose another output path");
+  } else if (errno != ENOENT && errno != ENOTDIR) {
+    throw InputError("cannot write " + path.string() + ": " +
+                     std::generic_category().message(errno));
   }
+  check_parent(path);
+}
+
+void check_output_dir(const fs::path& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode))
+      throw InputError("cannot write into " + dir.string() + ": it is " + kind(st.st_mode) +
+                       ", not a directory; choose another output folder");
+    if (::access(dir.c_str(), W_OK | X_OK) != 0)
+      throw InputError("cannot write into " + dir.string() +
+                       ": the folder is not writable; choose another output folder");
+    return;
+  }
+  if (errno != ENOENT && errno != ENOTDIR)
+    throw InputError("cannot write into " + dir.string() + ": " +
+                     std::generic_category().message(errno));
+  check_parent(dir);
+}
+
+bool same_file(const fs::path& a, const fs::path& b) {
+  struct stat sa {
+  }, sb{};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+void write_file_atomic(const fs::path& path, std::string_view bytes) {
+  check_output_file(path);
   const fs::path parent = path.parent_path();
   if (!parent.empty()) {
     std::error_code ec;

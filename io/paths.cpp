@@ -28,13 +28,6 @@ std::filesystem::path existing_parent(const std::filesystem::path& path) {
 
 }  // namespace
 
-bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
-  struct stat sa {
-  }, sb{};
-  if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
-  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 void check_output_file(const std::filesystem::path& path, std::string_view field) {
   const std::string lead = std::string(field) + ": '" + path.string() + "' ";
   struct stat st {};

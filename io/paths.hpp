@@ -1,15 +1,13 @@
-// Checks on the paths a command reads and writes, done before any work so that a bad output
+// Checks on the paths a command reads and writes (same_file: io/atomic_file.hpp), done before any work so that a bad output
 // path costs nothing and never replaces an input.
 #pragma once
 
 #include <filesystem>
 #include <string_view>
 
-namespace cosda {
+#include "io/atomic_file.hpp"  // same_file
 
-// Whether a and b name the same existing file (same device and inode, following symbolic
-// links), whatever their spelling; false when either does not exist.
-bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
+namespace cosda {
 
 // Throws InputError, led by `field` (e.g. "cosda stream: flag --output"), unless `path` can be
 // (re)written as a regular file: an existing path must be a regular file (not a directory,

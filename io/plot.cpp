@@ -1,14 +1,47 @@
 #include "io/plot.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <stdexcept>
 
 #include "io/atomic_file.hpp"
 
 namespace cosda {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Control characters would end a gnuplot command (line breaks) or garble it.
+std::string printable(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char c : s) {
+    const auto b = static_cast<unsigned char>(c);
+    out += b < 0x20 || b == 0x7f ? ' ' : c;
+  }
+  return out;
+}
+
+using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+
+std::string read_all(std::FILE* f) {
+  std::string out;
+  std::rewind(f);
+  char buf[4096];
+  std::size_t got = 0;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, got);
+  return out;
+}
+
+}  // namespace
 
 std::string datablock(const std::string& name, const std::vector<std::vector<std::string>>& rows) {
   std::string s = "$" + name + " << EOD\n";
@@ -21,30 +54,90 @@ std::string datablock(const std::string& name, const std::vector<std::vector<std
 
 std::string gp_quote(const std::string& s) {
   std::string out = "'";
-  for (const char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
+  for (const char c : printable(s)) out += c == '\'' ? std::string("''") : std::string(1, c);
   return out + "'";
 }
 
+std::string gp_comment(const std::string& s) { return printable(s); }
+
+bool gnuplot_available() {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    std::size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    const fs::path dir = end > start ? fs::path(dirs.substr(start, end - start)) : fs::path(".");
+    const fs::path candidate = dir / "gnuplot";
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0)
+      return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+GnuplotRun run_gnuplot(const fs::path& workdir, const std::vector<std::string>& args,
+                       const std::string& script) {
+  GnuplotRun result;
+  // The script and the output go through unnamed temporary files: no pipe can fill up.
+  File in(std::tmpfile(), &std::fclose), out(std::tmpfile(), &std::fclose);
+  if (!in || !out) {
+    result.output = "cannot create a temporary file for gnuplot";
+    return result;
+  }
+  if (std::fwrite(script.data(), 1, script.size(), in.get()) != script.size() ||
+      std::fflush(in.get()) != 0 || std::fseek(in.get(), 0, SEEK_SET) != 0) {
+    result.output = "cannot write the gnuplot script to a temporary file";
+    return result;
+  }
+  std::vector<std::string> copy = args;
+  std::vector<char*> argv;
+  std::string name = "gnuplot";
+  argv.push_back(name.data());
+  for (std::string& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    result.output = "cannot start gnuplot: fork failed";
+    return result;
+  }
+  if (pid == 0) {
+    const int fd_out = ::fileno(out.get());
+    if (::dup2(::fileno(in.get()), STDIN_FILENO) < 0 || ::dup2(fd_out, STDOUT_FILENO) < 0 ||
+        ::dup2(fd_out, STDERR_FILENO) < 0)
+      ::_exit(127);
+    if (!workdir.empty() && ::chdir(workdir.c_str()) != 0) ::_exit(126);
+    ::execvp("gnuplot", argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.output = read_all(out.get());
+  return result;
+}
+
 void render_png(const std::filesystem::path& png, const std::string& body, int width, int height) {
-  namespace fs = std::filesystem;
   const std::string head =
       fmt::format("set terminal pngcairo size {},{} font 'Sans,11' noenhanced\n", width, height);
-  fs::create_directories(png.parent_path().empty() ? fs::path(".") : png.parent_path());
-  const fs::path tmp =
-      png.parent_path() / fmt::format(".{}.tmp.{}.png", png.filename().string(), ::getpid());
-  const std::string run = head + "set output " + gp_quote(tmp.string()) + "\n" + body;
-  std::FILE* p = ::popen("gnuplot", "w");
-  if (p == nullptr) throw std::runtime_error("cannot start gnuplot for " + png.string());
-  const bool written = std::fwrite(run.data(), 1, run.size(), p) == run.size();
-  const int status = ::pclose(p);
+  const fs::path dir = png.parent_path().empty() ? fs::path(".") : png.parent_path();
+  fs::create_directories(dir);
+  const std::string tmp = fmt::format(".{}.tmp.{}.png", png.filename().string(), ::getpid());
+  const GnuplotRun run = run_gnuplot(dir, {}, head + "set output " + gp_quote(tmp) + "\n" + body);
   std::error_code ec;
-  if (!written || status != 0 || !fs::is_regular_file(tmp, ec) || fs::file_size(tmp, ec) == 0) {
-    fs::remove(tmp, ec);
+  if (run.status != 0 || !fs::is_regular_file(dir / tmp, ec) || fs::file_size(dir / tmp, ec) == 0) {
+    fs::remove(dir / tmp, ec);
     throw std::runtime_error(
         "gnuplot failed to draw " + png.string() +
-        (status == 127 * 256 ? " (gnuplot not found; install gnuplot-nox: make deps)" : ""));
+        (run.status == 127 ? " (gnuplot not found; install gnuplot-nox: make deps)" : ""));
   }
-  fs::rename(tmp, png);
+  check_output_file(png);
+  fs::rename(dir / tmp, png);
   write_file_atomic(fs::path(png).replace_extension(".gp"),
                     head + "set output " + gp_quote(png.filename().string()) + "\n" + body);
 }

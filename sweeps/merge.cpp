@@ -96,8 +96,14 @@ void add_shard(const std::string& d, Shards& s) {
                                  shard.k, shard.n, it->second.string(), d));
   s.seen[shard.k] = dir;
   const fs::path csv = dir / "points.csv";
-  for (SweepRow& r : read_points_csv(read_text(csv, "rerun that shard"), csv.string())) {
-    s.rows.push_back(std::move(r));
+  std::vector<SweepRow> rows = read_points_csv(read_text(csv, "rerun that shard"), csv.string());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    // Shards are checked by the rows' invariants (points.csv carries no checksum, so that a
+    // shard's file stays what an unsharded sweep writes); row i is on line i + 2.
+    if (const std::string defect = row_defect(rows[i]); !defect.empty())
+      throw InputError(fmt::format("cosda merge: {}:{}: {}; the file is damaged, rerun that shard",
+                                   csv.string(), i + 2, defect));
+    s.rows.push_back(std::move(rows[i]));
     s.row_shard.push_back(shard.k);
   }
 }

@@ -18,7 +18,8 @@ struct MergedSweep {
 
 // Reads each folder's meta.json and points.csv. Throws InputError (one line, "cosda merge:
 // ...") for shards of different configs or shardings, a shard given twice or missing, and
-// rows outside their slice, repeated or missing.
+// rows outside their slice, repeated or missing, and rows that break a row's invariants
+// (row_defect(), sweeps/journal.hpp), naming the file and line.
 MergedSweep merge_shards(const std::vector<std::string>& dirs);
 
 }  // namespace cosda

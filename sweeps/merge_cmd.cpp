@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "io/atomic_file.hpp"
+#include "io/folder_lock.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/merge.hpp"
@@ -33,6 +34,9 @@ int cmd_merge(const Argv& argv) {
 
   const MergedSweep m = merge_shards(a.positional());
   const std::filesystem::path dir = sweep_dir(a.get("out").value_or("results"), m.config);
+  check_sweep_outputs(dir);
+  if (!a.has("no-report")) check_report_outputs(m.config, dir);
+  const FolderLock lock(dir, "cosda merge");
   write_file_atomic(dir / "points.csv", points_csv(m.rows));
   write_file_atomic(dir / "meta.json", meta_json(m.config, 0, 0.0));
   fmt::print("{}: {} points from {} shards -> {}\n", m.config.name, m.rows.size(), m.shards,

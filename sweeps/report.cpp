@@ -15,6 +15,7 @@
 #include "attention/registry.hpp"
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
+#include "io/plot.hpp"
 #include "sweeps/published_cost.hpp"
 
 namespace cosda {
@@ -46,6 +47,20 @@ bool matches_printed(double value, double printed, int decimals) {
 
 std::string flagged(const std::string& cell, bool ok) { return ok ? cell : cell + kFlag; }
 
+// Text from the config (titles, the file name) for table.md: a | would split a table cell and a
+// line break would end a heading or a row, so | is escaped and control characters become spaces.
+std::string md(const std::string& s) {
+  std::string out;
+  for (const char ch : s) {
+    const auto b = static_cast<unsigned char>(ch);
+    if (ch == '|')
+      out += "\\|";
+    else
+      out += b < 0x20 || b == 0x7f ? ' ' : ch;
+  }
+  return out;
+}
+
 std::string formulas_text(const SweepConfig& c) {
   if (c.formulas == "cotrans")
     return "FLOPs from the CoTrans paper, Sec. 3.1-3.3, as mul + add + exp (its Sec. 3.4 "
@@ -73,7 +88,7 @@ std::string preamble(const SweepConfig& c) {
       "- ✗ marks a value that does not reproduce the one it is compared with. Against a "
       "printed number: it must round to the printed number at the printed decimals. Against a "
       "formula (figures print no numbers): equal within a relative 1e-9.\n",
-      c.title, c.source, c.source, formulas_text(c));
+      md(c.title), md(c.source), md(c.source), formulas_text(c));
 }
 
 std::string points_table(const TableSpec& t, const std::vector<SweepRow>& rows) {
@@ -82,7 +97,7 @@ std::string points_table(const TableSpec& t, const std::vector<SweepRow>& rows) 
       "| variant | layers | heads | n | d | m | executed FLOPs | formula FLOPs | exec./formula "
       "| exact FLOPs | executed peak | formula peak | exec./formula |\n"
       "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
-      t.title.empty() ? "Every point: executed next to the published formula" : t.title);
+      t.title.empty() ? "Every point: executed next to the published formula" : md(t.title));
   for (const SweepRow& r : rows) {
     const Point& p = r.point;
     out +=
@@ -132,7 +147,7 @@ std::string printed_table(const TableSpec& t, const std::vector<SweepRow>& rows)
       "| model | variant | layers | heads | printed FLOPs (M) | printed Rel. | formula FLOPs "
       "(M) | formula Rel. | executed FLOPs (M) | executed Rel. | exec./formula |\n"
       "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
-      t.title.empty() ? std::string(key) : t.title, key, any ? any->point.n : 0,
+      t.title.empty() ? std::string(key) : md(t.title), key, any ? any->point.n : 0,
       any ? any->point.d : 0, any ? any->point.m : 0);
   for (const pub::PrintedCell& cell : pub::printed_cells()) {
     if (cell.table != key) continue;
@@ -182,7 +197,7 @@ std::string ratios_table(const TableSpec& t, const std::vector<SweepRow>& rows) 
       "3.1-3.3 as mul + add + exp. Executed: our counts of every operation.\n\n"
       "| statement | ratio | n | d | printed | formula | executed |\n"
       "|---|---|--:|--:|--:|--:|--:|\n",
-      t.title.empty() ? "CoTrans paper, Sec. 3.4 ratios" : t.title);
+      t.title.empty() ? "CoTrans paper, Sec. 3.4 ratios" : md(t.title));
   auto find = [&](std::string_view id, int n, int d) -> const SweepRow* {
     for (const SweepRow& r : rows)
       if (r.point.variant == id && r.point.n == n && r.point.d == d && r.point.layers == 1 &&
@@ -241,21 +256,6 @@ std::int64_t coord(const Point& p, const std::string& c) {
   return p.heads;
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// Runs a shell command, returning its exit status and combined output.
-int run(const std::string& command, std::string& output) {
-  std::FILE* f = ::popen((command + " 2>&1").c_str(), "r");
-  if (f == nullptr) return -1;
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, f) != nullptr) output += buf;
-  return ::pclose(f);
-}
-
 }  // namespace
 
 std::string table_md(const SweepConfig& c, const std::vector<SweepRow>& rows) {
@@ -271,7 +271,7 @@ std::string table_md(const SweepConfig& c, const std::vector<SweepRow>& rows) {
   if (!c.figures.empty()) {
     out += "\n## Figures\n\n";
     for (const FigureSpec& f : c.figures)
-      out += fmt::format("- `{}.png` (`.pdf`, script `{}.gp`): {}\n", f.file, f.file, f.title);
+      out += fmt::format("- `{}.png` (`.pdf`, script `{}.gp`): {}\n", f.file, f.file, md(f.title));
   }
   return out;
 }
@@ -346,14 +346,14 @@ std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
   for (const auto& [k, v] : f.fixed)
     fixed += (fixed.empty() ? "" : ", ") + fmt::format("{} = {}", k, v);
   return fmt::format(
-      "# {title}\n"
+      "# {comment}\n"
       "# Written by cosda report {source} from points.csv; data inline. Executed counts solid,\n"
       "# published formulas dashed ({formulas}).\n"
       "# Fixed: {fixed}.\n"
       "if (!exists(\"png\")) png = '{file}.png'\n"
       "if (!exists(\"pdf\")) pdf = '{file}.pdf'\n"
       "{data}"
-      "set title \"{title}\" noenhanced\n"
+      "set title {title} noenhanced\n"
       "set xlabel '{xlabel}'\n"
       "set ylabel '{ylabel}'\n"
       "set logscale xy\n"
@@ -381,9 +381,10 @@ std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
       "  replot\n"
       "  set output\n"
       "}}\n",
-      fmt::arg("title", f.title), fmt::arg("source", c.source),
-      fmt::arg("formulas", formulas_text(c)), fmt::arg("fixed", fixed.empty() ? "-" : fixed),
-      fmt::arg("file", f.file), fmt::arg("data", l.data), fmt::arg("xlabel", axis_label(f.x)),
+      fmt::arg("comment", gp_comment(f.title)), fmt::arg("title", gp_quote(f.title)),
+      fmt::arg("source", gp_comment(c.source)), fmt::arg("formulas", formulas_text(c)),
+      fmt::arg("fixed", fixed.empty() ? "-" : fixed), fmt::arg("file", f.file),
+      fmt::arg("data", l.data), fmt::arg("xlabel", axis_label(f.x)),
       fmt::arg("ylabel", axis_label(f.y)), fmt::arg("xtics", xtics), fmt::arg("plots", l.plots),
       fmt::arg("formula_plots", l.formulas));
 }
@@ -399,24 +400,22 @@ ReportFiles write_report(const SweepConfig& c, const std::vector<SweepRow>& rows
     files.written.push_back(dir / (f.file + ".gp"));
   }
   if (!figures) return files;
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
+  if (!gnuplot_available()) {
     files.note = "gnuplot not found (apt-get install gnuplot-nox): wrote " +
                  (dir / "table.md").string() + " and the .gp scripts, no figures";
     return files;
   }
   for (const FigureSpec& f : c.figures) {
     const std::string png_tmp = "." + f.file + ".png.tmp", pdf_tmp = "." + f.file + ".pdf.tmp";
-    std::string output;
-    const std::string cmd = "cd " + shell_quote(dir.string()) + " && gnuplot -e " +
-                            shell_quote("png='" + png_tmp + "'; pdf='" + pdf_tmp + "'") + " " +
-                            shell_quote(f.file + ".gp");
-    const int status = run(cmd, output);
-    if (status != 0 || !fs::exists(dir / png_tmp)) {
+    // gnuplot runs without a shell, in `dir`; the names are stems ([a-z0-9_]+) and quoted.
+    const GnuplotRun run = run_gnuplot(
+        dir, {"-e", "png=" + gp_quote(png_tmp) + "; pdf=" + gp_quote(pdf_tmp), f.file + ".gp"});
+    if (run.status != 0 || !fs::exists(dir / png_tmp)) {
       std::error_code ec;
       fs::remove(dir / png_tmp, ec);
       fs::remove(dir / pdf_tmp, ec);
       throw std::runtime_error("gnuplot failed on " + (dir / (f.file + ".gp")).string() + ": " +
-                               one_line(output));
+                               one_line(run.output));
     }
     fs::rename(dir / png_tmp, dir / (f.file + ".png"));
     files.written.push_back(dir / (f.file + ".png"));
@@ -426,6 +425,14 @@ ReportFiles write_report(const SweepConfig& c, const std::vector<SweepRow>& rows
     }
   }
   return files;
+}
+
+void check_report_outputs(const SweepConfig& c, const fs::path& dir, bool figures) {
+  check_output_dir(dir);
+  check_output_file(dir / "table.md");
+  for (const FigureSpec& f : c.figures)
+    for (const char* ext : {".gp", ".png", ".pdf"})
+      if (figures || std::string_view(ext) == ".gp") check_output_file(dir / (f.file + ext));
 }
 
 void write_listed_report(const SweepConfig& c, const std::vector<SweepRow>& rows,

@@ -38,6 +38,11 @@ struct ReportFiles {
 ReportFiles write_report(const SweepConfig& c, const std::vector<SweepRow>& rows,
                          const std::filesystem::path& dir, bool figures = true);
 
+// Checks, before any work, every file write_report() would write into `dir`
+// (check_output_file()); throws InputError naming the first that cannot be written.
+void check_report_outputs(const SweepConfig& c, const std::filesystem::path& dir,
+                          bool figures = true);
+
 // write_report, then the files written (not the .gp scripts) on stdout, one a line after
 // `indent`; a note goes to stderr as "<command>: <note>".
 void write_listed_report(const SweepConfig& c, const std::vector<SweepRow>& rows,

@@ -1,6 +1,7 @@
 // cosda report: table.md and the figures of a config, from the points.csv its sweep wrote.
 #include <fmt/format.h>
 
+#include "io/folder_lock.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/config.hpp"
@@ -31,6 +32,8 @@ int cmd_report(const Argv& argv) {
   const SweepConfig c = load_config(a.positional()[0]);
   const std::filesystem::path dir = sweep_dir(a.get("out").value_or("results"), c);
   const std::vector<SweepRow> rows = read_sweep_points(c, dir);
+  check_report_outputs(c, dir, !a.has("no-figures"));
+  const FolderLock lock(dir, "cosda report");
   write_listed_report(c, rows, dir, !a.has("no-figures"), "", "cosda report");
   return 0;
 }

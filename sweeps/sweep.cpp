@@ -12,6 +12,8 @@
 
 #include "analysis/exact.hpp"
 #include "attention/registry.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
 
 namespace cosda {
 namespace {
@@ -173,6 +175,29 @@ SweepOutcome run_sweep(const SweepConfig& c, const SweepPlan& plan) {
   for (const std::size_t k : run.mine)
     if (run.have[k]) out.rows.push_back(std::move(run.rows[k]));
   return out;
+}
+
+void check_some_point_runs(const SweepConfig& c) {
+  const std::vector<Point> points = grid_points(c);
+  for (const Point& p : points)
+    if (skip_reason(p).empty()) return;
+  if (points.empty()) return;
+  std::ostringstream first;
+  first << points.front();
+  throw InputError(c.source + ": every point of the grid is skipped, so the sweep would " +
+                   "measure nothing (the first, " + first.str() + ": " +
+                   skip_reason(points.front()) +
+                   "); change n, d, m or heads so that some point runs");
+}
+
+void check_sweep_outputs(const std::filesystem::path& dir, const std::filesystem::path& input) {
+  check_output_dir(dir);
+  for (const char* name : {"points.csv", "meta.json", "table.md", ".points.journal", ".lock"}) {
+    check_output_file(dir / name);
+    if (!input.empty() && same_file(input, dir / name))
+      throw InputError("cannot write " + (dir / name).string() + ": it is the input " +
+                       input.string() + " itself; choose another --out");
+  }
 }
 
 std::filesystem::path sweep_dir(const std::filesystem::path& root, const SweepConfig& c,

@@ -48,4 +48,14 @@ SweepOutcome run_sweep(const SweepConfig& c, const SweepPlan& plan);
 std::filesystem::path sweep_dir(const std::filesystem::path& root, const SweepConfig& c,
                                 const Shard& shard = {});
 
+// Throws InputError ("<config>: every point of the grid is skipped ...", naming the first
+// point's reason) when no point of c's grid can run: such a sweep would measure nothing.
+void check_some_point_runs(const SweepConfig& c);
+
+// Checks, before any work, that points.csv, meta.json, the journal and the lock's pid file can
+// be written into `dir` (check_output_dir(), check_output_file()) and that none of them is the
+// file `input` (the config, under another name). Throws InputError naming the path; writes
+// nothing.
+void check_sweep_outputs(const std::filesystem::path& dir, const std::filesystem::path& input = {});
+
 }  // namespace cosda

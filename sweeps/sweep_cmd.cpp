@@ -14,6 +14,7 @@
 #include <functional>
 
 #include "io/atomic_file.hpp"
+#include "io/folder_lock.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/config.hpp"
@@ -85,6 +86,33 @@ SweepOutcome run_interruptible(const SweepConfig& c, SweepPlan& plan) {
   return outcome;
 }
 
+// The plan of a sweep from its flags, checked before any work: the output folder and every
+// file the sweep writes there, then the folder's lock and the journal of an earlier run.
+struct Prepared {
+  SweepConfig config;
+  SweepPlan plan;
+  std::filesystem::path dir;
+};
+
+Prepared prepare(const Args& a) {
+  Prepared p{load_config(a.positional()[0]), {}, {}};
+  const SweepConfig& c = p.config;
+  check_some_point_runs(c);
+  SweepPlan& plan = p.plan;
+  plan.shard = a.has("shard") ? parse_shard(*a.get("shard")) : Shard{};
+  p.dir = sweep_dir(a.get("out").value_or("results"), c, plan.shard);
+  plan.jobs = static_cast<int>(a.integer("jobs", 1, 1024, omp_get_max_threads()));
+  const double limit = a.has("memory-limit")
+                           ? a.real("memory-limit", 1e-3, 1e6, 0) * 1024.0 * 1024.0 * 1024.0
+                           : available_memory_bytes();
+  check_memory(c, plan.shard, plan.jobs, limit);
+  check_sweep_outputs(p.dir, a.positional()[0]);
+  if (!a.has("no-report") && plan.shard.whole()) check_report_outputs(c, p.dir);
+  plan.journal = p.dir / ".points.journal";
+  plan.resume = a.has("resume");
+  return p;
+}
+
 }  // namespace
 
 int cmd_sweep(const Argv& argv) {
@@ -107,17 +135,9 @@ int cmd_sweep(const Argv& argv) {
         "configs/nystrom_table3.toml (see cosda sweep --help)");
   if (a.has("resume") && a.has("fresh"))
     throw InputError("cosda sweep: --resume and --fresh exclude each other; give one");
-  const SweepConfig c = load_config(a.positional()[0]);
-  SweepPlan plan;
-  plan.shard = a.has("shard") ? parse_shard(*a.get("shard")) : Shard{};
-  const std::filesystem::path dir = sweep_dir(a.get("out").value_or("results"), c, plan.shard);
-  plan.jobs = static_cast<int>(a.integer("jobs", 1, 1024, omp_get_max_threads()));
-  const double limit = a.has("memory-limit")
-                           ? a.real("memory-limit", 1e-3, 1e6, 0) * 1024.0 * 1024.0 * 1024.0
-                           : available_memory_bytes();
-  check_memory(c, plan.shard, plan.jobs, limit);
-  plan.journal = dir / ".points.journal";
-  plan.resume = a.has("resume");
+  auto [c, plan, dir] = prepare(a);
+  // Held until the command returns: a second sweep of the folder, or its --fresh, is refused.
+  const FolderLock lock(dir, "cosda sweep");
   if (!plan.resume && !a.has("fresh") && std::filesystem::exists(plan.journal))
     throw InputError("cosda sweep: " + plan.journal.string() +
                      " holds the finished points of an interrupted run; add --resume to keep "

@@ -193,6 +193,11 @@ std::vector<Case> cases() {
   config("table kind", kGood + "[[table]]\nkind = \"pritned\"\n", "pritned");
   config("memory", "name = \"t\"\nvariants = [\"att\"]\nn = [1000000]\nd = [100000]\nm = [2]\n",
          "memory-limit");
+  config("every point skipped: m > n",
+         "name = \"t\"\nvariants = [\"ny\"]\nn = [4]\nd = [4]\nm = [8]\n", "1 <= m <= n");
+  config("every point skipped: heads",
+         "name = \"t\"\nvariants = [\"att\"]\nn = [8]\nd = [6]\nm = [2]\nheads = [4]\n",
+         "heads must divide d");
   c.push_back({"config: missing file", {"sweep", "nope.toml"}, {}, "nope.toml"});
 
   auto flag = [&](const std::string& what, std::vector<std::string> args,

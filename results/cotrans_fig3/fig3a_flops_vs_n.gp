@@ -70,7 +70,7 @@ $p_co_si << EOD
 2048 2099455
 4096 4198655
 EOD
-set title "CoTrans Fig. 3(a): FLOPs per step against n (d = 256)" noenhanced
+set title 'CoTrans Fig. 3(a): FLOPs per step against n (d = 256)' noenhanced
 set xlabel 'n (tokens in the window)'
 set ylabel 'FLOPs per step'
 set logscale xy

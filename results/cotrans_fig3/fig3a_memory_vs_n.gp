@@ -70,7 +70,7 @@ $p_co_si << EOD
 2048 1051136
 4096 2101760
 EOD
-set title "CoTrans Fig. 3(a): peak memory against n (d = 256)" noenhanced
+set title 'CoTrans Fig. 3(a): peak memory against n (d = 256)' noenhanced
 set xlabel 'n (tokens in the window)'
 set ylabel 'peak memory (values)'
 set logscale xy

@@ -70,7 +70,7 @@ $p_co_si << EOD
 2048 2099455
 4096 4198655
 EOD
-set title "CoTrans Fig. 3(b): FLOPs per step against d (n = 256)" noenhanced
+set title 'CoTrans Fig. 3(b): FLOPs per step against d (n = 256)' noenhanced
 set xlabel 'd (features)'
 set ylabel 'FLOPs per step'
 set logscale xy

@@ -70,7 +70,7 @@ $p_co_si << EOD
 2048 1052928
 4096 2105600
 EOD
-set title "CoTrans Fig. 3(b): peak memory against d (n = 256)" noenhanced
+set title 'CoTrans Fig. 3(b): peak memory against d (n = 256)' noenhanced
 set xlabel 'd (features)'
 set ylabel 'peak memory (values)'
 set logscale xy

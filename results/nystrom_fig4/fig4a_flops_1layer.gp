@@ -238,7 +238,7 @@ $p_cony_re_fix << EOD
 4096 6563312
 8192 13116912
 EOD
-set title "Fig. 4(a): FLOPs per step, one layer (d = 200, m = 8)" noenhanced
+set title 'Fig. 4(a): FLOPs per step, one layer (d = 200, m = 8)' noenhanced
 set xlabel 'n (tokens in the window)'
 set ylabel 'FLOPs per step'
 set logscale xy

@@ -160,7 +160,7 @@ $p_cony_si_fix << EOD
 4096 6574624
 8192 13128224
 EOD
-set title "Fig. 4(b): FLOPs per step, two layers: retroactive then single-output block (d = 200, m = 8)" noenhanced
+set title 'Fig. 4(b): FLOPs per step, two layers: retroactive then single-output block (d = 200, m = 8)' noenhanced
 set xlabel 'n (tokens in the window)'
 set ylabel 'FLOPs per step'
 set logscale xy

@@ -238,7 +238,7 @@ $p_cony_re_fix << EOD
 4096 856848
 8192 1708816
 EOD
-set title "Fig. 4(c): peak memory, one layer (d = 200, m = 8)" noenhanced
+set title 'Fig. 4(c): peak memory, one layer (d = 200, m = 8)' noenhanced
 set xlabel 'n (tokens in the window)'
 set ylabel 'peak memory (values)'
 set logscale xy

@@ -160,7 +160,7 @@ $p_cony_si_fix << EOD
 4096 861720
 8192 1713688
 EOD
-set title "Fig. 4(d): peak memory, two layers: retroactive then single-output block (d = 200, m = 8)" noenhanced
+set title 'Fig. 4(d): peak memory, two layers: retroactive then single-output block (d = 200, m = 8)' noenhanced
 set xlabel 'n (tokens in the window)'
 set ylabel 'peak memory (values)'
 set logscale xy

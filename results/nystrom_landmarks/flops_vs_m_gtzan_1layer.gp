@@ -100,7 +100,7 @@ $p_cony_si_fix << EOD
 32 44224
 64 90496
 EOD
-set title "FLOPs per step against m, GTZAN shape (n = 120, d = 192), one layer" noenhanced
+set title 'FLOPs per step against m, GTZAN shape (n = 120, d = 192), one layer' noenhanced
 set xlabel 'm (landmarks)'
 set ylabel 'FLOPs per step'
 set logscale xy

@@ -100,7 +100,7 @@ $p_cony_si_fix << EOD
 32 819584
 64 1643264
 EOD
-set title "FLOPs per step against m, GTZAN shape (n = 120, d = 192), two layers" noenhanced
+set title 'FLOPs per step against m, GTZAN shape (n = 120, d = 192), two layers' noenhanced
 set xlabel 'm (landmarks)'
 set ylabel 'FLOPs per step'
 set logscale xy

@@ -100,7 +100,7 @@ $p_cony_si_fix << EOD
 32 2525568
 64 5055232
 EOD
-set title "FLOPs per step against m, THUMOS14 shape (n = 64, d = 1024), two layers" noenhanced
+set title 'FLOPs per step against m, THUMOS14 shape (n = 64, d = 1024), two layers' noenhanced
 set xlabel 'm (landmarks)'
 set ylabel 'FLOPs per step'
 set logscale xy

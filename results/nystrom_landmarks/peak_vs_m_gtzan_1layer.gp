@@ -100,7 +100,7 @@ $p_cony_si_fix << EOD
 32 19712
 64 41280
 EOD
-set title "Peak memory against m, GTZAN shape (n = 120, d = 192), one layer" noenhanced
+set title 'Peak memory against m, GTZAN shape (n = 120, d = 192), one layer' noenhanced
 set xlabel 'm (landmarks)'
 set ylabel 'peak memory (values)'
 set logscale xy
