@@ -15,7 +15,11 @@ std::string skip_reason(const Point& p) {
   if (t == nullptr) return "unknown variant '" + p.variant + "'";
   if (p.n < 1 || p.d < 1) return "needs n >= 1 and d >= 1";
   if (p.heads < 1 || p.d % p.heads != 0) return "heads must divide d";
-  if (t->landmarks != LandmarkKind::kNone && (p.m < 1 || p.m > p.n)) return "needs 1 <= m <= n";
+  // Random features are not tokens of the window: any m >= 1, m > n included.
+  if (t->landmarks == LandmarkKind::kRandomFeatures && p.m < 1) return "needs m >= 1";
+  if (t->landmarks != LandmarkKind::kNone && t->landmarks != LandmarkKind::kRandomFeatures &&
+      (p.m < 1 || p.m > p.n))
+    return "needs 1 <= m <= n";
   if (p.stabilised && !t->continual) return "the stabilised mode applies to continual variants";
   if (p.layers != 1 && p.layers != 2) return "layers must be 1 or 2";
   return "";

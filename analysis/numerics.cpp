@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "attention/kmeans.hpp"
+#include "attention/random_features.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
@@ -42,22 +43,43 @@ void set_fixed_landmarks(Config& c, const Qkv& calibration) {
     c.fixed_k = m_means(calibration.k, c.m);
 }
 
+// Random-feature attention of a window in scalar R with the family's features for
+// (d, m, feature_seed) (attention/random_features.hpp), every query's exponents shifted by
+// their maximum and the keys' by the window's largest: the same ratio, no overflow.
+template <class R>
+MatX<R> random_feature_attention(const MatX<R>& q, const MatX<R>& k, const MatX<R>& v,
+                                 const Config& c) {
+  const double d = double(c.d);
+  const MatX<R> w =
+      (draw_random_features(c.d, c.m, c.feature_seed) / std::sqrt(std::sqrt(d))).cast<R>();
+  MatX<R> eq = q * w.transpose(), ek = k * w.transpose();
+  eq.colwise() -= eq.rowwise().maxCoeff();
+  ek.colwise() -= k.rowwise().squaredNorm() * R(0.5 / std::sqrt(d));
+  ek.array() -= ek.maxCoeff();
+  const MatX<R> pq = eq.array().exp(), pk = ek.array().exp();
+  const Eigen::Matrix<R, Eigen::Dynamic, 1> den = pq * pk.colwise().sum().transpose();
+  return den.cwiseInverse().asDiagonal() * (pq * (pk.transpose() * v));
+}
+
 // From-scratch recomputation, in scalar R with max-subtraction, of what the variant outputs
-// for the window (qw, kw, vw; oldest first): exact attention, or Nyström attention with the
-// landmarks the variant used for its last output. Newest row only for single-output variants.
+// for the window (qw, kw, vw; oldest first): exact attention, Nyström attention with the
+// landmarks the variant used for its last output, or random-feature attention with its
+// features. Newest row only for single-output variants.
 template <class R, class T>
 MatX<R> recompute(const VariantTraits& t, const Attention<Plain<T>>& var, const Eigen::MatrixXd& qw,
-                  const Eigen::MatrixXd& kw, const Eigen::MatrixXd& vw, int iterations) {
+                  const Eigen::MatrixXd& kw, const Eigen::MatrixXd& vw, const Config& c) {
   // A conversion when R is float, a copy when R is double.
   // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
   const MatX<R> q = qw.cast<R>(), k = kw.cast<R>(), v = vw.cast<R>();
   MatX<R> out;
   if (t.landmarks == LandmarkKind::kNone) {
     out = exact_attention<R>(q, k, v);
+  } else if (t.landmarks == LandmarkKind::kRandomFeatures) {
+    out = random_feature_attention<R>(q, k, v, c);
   } else {
     const MatX<R> lq = var.landmarks_q_scaled()->template cast<R>();
     const MatX<R> lk = var.landmarks_k()->template cast<R>();
-    out = nystrom_attention<R>(q, k, v, lq, lk, iterations);
+    out = nystrom_attention<R>(q, k, v, lq, lk, c.pinv_iterations);
   }
   return t.single_output ? MatX<R>(out.bottomRows(1)) : out;
 }
@@ -80,9 +102,8 @@ RunCheck check_run_as(const std::string& id, const Config& c, const Qkv& x) {
       return r;
     }
     const std::int64_t first = i - c.n + 1;
-    const MatX<double> want =
-        recompute<double>(t, *var, q.middleRows(first, c.n), k.middleRows(first, c.n),
-                          v.middleRows(first, c.n), c.pinv_iterations);
+    const MatX<double> want = recompute<double>(
+        t, *var, q.middleRows(first, c.n), k.middleRows(first, c.n), v.middleRows(first, c.n), c);
     r.max_error = std::max(r.max_error,
                            rel_error(Eigen::MatrixXd(var->output().template cast<double>()), want));
   }
@@ -142,9 +163,8 @@ DriftResult drift_as(const DriftSpec& spec, const StreamSpec& stream, Projection
       const std::int64_t r = (token - n + 1 + i) % n;
       qw.row(i) = ring_q.row(r), kw.row(i) = ring_k.row(r), vw.row(i) = ring_v.row(r);
     }
-    const Eigen::MatrixXd ref_t =
-        recompute<T>(t, *var, qw, kw, vw, spec.pinv_iterations).template cast<double>();
-    const Eigen::MatrixXd ref_d = recompute<double>(t, *var, qw, kw, vw, spec.pinv_iterations);
+    const Eigen::MatrixXd ref_t = recompute<T>(t, *var, qw, kw, vw, c).template cast<double>();
+    const Eigen::MatrixXd ref_d = recompute<double>(t, *var, qw, kw, vw, c);
     const Eigen::MatrixXd got = var->output().template cast<double>();
     out.points.push_back(
         {step, rel_error(got, ref_t), rel_error(got, ref_d), rel_error(ref_t, ref_d)});
@@ -193,6 +213,13 @@ std::pair<double, double> row_max_range(const std::string& variant, const Config
     const Eigen::MatrixXd queries = t.single_output ? Eigen::MatrixXd(qs.bottomRows(1)) : qs;
     if (t.landmarks == LandmarkKind::kNone) {
       note(queries * k.transpose());
+      continue;
+    }
+    if (t.landmarks == LandmarkKind::kRandomFeatures) {  // the keys' exponents (queries: <= 0)
+      const Eigen::MatrixXd w = draw_random_features(c.d, c.m, c.feature_seed) * std::sqrt(r);
+      Eigen::MatrixXd e = k * w.transpose();
+      e.colwise() -= k.rowwise().squaredNorm() * (0.5 * r);
+      note(e);
       continue;
     }
     Eigen::MatrixXd qt, kt;

@@ -255,6 +255,7 @@ void section_nystrom(Text& r, Runs& runs, const Grid& g) {
       required_note("nystrom intro"));
   for (std::string_view sid : kVariantIds) {
     const std::string id(sid);
+    if (pub::flops(id) == nullptr) continue;  // no paper costs it
     Variant v{runs, id, *exact::forms(id), points_for(id, g.nystrom)};
     r.p("### {} ({})\n\n", id, find_variant(id)->paper_name);
     const pub::Published& own = *pub::flops(id);

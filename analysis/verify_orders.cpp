@@ -132,6 +132,7 @@ void section_orders(Text& r, Runs& runs, const Grid& g) {
   Tally tally;
   for (std::string_view sid : kVariantIds) {
     const std::string id(sid);
+    if (pub::table1(id) == nullptr) continue;  // no paper costs it
     const std::vector<Quantity> qs = quantities(*pub::table1(id), *exact::forms(id));
     for (const Axis& a : g.axes) {
       if (a.name == 'm' && !has_landmarks(id)) continue;

@@ -258,7 +258,8 @@ void section_two_block(Text& r, Runs& runs, const Grid& g) {
   double lo = 1e300, hi = 0;
   std::vector<std::string> landmark_models;  // the continual-landmark models lo and hi cover
   for (const VariantTraits& v : kVariants) {
-    if (&second_block(v) != &v) continue;  // the models a two-block stream ends with
+    if (&second_block(v) != &v) continue;       // the models a two-block stream ends with
+    if (pub::flops(v.id) == nullptr) continue;  // no paper costs it
     const std::string id(v.id);
     for (const Triple& t : pts) {
       const std::int64_t m = has_landmarks(id) ? t[2] : 1;

@@ -1,4 +1,4 @@
-// The stream-processor interface shared by all nine variants.
+// The stream-processor interface shared by every variant of the registry.
 //
 // A variant is fed one token per step: q, k, v rows of width d (one head; see multi_head.hpp
 // for h heads). Tokens are numbered t = 0, 1, ... from the start of the stream.
@@ -11,7 +11,8 @@
 // Output: single-output variants give 1 x d, the attention of the newest query; the others
 // give n x d, one row per query of the window, oldest first (row n-1 is the newest token).
 // Every output equals scaled dot-product attention s(QK^T/sqrt(d))V (or its Nyström
-// approximation) of the current window; no max-subtraction is used, as in the papers.
+// approximation, or its random-feature estimate) of the current window; no max-subtraction is
+// used in the papers' variants, as in the papers.
 #pragma once
 
 #include <cstdint>
@@ -29,11 +30,15 @@ namespace exact {
 struct Forms;  // attention/closed_form.hpp
 }
 
-// How a Nyström variant gets its landmarks.
-enum class LandmarkKind { kNone, kSegmentMeans, kContinual, kFixed };
+// What the rank coordinate m of a variant is: none (m is ignored), a Nyström variant's
+// landmarks (segment means of the window, continual segment means, or a fixed set), or the
+// number of random features of the random-feature family (attention/random_features.hpp).
+// Everything with landmarks != kNone takes m as a coordinate.
+enum class LandmarkKind { kNone, kSegmentMeans, kContinual, kFixed, kRandomFeatures };
 
-// The approximation a variant computes: exact softmax attention, or its Nyström low-rank form.
-enum class Family { kSoftmax, kNystrom };
+// The approximation a variant computes: exact softmax attention, its Nyström low-rank form,
+// or the Performer (FAVOR+) random-feature estimate of it.
+enum class Family { kSoftmax, kNystrom, kRandomFeatures };
 
 // How a variant is drawn in every figure: a gnuplot colour and point type.
 struct PlotStyle {
@@ -59,7 +64,7 @@ struct VariantTraits {
 struct Config {
   std::int64_t n = 0;  // window length
   std::int64_t d = 0;  // features per head
-  std::int64_t m = 0;  // landmarks (Nyström variants; ignored by the others)
+  std::int64_t m = 0;  // landmarks (Nyström variants) or random features; ignored by the others
   int pinv_iterations = 6;
   bool exact_pinv = false;  // Eigen pseudo-inverse instead of the iteration (plain scalars only)
   // Fixed landmarks, m x d each, for ny_fix and cony_*_fix. Self-attention passes the same
@@ -70,6 +75,9 @@ struct Config {
   // one subtraction per exponential, counted. Choose C from a calibration stream
   // (analysis/numerics.hpp calibrate_shift). Unset: exp(s), as in the papers.
   std::optional<double> exp_shift{};
+  // The seed of the random features (rf, corf_si, corf_re): they are a deterministic function
+  // of (d, m, feature_seed), drawn at construction (attention/random_features.hpp).
+  std::uint64_t feature_seed = 0x5eed;
 };
 
 template <class E>

@@ -81,6 +81,20 @@ S<E> sum(const S<E>* x, std::int64_t n) {
   }
 }
 
+// max of x (the random-feature queries' stabiliser).  other n-1 (one comparison each).
+template <class E>
+S<E> max_value(const S<E>* x, std::int64_t n) {
+  if constexpr (kScalarLevel<E>) {
+    S<E> best = x[0];
+    for (std::int64_t i = 1; i < n; ++i) best = max(best, x[i]);
+    return best;
+  } else {
+    E::tally({.other = n - 1});
+    touch<E>(x, n);
+    return VecCMap<S<E>>(x, n).maxCoeff();
+  }
+}
+
 // a . b.  mul n, add n-1.
 template <class E>
 S<E> dot(const S<E>* a, const S<E>* b, std::int64_t n) {

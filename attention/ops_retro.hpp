@@ -77,6 +77,33 @@ void retro_update(MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new, const S
   }
 }
 
+// The sliding update of running sums over a window (the random-feature states,
+// attention/corf_si.hpp): the token with weights a_old (r) and value v_old (dv) leaves, the one
+// with a_new and v_new enters:
+//   sums <- sums - a_old + a_new,  y_i <- y_i - a_old_i v_old + a_new_i v_new  (y: r x dv).
+// Counts add r twice and 2r axpy of dv: mul 2 r dv, add 2 r dv + 2r.
+template <class E>
+void slide_sums(const S<E>* a_old, const S<E>* a_new, const S<E>* v_old, const S<E>* v_new,
+                S<E>* sums, MatRef<S<E>> y) {
+  const std::int64_t r = y.rows(), dv = y.cols();
+  if constexpr (kScalarLevel<E>) {
+    add<E>(a_old, sums, r, -1);
+    add<E>(a_new, sums, r, +1);
+    for (std::int64_t i = 0; i < r; ++i) {
+      axpy<E>(a_old[i], v_old, &y(i, 0), dv, -1);
+      axpy<E>(a_new[i], v_new, &y(i, 0), dv, +1);
+    }
+  } else {
+    E::tally({.mul = 2 * r * dv, .add = 2 * r * dv + 2 * r});
+    touch<E>(a_old, r), touch<E>(a_new, r), touch<E>(v_old, dv), touch<E>(v_new, dv);
+    touch<E>(sums, r), touch<E>(y);
+    VecMap<S<E>> sm(sums, r);
+    sm = sm - VecCMap<S<E>>(a_old, r) + VecCMap<S<E>>(a_new, r);
+    for (std::int64_t i = 0; i < r; ++i)
+      kernels::sub_add_scaled(&y(i, 0), a_old[i], v_old, a_new[i], v_new, dv);
+  }
+}
+
 // retro_update on a state stored transposed (a row per feature, a column per state row):
 // xt is d x r and yt is dv x r; k_old, k_new (d x 1) and v_old, v_new (dv x 1) are columns,
 // which may be columns of a transposed ring. The loops run along the r state rows, so short

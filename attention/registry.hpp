@@ -19,8 +19,11 @@
 #include "attention/cony_re_fix.hpp"
 #include "attention/cony_si_cont.hpp"
 #include "attention/cony_si_fix.hpp"
+#include "attention/corf_re.hpp"
+#include "attention/corf_si.hpp"
 #include "attention/ny.hpp"
 #include "attention/ny_fix.hpp"
+#include "attention/rf.hpp"
 
 // X(id, Class)
 #define COSDA_VARIANTS(X)     \
@@ -32,14 +35,19 @@
   X(cony_si_cont, CoNySiCont) \
   X(cony_re_cont, CoNyReCont) \
   X(cony_si_fix, CoNySiFix)   \
-  X(cony_re_fix, CoNyReFix)
+  X(cony_re_fix, CoNyReFix)   \
+  X(rf, Rf)                   \
+  X(corf_si, CoRfSi)          \
+  X(corf_re, CoRfRe)
 
 namespace cosda {
 
 #define COSDA_TRAITS(id, Class) Class<Plain<double>>::kTraits,
 inline constexpr std::array kVariants{COSDA_VARIANTS(COSDA_TRAITS)};
 #undef COSDA_TRAITS
-static_assert(kVariants.size() == 9, "the papers define nine variants; update docs and tests");
+static_assert(kVariants.size() == 12,
+              "the papers' nine variants and the random-feature family's three; update docs and "
+              "tests");
 
 inline constexpr const VariantTraits* find_variant(std::string_view id) {
   for (const auto& v : kVariants)
@@ -81,6 +89,16 @@ inline constexpr const VariantTraits& second_block(const VariantTraits& v) {
   return *sibling(v, true);
 }
 
+// The variant of v's family and landmark kind that re-runs over the window (co_si -> att,
+// cony_re_fix -> ny_fix, corf_si -> rf; v itself if v re-runs): what every output of v equals
+// for the same window. nullptr where there is none (continual landmarks: their landmark set
+// is their own, checked against ny with that set).
+inline constexpr const VariantTraits* recomputed_of(const VariantTraits& v) {
+  for (const auto& w : kVariants)
+    if (w.family == v.family && w.landmarks == v.landmarks && !w.continual) return &w;
+  return nullptr;
+}
+
 // v with fixed landmarks (cony_si_cont -> cony_si_fix); nullptr where there is none.
 inline constexpr const VariantTraits* fixed_landmarks_of(const VariantTraits& v) {
   for (const auto& w : kVariants)
@@ -103,15 +121,17 @@ constexpr bool unique_ids_and_styles() {
 constexpr bool partners_exist() {
   for (const auto& v : kVariants)
     if (sibling(v, false) == nullptr || sibling(v, true) == nullptr ||
-        (v.continual && v.landmarks == LandmarkKind::kContinual && !fixed_landmarks_of(v)))
+        (v.continual && v.landmarks == LandmarkKind::kContinual && !fixed_landmarks_of(v)) ||
+        (v.landmarks != LandmarkKind::kContinual && !recomputed_of(v)))
       return false;
   return true;
 }
 }  // namespace registry_checks
 static_assert(registry_checks::unique_ids_and_styles(), "variant ids and figure styles are unique");
 static_assert(registry_checks::partners_exist(),
-              "every continual variant has its single-output and retroactive siblings, and "
-              "continual landmarks their fixed counterpart");
+              "every continual variant has its single-output and retroactive siblings, "
+              "continual landmarks their fixed counterpart, and every other continual variant "
+              "the variant of its family that re-runs over the window");
 
 // Comma-separated ids, for messages.
 inline std::string variant_list() {

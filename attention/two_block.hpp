@@ -9,9 +9,10 @@
 // them change at every step, so nothing of the second block can be carried over: it recomputes
 // over its whole window every step. For the continual families the papers instead compose the
 // cost as first block + one continual single-output step; the gap is what this class measures.
-// Second blocks: att/ny/ny_fix re-run the window (their attend()); the single-output ones
-// compute the last query's row only: co_si's attend() for co_*, and a one-query Nyström core
-// for cony_* (segment-means landmarks of the window for _cont, the fixed set for _fix).
+// Second blocks: att/ny/ny_fix/rf re-run the window (their attend()); the single-output ones
+// compute the last query's row only: co_si's attend() for co_*, corf_si's for corf_*, and a
+// one-query Nyström core for cony_* (segment-means landmarks of the window for _cont, the
+// fixed set for _fix).
 #pragma once
 
 #include "attention/landmarks.hpp"
@@ -30,7 +31,8 @@ class TwoBlock final : public Attention<E> {
         d_(c.d),
         m_(c.m),
         inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
-        first_(std::move(first)) {
+        first_(std::move(first)),
+        random_features_(traits.family == Family::kRandomFeatures) {
     const bool fixed = traits.landmarks == LandmarkKind::kFixed;
     if (!traits.continual) {  // continual families end in a single-output block
       // Through the registry's factories: the blocks' kernels are compiled once, in their own
@@ -38,8 +40,11 @@ class TwoBlock final : public Attention<E> {
       if (traits.landmarks == LandmarkKind::kNone) window_ = make_att<E>(c);
       if (traits.landmarks == LandmarkKind::kSegmentMeans) window_ = make_ny<E>(c);
       if (fixed) window_ = make_ny_fix<E>(c);
+      if (random_features_) window_ = make_rf<E>(c);
     } else if (traits.landmarks == LandmarkKind::kNone) {
       single_ = make_co_si<E>(c);
+    } else if (random_features_) {
+      single_ = make_corf_si<E>(c);
     } else {
       core_ = std::make_unique<NystromCore<E>>(n_, d_, m_, c.pinv_iterations, c.exact_pinv, 1);
       if (fixed) fixed_ = std::make_unique<FixedLandmarks<E>>(c);
@@ -50,6 +55,7 @@ class TwoBlock final : public Attention<E> {
       out_.resize(1, d_);
     }
     second_state_ = fixed_ ? fixed_->elements() : (fixed && window_ ? m_ * (2 * d_ + m_) : 0);
+    if (random_features_) second_state_ = m_ * d_;  // the second block's features
     if constexpr (E::kCounting) this->ledger_.hold(first_->ledger().valley() + second_state_);
   }
 
@@ -61,6 +67,9 @@ class TwoBlock final : public Attention<E> {
     if (window_) {
       window_->attend_window(y, y, y);
       live = live_of(*window_);
+    } else if (single_ && random_features_) {
+      static_cast<CoRfSi<E>&>(*single_).attend(y.row(n_ - 1).data(), y, y);
+      live = live_of(*single_);
     } else if (single_) {
       static_cast<CoSi<E>&>(*single_).attend(y.row(n_ - 1).data(), y, y);
       live = live_of(*single_);
@@ -123,7 +132,8 @@ class TwoBlock final : public Attention<E> {
 
   std::int64_t n_, d_, m_;
   S inv_sqrt_d_;
-  std::unique_ptr<Attention<E>> first_, window_, single_;  // single_: a CoSi<E>
+  std::unique_ptr<Attention<E>> first_, window_, single_;  // single_: a CoSi<E> or CoRfSi<E>
+  bool random_features_;
   std::unique_ptr<NystromCore<E>> core_;
   std::unique_ptr<FixedLandmarks<E>> fixed_;
   std::vector<std::int64_t> sizes_;

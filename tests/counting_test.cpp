@@ -71,6 +71,7 @@ TEST(Seam, EveryOpTalliesWhatItExecutes) {
               ops::add<E>(b.data(), a.data(), std::min(a.size(), b.size()), +1);
               (void)ops::dot<E>(a.data(), a.data(), a.size());
               (void)ops::reciprocal<E>(S(4));
+              (void)ops::max_value<E>(b.data(), b.size());
             },
             "elementwise " + shape);
         for (bool shifted : {false, true})
@@ -89,6 +90,19 @@ TEST(Seam, EveryOpTalliesWhatItExecutes) {
                                      ops::Shift<S>{shifted, S(1)});
               },
               std::string("retro_update ") + (shifted ? "shifted " : "") + shape);
+        expect_same_count(
+            [&](auto e) {
+              using E = decltype(e);
+              using S = typename E::Scalar;
+              auto [x, b, bt, out] = mats(e);  // out: r x c, r weights per token
+              const std::vector<S> a_old(std::size_t(r), S(0.3)), a_new(std::size_t(r), S(0.7));
+              const std::vector<S> v_old(std::size_t(c), S(1.5)), v_new(std::size_t(c), S(2));
+              std::vector<S> sums(std::size_t(r), S(9));
+              out.setConstant(S(1));
+              ops::slide_sums<E>(a_old.data(), a_new.data(), v_old.data(), v_new.data(),
+                                 sums.data(), out);
+            },
+            "slide_sums " + shape);
         expect_same_count(
             [&](auto e) {
               using E = decltype(e);

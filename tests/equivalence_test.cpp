@@ -73,6 +73,10 @@ StreamRun run_against_reference(const std::string& id, const Shape& s, bool exac
         want = reference_nystrom(qw, kw, vw, fixed.template cast<T>().template cast<double>(),
                                  fixed.template cast<T>().template cast<double>(), 6, exact_pinv);
         break;
+      case LandmarkKind::kRandomFeatures:
+        want =
+            reference_random_features(qw, kw, vw, draw_random_features(s.d, s.m, c.feature_seed));
+        break;
       case LandmarkKind::kContinual: {
         // ny with the landmark set the continual state holds at this step.
         const Mat<double> qt = variant->landmarks_q_scaled()->template cast<double>(),
@@ -133,7 +137,9 @@ TEST_P(Equivalence, FloatMatchesReferenceEveryStep) {
 
 TEST_P(Equivalence, ExactPseudoInverseMatchesReference) {
   const auto& [id, s] = GetParam();
-  if (find_variant(id)->landmarks == LandmarkKind::kNone) GTEST_SKIP() << "no pseudo-inverse";
+  const LandmarkKind kind = find_variant(id)->landmarks;
+  if (kind == LandmarkKind::kNone || kind == LandmarkKind::kRandomFeatures)
+    GTEST_SKIP() << "no pseudo-inverse";
   const StreamRun r = run_against_reference<Plain<double>>(id, s, true);
   EXPECT_LT(r.worst, 1e-8);
 }
@@ -180,6 +186,9 @@ TEST_P(Equivalence, TwoBlockModelMatchesReferenceChain) {
           return reference_attention(in, in, in);
         case LandmarkKind::kFixed:
           return reference_nystrom(in, in, in, fixed, fixed, 6, false);
+        case LandmarkKind::kRandomFeatures:
+          return reference_random_features(in, in, in,
+                                           draw_random_features(s.d, s.m, c.feature_seed));
         case LandmarkKind::kContinual:
           if (first) {
             Mat<double> out;

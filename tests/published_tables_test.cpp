@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "attention/poly.hpp"
 #include "analysis/published.hpp"
+#include "attention/poly.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
@@ -207,6 +207,7 @@ bool bounded_by(const Monomial& t, const Poly& order) {
 
 TEST(PublishedTableI, OrdersBoundTheAppendixTotalsExceptRetroactiveFixedValley) {
   for (std::string_view id : kVariantIds) {
+    if (pub::table1(id) == nullptr) continue;  // no paper costs it
     const pub::Orders& o = *pub::table1(id);
     const std::pair<const pub::Published*, const Poly*> pairs[] = {
         {pub::flops(id), &o.compute}, {pub::valley(id), &o.valley}, {pub::peak(id), &o.peak}};

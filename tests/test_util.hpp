@@ -62,6 +62,23 @@ inline MatD reference_nystrom(const MatD& q, const MatD& k, const MatD& v, const
   return b * gp * (delta * v);
 }
 
+// Random-feature attention as the Performer writes it, every factor kept: phi(x) =
+// exp(-|x|^2/2) / sqrt(m) exp(W x) with x = q / d^(1/4) (and k), W (m x d) unscaled features;
+// out_i = phi(q_i) (phi(K)^T V) / (phi(q_i) . phi(K)^T 1).
+inline MatD reference_random_features(const MatD& q, const MatD& k, const MatD& v, const MatD& w) {
+  const double s = 1.0 / std::sqrt(std::sqrt(double(q.cols())));
+  auto phi = [&](const MatD& x) {
+    const MatD xs = x * s;
+    MatD u = (xs * w.transpose()).array().exp();
+    for (std::int64_t i = 0; i < u.rows(); ++i)
+      u.row(i) *= std::exp(-0.5 * xs.row(i).squaredNorm()) / std::sqrt(double(w.rows()));
+    return u;
+  };
+  const MatD pq = phi(q), pk = phi(k);
+  const Eigen::VectorXd den = pq * pk.colwise().sum().transpose();
+  return den.cwiseInverse().asDiagonal() * (pq * (pk.transpose() * v));
+}
+
 // Segment means of the rows of x (Sec. IV-C sizes).
 inline MatD reference_segment_means(const MatD& x, std::int64_t m) {
   MatD out(m, x.cols());

@@ -1,0 +1,31 @@
+#include "attention/corf_re.hpp"
+
+#include "attention/closed_form.hpp"
+#include "attention/registry.hpp"
+
+namespace cosda {
+
+// Exact forms (attention/closed_form.hpp): corf_si's key features, slide and query features,
+// then the n queries' features against S and z, n reciprocals, row scaling.
+const exact::Forms& closed_forms_corf_re() {
+  using exact::Buckets, exact::f;
+  static const exact::Forms forms{
+      {f({{1, 1, 1, 1}, {4, 0, 1, 1}, {1, 1, 0, 1}, {1, 1, 1}, {1, 0, 1}, {1}}),
+       f({{1, 1, 1, 1},
+          {4, 0, 1, 1},
+          {1, 1, 0, 1},
+          {-1, 1, 1},
+          {-1, 1},
+          {2, 0, 0, 1},
+          {1, 0, 1},
+          {-1}}),
+       f({{1, 1}}), f({{2, 0, 0, 1}}), f({{1, 0, 0, 1}, {-1}})},
+      std::nullopt,
+      f({{1, 1, 1}, {2, 1, 0, 1}, {2, 0, 1, 1}, {1, 0, 0, 1}}),
+      {Poly{{1, 1, 1}, {1, 1}, {1, 0, 0, 1}}},
+      {}};
+  return forms;
+}
+
+COSDA_DEFINE_VARIANT(corf_re, CoRfRe)
+}  // namespace cosda
