@@ -90,7 +90,7 @@ reproduce: build
 	done > results/counts/gtzan_n120_d192_m4_h16.jsonl
 	@echo "counts of the nine variants at the GTZAN shape: results/counts/gtzan_n120_d192_m4_h16.jsonl"
 	build/bin/cosda verify
-	@# Timing (README "Timing"): roofline, a short benchmark pass, the figure, the libtorch peer.
+	@# Timing (docs/performance.md): roofline, a short benchmark pass, the figure, the libtorch peer.
 	@mkdir -p results/timing results/roofline
 	build/bin/cosda roofline --out results/roofline
 	build/bin/cosda-bench --cosda_quick --cosda_report=results --benchmark_min_time=0.05 \
@@ -100,15 +100,15 @@ reproduce: build
 	@if [ -x build/bin/cosda-peer-torch ]; then \
 	  build/bin/cosda-peer-torch --quick --min_time=0.05 --repetitions=5; \
 	else echo "libtorch-dev not installed: results/timing/peer.md left as it is"; fi
-	@# Whole models (README "Whole models"): the CoTrans paper's Tables 1-4 FLOPs.
+	@# Whole models (docs/models.md): the CoTrans paper's Tables 1-4 FLOPs.
 	build/bin/cosda models --config configs/models/report.toml --out results/models
-	@# Sweeps (README "Sweeps, tables and figures"): the papers' cost tables and figures,
+	@# Sweeps (docs/sweeps.md): the papers' cost tables and figures,
 	@# executed next to published; each command prints the files it wrote.
 	@for c in nystrom_table3 nystrom_table4 nystrom_landmarks cotrans_fig3 nystrom_fig4; do \
 	  build/bin/cosda sweep configs/$$c.toml --no-report --resume || exit 1; \
 	  build/bin/cosda report configs/$$c.toml || exit 1; \
 	done
-	@# Accuracy (README "Accuracy"): approximation error and the cost-accuracy trade-off, the
+	@# Accuracy (docs/accuracy.md): approximation error and the cost-accuracy trade-off, the
 	@# exact pseudo-inverse for comparison, drift over 10^6 steps, overflow thresholds.
 	build/bin/cosda accuracy configs/accuracy.toml
 	build/bin/cosda accuracy configs/accuracy_exact_pinv.toml --no-plots
