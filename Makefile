@@ -104,7 +104,8 @@ reproduce: build
 	build/bin/cosda models --config configs/models/report.toml --out results/models
 	@# Sweeps (docs/sweeps.md): the papers' cost tables and figures,
 	@# executed next to published; each command prints the files it wrote.
-	@for c in nystrom_table3 nystrom_table4 nystrom_landmarks cotrans_fig3 nystrom_fig4; do \
+	@for c in nystrom_table3 nystrom_table4 nystrom_landmarks cotrans_fig3 nystrom_fig4 \
+	    random_features; do \
 	  build/bin/cosda sweep configs/$$c.toml --no-report --resume || exit 1; \
 	  build/bin/cosda report configs/$$c.toml || exit 1; \
 	done
