@@ -107,7 +107,7 @@ Args stream_args(const Argv& argv) {
        {"scalar", "double|float",
         "arithmetic precision (default double) and Y's dtype (default: X's dtype)"},
        {"exact-pinv", "",
-        "exact pseudo-inverse instead of 6 Razavi iterations (only " + landmark_patterns() + ")"},
+        "exact pseudo-inverse instead of 6 Razavi iterations (only " + pinv_patterns() + ")"},
        {"exp-shift", "C|auto",
         "stabilised mode (continual variants): exp(s - C); auto calibrates C on X"},
        {"memory-limit", "BYTES",
@@ -149,11 +149,12 @@ StreamPlan stream_plan(const Args& a) {
   s.layers = int(a.integer("layers", 1, 2, 1));
   s.single = a.choice("scalar", {"double", "float"}, "double") == "float";
   const bool landmarks = s.t->landmarks != LandmarkKind::kNone;
-  for (const char* flag : {"m", "exact-pinv"})
-    if (!landmarks && a.has(flag))
-      throw InputError("cosda stream: flag --" + std::string(flag) +
-                       " applies to the variants with landmarks (" + landmark_patterns() +
-                       "), not " + s.id + "; drop --" + flag);
+  if (!landmarks && a.has("m"))
+    throw InputError("cosda stream: flag --m applies to the variants with landmarks (" +
+                     landmark_patterns() + "), not " + s.id + "; drop --m");
+  if (!has_pinv(*s.t) && a.has("exact-pinv"))
+    throw InputError("cosda stream: flag --exact-pinv applies to the variants with landmarks (" +
+                     pinv_patterns() + "), not " + s.id + "; drop --exact-pinv");
   s.m = landmarks ? a.integer("m", 1, 1 << 20) : 1;
   if (landmarks && s.m > s.n)
     throw InputError("cosda stream: flag --m must be at most --n for " + s.id +

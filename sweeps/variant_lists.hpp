@@ -27,10 +27,17 @@ std::string id_patterns(Keep keep, bool last_word) {
   return s;
 }
 
-// The variants with landmarks (Nyström), as patterns: what --m and --exact-pinv apply to.
+// The variants with a rank m (Nyström landmarks or random features), as patterns: what --m
+// applies to.
 inline std::string landmark_patterns() {
   return id_patterns([](const VariantTraits& v) { return v.landmarks != LandmarkKind::kNone; },
                      false);
 }
+
+// Whether v computes a pseudo-inverse (the Nyström variants): what --exact-pinv applies to.
+inline bool has_pinv(const VariantTraits& v) {
+  return v.family == Family::kNystrom && v.landmarks != LandmarkKind::kNone;
+}
+inline std::string pinv_patterns() { return id_patterns(has_pinv, false); }
 
 }  // namespace cosda

@@ -20,6 +20,20 @@ std::string landmarks_name(LandmarkKind k) {
       return "continual";
     case LandmarkKind::kFixed:
       return "fixed";
+    case LandmarkKind::kRandomFeatures:
+      return "random features";
+  }
+  return "?";
+}
+
+std::string family_name(Family f) {
+  switch (f) {
+    case Family::kSoftmax:
+      return "softmax";
+    case Family::kNystrom:
+      return "Nyström";
+    case Family::kRandomFeatures:
+      return "random features";
   }
   return "?";
 }
@@ -36,12 +50,12 @@ int cmd_variants(const Argv& argv) {
           "step's results), its landmarks and its family."))
     return 0;
   a.reject_positional("cosda variants --help");
-  fmt::print("{:<14} {:<28} {:<7} {:<10} {:<14} {}\n", "id", "paper name", "output", "continual",
+  fmt::print("{:<14} {:<28} {:<7} {:<10} {:<16} {}\n", "id", "paper name", "output", "continual",
              "landmarks", "family");
   for (const auto& v : kVariants)
-    fmt::print("{:<14} {:<28} {:<7} {:<10} {:<14} {}\n", v.id, v.paper_name,
+    fmt::print("{:<14} {:<28} {:<7} {:<10} {:<16} {}\n", v.id, v.paper_name,
                v.single_output ? "1 x d" : "n x d", v.continual ? "yes" : "no",
-               landmarks_name(v.landmarks), v.family == Family::kSoftmax ? "softmax" : "Nyström");
+               landmarks_name(v.landmarks), family_name(v.family));
   return 0;
 }
 
