@@ -19,7 +19,7 @@ TIDY_FILES := $(shell git ls-files 'attention/*.cpp' 'analysis/*.cpp' 'sweeps/*.
                 'bench/*.cpp' | grep -v -e fuzz_ -e peer_torch)
 
 .PHONY: all deps build build-asan test test-release test-asan fuzz tidy lint reproduce format \
-        format-check clean
+        format-check clean slurm-check
 
 all: build
 
@@ -114,6 +114,11 @@ reproduce: build
 	build/bin/cosda accuracy configs/accuracy_exact_pinv.toml --no-plots
 	build/bin/cosda drift configs/drift.toml
 	build/bin/cosda overflow configs/overflow.toml
+
+# The Slurm recipe of docs/reliability.md on a one-node cluster started on this machine
+# (scripts/slurm_check.sh; installs slurm-wlm and munge). Not part of `make test`.
+slurm-check: build
+	scripts/slurm_check.sh
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
