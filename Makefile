@@ -8,7 +8,8 @@ JOBS ?= $(shell nproc)
 # Debian packages the build, the tests and the figures need.
 PACKAGES := build-essential cmake libeigen3-dev libfmt-dev libbenchmark-dev libgtest-dev \
             libtomlplusplus-dev gnuplot-nox libomp-dev clang-14 libclang-rt-14-dev clang-format \
-            clang-tidy libopenblas-dev pkg-config ninja-build universal-ctags
+            clang-tidy libopenblas-dev pkg-config ninja-build universal-ctags \
+            python3-dev pybind11-dev python3-numpy python3-pytest
 SANITIZE ?= 1
 
 FUZZ_SECONDS ?= 30
@@ -53,6 +54,8 @@ build-asan: deps
 
 test-release: build
 	ctest --preset release -j $(JOBS)
+	@grep -h -o -E '^[0-9]+ passed.* in [0-9.]+s' build/Testing/Temporary/LastTest.log | \
+	  sed 's/^/python module (pytest): /' || true
 
 test-asan: build-asan
 	ctest --preset asan -j $(JOBS)
