@@ -10,24 +10,30 @@ landmarks).
     PYTHONPATH=build/python /usr/bin/python3 -c "import cosda; print(cosda.variants())"
 """
 
-import numpy as _np
-
 from . import _cosda
 
 __all__ = ["variants", "count", "stream", "Stream", "read_points"]
 
 
+def _np():
+    """NumPy, imported when first needed: variants() and count() work without it."""
+    import numpy
+    return numpy
+
+
 def _scalar(dtype):
     """'double' or 'float' (the CLI's --scalar) for float64/float32, their names or 'double'."""
-    if dtype in ("double", "float"):
-        return dtype
+    names = {"double": "double", "float": "float", "float64": "double", "float32": "float"}
+    if isinstance(dtype, str) and dtype in names:
+        return names[dtype]
+    np = _np()
     try:
-        kind = _np.dtype(dtype)
+        kind = np.dtype(dtype)
     except TypeError:
         raise ValueError(f"scalar must be float64 or float32, got {dtype!r}") from None
-    if kind == _np.float64:
+    if kind == np.float64:
         return "double"
-    if kind == _np.float32:
+    if kind == np.float32:
         return "float"
     raise ValueError(f"scalar must be float64 or float32, got {dtype!r}")
 
@@ -56,9 +62,10 @@ def stream(variant, x, n, m=None, landmarks=None, heads=1, layers=1, dtype="floa
     variants (and two-block continual models), (T-n+1, n, d) otherwise, in dtype. x is read
     in place when it is C-contiguous and of that dtype (else converted once). Without
     landmarks, fixed-landmark variants take the m-means of x (seed 1, k-means++)."""
+    np = _np()
     if landmarks is not None:
-        landmarks = _np.asarray(landmarks)
-    return _cosda.stream(variant, _np.asarray(x), n, m=m, landmarks=landmarks, heads=heads,
+        landmarks = np.asarray(landmarks)
+    return _cosda.stream(variant, np.asarray(x), n, m=m, landmarks=landmarks, heads=heads,
                          layers=layers, scalar=_scalar(dtype), exact_pinv=exact_pinv,
                          exp_shift=exp_shift)
 
@@ -74,14 +81,15 @@ class Stream:
 
     def __init__(self, variant, n, d, m=None, heads=1, layers=1, landmarks=None,
                  dtype="float64", exact_pinv=False, exp_shift=None):
+        self._asarray = _np().asarray
         if landmarks is not None:
-            landmarks = _np.asarray(landmarks)
+            landmarks = self._asarray(landmarks)
         self._s = _cosda.Stream(variant, n, d, m=m, heads=heads, layers=layers,
                                 landmarks=landmarks, scalar=_scalar(dtype),
                                 exact_pinv=exact_pinv, exp_shift=exp_shift)
 
     def step(self, x):
-        return self._s.step(_np.asarray(x))
+        return self._s.step(self._asarray(x))
 
     def counts(self):
         return self._s.counts()
@@ -99,15 +107,16 @@ def read_points(path):
     importable, else a dict of columns in file order. Numeric columns are NumPy arrays,
     int64 when every cell is a whole number, else float64 with NaN for empty cells; text
     columns (variant, skip_reason) are lists of str."""
+    np = _np()
     columns = {}
     for name, cells in _cosda.read_points(str(path)).items():
         if cells and all(isinstance(c, str) for c in cells):
             columns[name] = cells
         elif cells and all(c is not None and float(c).is_integer() for c in cells):
-            columns[name] = _np.array(cells, dtype=_np.int64)
+            columns[name] = np.array(cells, dtype=np.int64)
         else:
-            columns[name] = _np.array([_np.nan if c is None else c for c in cells],
-                                      dtype=_np.float64)
+            columns[name] = np.array([np.nan if c is None else c for c in cells],
+                                     dtype=np.float64)
     try:
         import pandas
     except ImportError:

@@ -98,3 +98,14 @@ def test_bad_arguments_raise_the_cli_message(cli, kwargs, flags, field):
 def test_bad_scalar():
     with pytest.raises(ValueError, match="scalar"):
         cosda.count("att", n=4, d=4, scalar="int8")
+
+
+def test_variants_and_count_need_no_numpy():
+    import os
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['numpy'] = None; import cosda; "
+            "assert len(cosda.variants()) == 9; print(cosda.count('att', n=4, d=4)['peak'])")
+    p = subprocess.run([sys.executable, "-c", code], env=dict(os.environ), capture_output=True,
+                       text=True, timeout=60, check=False)
+    assert p.returncode == 0, p.stderr
