@@ -8,7 +8,8 @@ JOBS ?= $(shell nproc)
 # Debian packages the build, the tests and the figures need.
 PACKAGES := build-essential cmake libeigen3-dev libfmt-dev libbenchmark-dev libgtest-dev \
             libtomlplusplus-dev gnuplot-nox libomp-dev clang-14 libclang-rt-14-dev clang-format \
-            clang-tidy libopenblas-dev pkg-config ninja-build universal-ctags
+            clang-tidy libopenblas-dev pkg-config ninja-build universal-ctags \
+            python3-dev pybind11-dev python3-numpy python3-pytest
 SANITIZE ?= 1
 
 FUZZ_SECONDS ?= 30
@@ -19,7 +20,7 @@ TIDY_FILES := $(shell git ls-files 'attention/*.cpp' 'analysis/*.cpp' 'sweeps/*.
                 'bench/*.cpp' | grep -v -e fuzz_ -e peer_torch)
 
 .PHONY: all deps build build-asan test test-release test-asan fuzz tidy lint reproduce format \
-        format-check clean
+        format-check clean slurm-check
 
 all: build
 
@@ -53,6 +54,8 @@ build-asan: deps
 
 test-release: build
 	ctest --preset release -j $(JOBS)
+	@grep -h -o -E '^[0-9]+ passed.* in [0-9.]+s' build/Testing/Temporary/LastTest.log | \
+	  sed 's/^/python module (pytest): /' || true
 
 test-asan: build-asan
 	ctest --preset asan -j $(JOBS)
@@ -115,6 +118,11 @@ reproduce: build
 	build/bin/cosda accuracy configs/accuracy_exact_pinv.toml --no-plots
 	build/bin/cosda drift configs/drift.toml
 	build/bin/cosda overflow configs/overflow.toml
+
+# The Slurm recipe of docs/reliability.md on a one-node cluster started on this machine
+# (scripts/slurm_check.sh; installs slurm-wlm and munge). Not part of `make test`.
+slurm-check: build
+	scripts/slurm_check.sh
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

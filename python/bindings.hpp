@@ -1,0 +1,15 @@
+// The pieces of the Python module `cosda` (python/CMakeLists.txt), each in its own file.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace cosda::python {
+
+// count(): executed operations and memory of one variant at one shape (python/count.cpp).
+void bind_count(pybind11::module_& m);
+// stream() and Stream: the kernels over NumPy tokens (python/stream.cpp).
+void bind_stream(pybind11::module_& m);
+// Stream: the online object (python/stream_object.cpp).
+void bind_stream_object(pybind11::module_& m);
+
+}  // namespace cosda::python

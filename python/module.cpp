@@ -1,0 +1,119 @@
+// The Python module `cosda` (compiled part, imported as cosda._cosda; python/cosda/__init__.py
+// is the documented front end): the registry's facts and the points.csv reader here, count()
+// in count.cpp, stream() and Stream in stream.cpp.
+//
+// Errors: an InputError (a bad argument or file, one line naming it, as the CLI prints it) and
+// std::invalid_argument become ValueError with the same message; other exceptions keep
+// pybind11's mapping (std::runtime_error: RuntimeError).
+#include <pybind11/stl.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "attention/registry.hpp"
+#include "io/csv.hpp"
+#include "io/errors.hpp"
+#include "python/bindings.hpp"
+#include "sweeps/points.hpp"
+
+namespace py = pybind11;
+
+namespace cosda::python {
+namespace {
+
+const char* family_name(Family f) { return f == Family::kSoftmax ? "softmax" : "nystrom"; }
+
+const char* landmarks_name(LandmarkKind k) {
+  switch (k) {
+    case LandmarkKind::kSegmentMeans:
+      return "segment_means";
+    case LandmarkKind::kContinual:
+      return "continual";
+    case LandmarkKind::kFixed:
+      return "fixed";
+    case LandmarkKind::kNone:
+      break;
+  }
+  return "none";
+}
+
+py::list variants() {
+  py::list out;
+  for (const auto& v : kVariants) {
+    py::dict d;
+    d["id"] = std::string(v.id);
+    d["paper_name"] = std::string(v.paper_name);
+    d["family"] = family_name(v.family);
+    d["single_output"] = v.single_output;
+    d["continual"] = v.continual;
+    d["landmarks"] = landmarks_name(v.landmarks);
+    out.append(d);
+  }
+  return out;
+}
+
+// Whether a points.csv column holds text: its reader takes a cell no number reads.
+bool text_column(const PointsColumn& col) {
+  SweepRow probe;
+  try {
+    col.read(probe, "text");
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+  return true;
+}
+
+// points.csv as {column: list}, columns in file order: str in a text column, float in a
+// numeric one (None for an empty cell).
+py::dict read_points(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open the points file; give a sweep's points.csv");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<SweepRow> rows;
+  {
+    py::gil_scoped_release release;
+    rows = read_points_csv(text.str(), path);
+  }
+  py::dict out;
+  for (const PointsColumn& col : points_columns()) {
+    const bool text = text_column(col);
+    py::list cells;
+    for (const SweepRow& r : rows) {
+      if (text) {
+        const std::vector<std::string> cell = split_csv(col.write(r));
+        cells.append(cell.empty() ? std::string() : cell[0]);
+      } else if (const auto v = col.number(r)) {
+        cells.append(*v);
+      } else {
+        cells.append(py::none());
+      }
+    }
+    out[py::str(std::string(col.name))] = cells;
+  }
+  return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_cosda, m) {
+  m.doc() = "cosda: executed operation counts and memory of streaming-attention variants";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const std::invalid_argument& e) {
+      PyErr_SetString(PyExc_ValueError, one_line(e.what()).c_str());
+    }
+  });
+  m.def("variants", &variants,
+        "The registry's facts per variant, in registry order: a list of dicts with id, "
+        "paper_name, family, single_output, continual, landmarks.");
+  m.def("read_points", &read_points, py::arg("path"),
+        "A sweep's points.csv as a dict of columns (lists, file order).");
+  bind_count(m);
+  bind_stream(m);
+}
+
+}  // namespace cosda::python

@@ -1,0 +1,56 @@
+"""Fixtures of the cosda module's tests: the built CLI, run in child processes to compare
+with. ctest sets PYTHONPATH (build/python), COSDA_BIN and COSDA_SOURCE_DIR; run by hand:
+    PYTHONPATH=build/python /usr/bin/python3 -m pytest -q python/tests
+"""
+
+import json
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+
+SOURCE = pathlib.Path(os.environ.get("COSDA_SOURCE_DIR",
+                                     pathlib.Path(__file__).resolve().parents[2]))
+BIN = pathlib.Path(os.environ.get("COSDA_BIN", SOURCE / "build" / "bin" / "cosda")).resolve()
+
+
+def run_cli(*args):
+    """(exit status, stdout, stderr) of `cosda ARGS`."""
+    p = subprocess.run([str(BIN), *map(str, args)], capture_output=True, text=True,
+                       timeout=120, check=False)
+    return p.returncode, p.stdout, p.stderr
+
+
+@pytest.fixture(scope="session")
+def cli():
+    if not BIN.exists():
+        pytest.fail(f"{BIN}: the cosda executable is not built (make build)")
+    return run_cli
+
+
+def cli_count(*args):
+    rc, out, err = run_cli("count", *args)
+    assert rc == 0, err
+    return json.loads(out)
+
+
+def cli_error(*args):
+    """The one-line message the CLI prints for bad flags (exit status 2)."""
+    rc, out, err = run_cli(*args)
+    assert rc == 2, (rc, out, err)
+    return err.strip()
+
+
+def tokens(t, d, seed=0, scale=0.5):
+    return scale * np.random.default_rng(seed).standard_normal((t, d))
+
+
+def cli_stream(tmp_path, x, *args):
+    """`cosda stream` over x (written as X.npy): its output array."""
+    np.save(tmp_path / "X.npy", x)
+    rc, _, err = run_cli("stream", "--input", tmp_path / "X.npy", "--output",
+                         tmp_path / "Y.npy", *args)
+    assert rc == 0, err
+    return np.load(tmp_path / "Y.npy")

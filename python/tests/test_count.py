@@ -1,0 +1,111 @@
+"""cosda.count() returns what `cosda count` prints (heap fields aside: None in the module)."""
+
+import pytest
+
+import cosda
+from conftest import cli_count, cli_error
+
+HEAP = {"heap_peak_bytes", "heap_retained_bytes", "heap_allocations_per_cycle"}
+
+
+def ids():
+    return [v["id"] for v in cosda.variants()]
+
+
+def landmarks(variant):
+    return next(v["landmarks"] for v in cosda.variants() if v["id"] == variant) != "none"
+
+
+def check_equal(got, want):
+    assert set(got) == set(want)
+    for key in want:
+        if key in HEAP:
+            assert got[key] is None, key
+        else:
+            assert got[key] == want[key], key
+
+
+def test_variants_are_the_registry():
+    vs = cosda.variants()
+    assert len(vs) == 9
+    assert len({v["id"] for v in vs}) == 9
+    for v in vs:
+        assert set(v) == {"id", "paper_name", "family", "single_output", "continual",
+                          "landmarks"}
+        assert v["family"] in ("softmax", "nystrom")
+        assert v["landmarks"] in ("none", "segment_means", "continual", "fixed")
+        assert (v["family"] == "nystrom") == (v["landmarks"] != "none")
+    rc, out, _ = cli_count_help()
+    for v in vs:
+        assert v["id"] in out
+
+
+def cli_count_help():
+    from conftest import run_cli
+    return run_cli("count", "--help")
+
+
+@pytest.mark.parametrize("variant", ids())
+def test_count_equals_cli(cli, variant):
+    m = 3 if landmarks(variant) else None
+    kwargs = dict(n=12, d=16, m=m, heads=2)
+    flags = ["--variant", variant, "--n", 12, "--d", 16, "--heads", 2]
+    if m:
+        flags += ["--m", m]
+    check_equal(cosda.count(variant, **kwargs), cli_count(*flags))
+
+
+@pytest.mark.parametrize("variant,layers,exact,scalar", [
+    ("co_re", 2, False, "float64"), ("cony_si_cont", 2, False, "float64"),
+    ("ny", 1, True, "float64"), ("cony_re_cont", 1, False, "float32"),
+    ("att", 1, False, "float"),
+])
+def test_count_options_equal_cli(cli, variant, layers, exact, scalar):
+    flags = ["--variant", variant, "--n", 10, "--d", 8, "--m", 2, "--layers", layers,
+             "--scalar", "float" if scalar in ("float32", "float") else "double"]
+    if exact:
+        flags.append("--exact")
+    got = cosda.count(variant, n=10, d=8, m=2, layers=layers, exact=exact, scalar=scalar)
+    check_equal(got, cli_count(*flags))
+
+
+def test_gtzan_shape_equals_committed_result(cli):
+    got = cosda.count("co_si", n=120, d=192, m=4, heads=16)
+    check_equal(got, cli_count("--variant", "co_si", "--n", 120, "--d", 192, "--m", 4,
+                               "--heads", 16))
+    assert got["step"]["flops"] > 0
+
+
+@pytest.mark.parametrize("kwargs,flags,field", [
+    (dict(variant="nope", n=4, d=4), ["--variant", "nope", "--n", 4, "--d", 4], "--variant"),
+    (dict(variant="att", n=0, d=4), ["--variant", "att", "--n", 0, "--d", 4], "--n"),
+    (dict(variant="att", n=4, d=6, heads=4),
+     ["--variant", "att", "--n", 4, "--d", 6, "--heads", 4], "--heads"),
+    (dict(variant="ny", n=4, d=4, m=5), ["--variant", "ny", "--n", 4, "--d", 4, "--m", 5],
+     "--m"),
+    (dict(variant="att", n=4, d=4, layers=3),
+     ["--variant", "att", "--n", 4, "--d", 4, "--layers", 3], "--layers"),
+    (dict(variant="att", n=4, d=1 << 17), ["--variant", "att", "--n", 4, "--d", 1 << 17],
+     "--d"),
+])
+def test_bad_arguments_raise_the_cli_message(cli, kwargs, flags, field):
+    with pytest.raises(ValueError) as e:
+        cosda.count(**kwargs)
+    assert field in str(e.value)
+    assert str(e.value) == cli_error("count", *flags)
+
+
+def test_bad_scalar():
+    with pytest.raises(ValueError, match="scalar"):
+        cosda.count("att", n=4, d=4, scalar="int8")
+
+
+def test_variants_and_count_need_no_numpy():
+    import os
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['numpy'] = None; import cosda; "
+            "assert len(cosda.variants()) == 9; print(cosda.count('att', n=4, d=4)['peak'])")
+    p = subprocess.run([sys.executable, "-c", code], env=dict(os.environ), capture_output=True,
+                       text=True, timeout=60, check=False)
+    assert p.returncode == 0, p.stderr

@@ -1,0 +1,58 @@
+"""cosda.read_points() reads a sweep's points.csv column by column."""
+
+import csv
+import math
+
+import numpy as np
+import pytest
+
+import cosda
+from conftest import SOURCE
+
+
+@pytest.fixture
+def no_pandas(monkeypatch):
+    import builtins
+    real = builtins.__import__
+
+    def fake(name, *args, **kwargs):
+        if name == "pandas":
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake)
+
+
+@pytest.mark.parametrize("name", ["nystrom_table3", "nystrom_fig4"])
+def test_columns_equal_the_file(no_pandas, name):
+    path = SOURCE / "results" / name / "points.csv"
+    got = cosda.read_points(path)
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert list(got) == list(rows[0])
+    for column, values in got.items():
+        assert len(values) == len(rows)
+        for value, row in zip(values, rows):
+            cell = row[column]
+            if isinstance(value, str):
+                assert value == cell
+            elif cell == "":
+                assert math.isnan(value)
+            else:
+                assert float(value) == float(cell), (column, cell)
+    assert got["n"].dtype == np.int64
+    assert got["variant"][0] == rows[0]["variant"]
+
+
+def test_a_missing_or_broken_file_is_a_value_error(tmp_path):
+    with pytest.raises(ValueError, match="cannot open"):
+        cosda.read_points(tmp_path / "none.csv")
+    (tmp_path / "bad.csv").write_text("variant,n\natt,x\n")
+    with pytest.raises(ValueError, match="bad.csv"):
+        cosda.read_points(tmp_path / "bad.csv")
+
+
+def test_dataframe_when_pandas_is_there():
+    pandas = pytest.importorskip("pandas")
+    df = cosda.read_points(SOURCE / "results" / "nystrom_table3" / "points.csv")
+    assert isinstance(df, pandas.DataFrame)
