@@ -21,7 +21,17 @@ namespace py = pybind11;
 namespace cosda::python {
 namespace {
 
-const char* family_name(Family f) { return f == Family::kSoftmax ? "softmax" : "nystrom"; }
+const char* family_name(Family f) {
+  switch (f) {
+    case Family::kNystrom:
+      return "nystrom";
+    case Family::kRandomFeatures:
+      return "random_features";
+    case Family::kSoftmax:
+      break;
+  }
+  return "softmax";
+}
 
 const char* landmarks_name(LandmarkKind k) {
   switch (k) {
@@ -31,6 +41,8 @@ const char* landmarks_name(LandmarkKind k) {
       return "continual";
     case LandmarkKind::kFixed:
       return "fixed";
+    case LandmarkKind::kRandomFeatures:
+      return "random_features";
     case LandmarkKind::kNone:
       break;
   }

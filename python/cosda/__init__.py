@@ -46,9 +46,10 @@ def variants():
 
 
 def count(variant, n, d, m=None, heads=1, layers=1, exact=False, scalar="float64"):
-    """What `cosda count` prints, as a dict: operations per steady-state step (step, amortized
-    over a landmark cycle; update_step, plain_step), cycle_steps, logical valley and peak
-    memory in elements. The heap fields (heap_peak_bytes, heap_retained_bytes,
+    """What `cosda count` prints, as a dict with a sweep's points.csv column names: operations
+    per steady-state step (flops, mul, add, div, exp, other; amortized over a landmark cycle),
+    update_flops, plain_flops, cycle_steps, update_steps, logical valley and peak memory in
+    elements. The heap fields (heap_peak_bytes, heap_retained_bytes,
     heap_allocations_per_cycle) are None: malloc can be wrapped only in an executable, so
     `cosda count` is where they are measured. The GIL is released while the kernels run."""
     return _cosda.count(variant, n, d, m=m, heads=heads, layers=layers, exact=exact,

@@ -1,0 +1,39 @@
+// One `cosda count` point as the command prints it and the Python module returns it: the
+// flags to a checked Point, the measurement to the columns of a sweep's points.csv.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "analysis/measure.hpp"
+#include "sweeps/args.hpp"
+#include "sweeps/points.hpp"
+
+namespace cosda {
+
+struct CountOutput {
+  SweepRow row;
+  std::string scalar, counting;
+  std::int64_t heap_retained_bytes = -1, heap_allocations = -1;
+};
+
+// count's flags (with their help texts).
+Args count_args(const Argv& argv);
+
+// The point of the flags, every flag checked (InputError naming the flag).
+Point count_point(const Args& a);
+
+// The columns of a measured point.
+CountOutput count_output(const Point& p, const Cost& c);
+
+// (name, cell) in print order: the points.csv columns count shares, then its own; `json`
+// quotes text and writes empty cells as null.
+std::vector<std::pair<std::string, std::string>> count_cells(const CountOutput& o, bool json);
+
+// Whether count_cells' column `name` holds text (the others are numbers or empty).
+bool count_text_column(std::string_view name);
+
+}  // namespace cosda
