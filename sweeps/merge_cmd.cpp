@@ -18,16 +18,13 @@ int cmd_merge(const Argv& argv) {
          {{"out", "DIR", "results root; the merged files go to DIR/<name>/ (default results)"},
           {"no-report", "", "write points.csv and meta.json only (no table.md, no figures)"}},
          argv);
-  if (a.help()) {
-    fmt::print(
-        "usage: cosda merge SHARD_DIR... [--out DIR] [--no-report]\n"
-        "Joins the folders written by cosda sweep CONFIG --shard K/N for K = 1..N into\n"
-        "DIR/<name>/ (points.csv in grid order, meta.json, and unless --no-report table.md and\n"
-        "the figures), exactly what one unsharded sweep writes. Refuses shards of different\n"
-        "configs or builds, a shard given twice, overlapping rows and a missing shard.\n\n{}",
-        a.usage());
+  if (a.print_help(
+          "usage: cosda merge SHARD_DIR... [--out DIR] [--no-report]\n"
+          "Joins the folders written by cosda sweep CONFIG --shard K/N for K = 1..N into\n"
+          "DIR/<name>/ (points.csv in grid order, meta.json, and unless --no-report table.md and\n"
+          "the figures), exactly what one unsharded sweep writes. Refuses shards of different\n"
+          "configs or builds, a shard given twice, overlapping rows and a missing shard."))
     return 0;
-  }
   if (a.positional().empty())
     throw InputError(
         "cosda merge: give the shard folders, e.g. cosda merge results/nystrom_fig4/shard-*-of-4");

@@ -210,4 +210,20 @@ std::vector<SweepRow> read_points_csv(const std::string& text, const std::string
   return rows;
 }
 
+void set_measured(SweepRow& r, const Cost& c) {
+  r.flops = c.amortized_flops();
+  r.mul = c.amortized(&OpCounts::mul);
+  r.add = c.amortized(&OpCounts::add);
+  r.div = c.amortized(&OpCounts::div);
+  r.exp = c.amortized(&OpCounts::exp);
+  r.other = c.amortized(&OpCounts::other);
+  r.valley = c.valley;
+  r.peak = c.peak;
+  r.heap_peak_bytes = c.heap_peak_bytes;
+  r.cycle_steps = c.cycle_steps;
+  r.update_steps = c.update_steps;
+  if (c.update_steps > 0) r.update_flops = double(c.update_step.flops());
+  if (c.plain_steps > 0) r.plain_flops = double(c.plain_step.flops());
+}
+
 }  // namespace cosda

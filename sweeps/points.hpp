@@ -66,6 +66,10 @@ struct PointsColumn {
 };
 
 // Every points.csv column, in file order.
+// Fills r's executed columns (flops, the five buckets, valley, peak, heap, cycle and step
+// counts) from a measurement of r.point.
+void set_measured(SweepRow& r, const Cost& c);
+
 std::span<const PointsColumn> points_columns();
 // The column of that name (nullptr if none).
 const PointsColumn* find_points_column(std::string_view name);

@@ -10,21 +10,19 @@
 
 namespace cosda {
 
+const char* const kReportHelp =
+    "usage: cosda report CONFIG [--out DIR] [--no-figures]\n"
+    "Reads DIR/<name>/points.csv (written by cosda sweep CONFIG) and writes table.md (the\n"
+    "paper's printed values, our published-formula values and our executed counts side by\n"
+    "side, non-reproducing cells flagged) and, with gnuplot, one PNG and PDF per\n"
+    "[[figure]] of the config, next to a self-contained .gp script.";
+
 int cmd_report(const Argv& argv) {
   Args a("report",
          {{"out", "DIR", "results root holding DIR/<name>/points.csv (default results)"},
           {"no-figures", "", "write table.md and the .gp scripts but do not run gnuplot"}},
          argv);
-  if (a.help()) {
-    fmt::print(
-        "usage: cosda report CONFIG [--out DIR] [--no-figures]\n"
-        "Reads DIR/<name>/points.csv (written by cosda sweep CONFIG) and writes table.md (the\n"
-        "paper's printed values, our published-formula values and our executed counts side by\n"
-        "side, non-reproducing cells flagged) and, with gnuplot, one PNG and PDF per\n"
-        "[[figure]] of the config, next to a self-contained .gp script.\n\n{}",
-        a.usage());
-    return 0;
-  }
+  if (a.print_help(kReportHelp)) return 0;
   if (a.positional().size() != 1)
     throw InputError(
         "cosda report: give exactly one config file, e.g. cosda report "

@@ -30,19 +30,7 @@ SweepRow measure_row(const Point& p, const SweepConfig& c) {
   if (p.layers == 1) r.exact_flops = exact::evaluate(p).amortized_flops();
   const Cost cost =
       measure(p, Counting::kTally, c.scalar == "float" ? Precision::kFloat : Precision::kDouble);
-  r.flops = cost.amortized_flops();
-  r.mul = cost.amortized(&OpCounts::mul);
-  r.add = cost.amortized(&OpCounts::add);
-  r.div = cost.amortized(&OpCounts::div);
-  r.exp = cost.amortized(&OpCounts::exp);
-  r.other = cost.amortized(&OpCounts::other);
-  r.valley = cost.valley;
-  r.peak = cost.peak;
-  r.heap_peak_bytes = cost.heap_peak_bytes;
-  r.cycle_steps = cost.cycle_steps;
-  r.update_steps = cost.update_steps;
-  if (cost.update_steps > 0) r.update_flops = double(cost.update_step.flops());
-  if (cost.plain_steps > 0) r.plain_flops = double(cost.plain_step.flops());
+  set_measured(r, cost);
   return r;
 }
 
