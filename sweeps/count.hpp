@@ -10,6 +10,7 @@
 
 #include "analysis/measure.hpp"
 #include "sweeps/args.hpp"
+#include "sweeps/commands.hpp"
 #include "sweeps/points.hpp"
 
 namespace cosda {
