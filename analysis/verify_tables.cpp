@@ -311,6 +311,7 @@ void ranking_finding(Text& r, Runs& runs, const Setting& a, const Setting& b) {
     double lo = 1e300, hi = 0, co = 0;
     for (const VariantTraits& v : kVariants) {
       if (&second_block(v) != &v || !v.continual) continue;
+      if (pub::flops(v.id) == nullptr) continue;  // no paper costs it
       if (v.family == Family::kSoftmax) {
         co = two(v);
       } else {
@@ -338,6 +339,7 @@ void section_fig4d(Text& r, Runs& runs) {
   for (const VariantTraits& v : kVariants) {
     if (&second_block(v) != &v) continue;
     const std::string id(v.id), first = first_block_of(id);
+    if (!pub::peak(id) || !pub::peak(first)) continue;  // App. B does not cost this family
     for (const std::int64_t n : {16, 64, 200}) {
       const std::int64_t m = has_landmarks(id) ? 8 : 1, d = 200;
       const double nn = double(n), dd = double(d), mm = 8;
