@@ -373,6 +373,11 @@ SweepConfig load_config(const std::filesystem::path& path) {
   return parse_config(ss.str(), path.string());
 }
 
+bool uses_landmarks(const std::string& id) {
+  const VariantTraits* t = find_variant(id);
+  return t == nullptr || t->landmarks != LandmarkKind::kNone;
+}
+
 std::vector<Point> grid_points(const SweepConfig& c) {
   std::vector<Point> out;
   for (const SweepGrid& g : c.grids)
@@ -388,7 +393,8 @@ std::vector<Point> grid_points(const SweepConfig& c) {
                 p.heads = heads;
                 p.n = n;
                 p.d = d;
-                p.m = m;
+                // A variant without landmarks has no rank m: one row, m = 1 (as count).
+                p.m = uses_landmarks(v) ? m : 1;
                 out.push_back(p);
               }
   auto rank = [&](const std::string& id) {

@@ -78,7 +78,13 @@ SweepConfig parse_config(std::string_view text, const std::string& source);
 // Reads the file and parses it. Throws InputError if it cannot be read.
 SweepConfig load_config(const std::filesystem::path& path);
 
-// Every point of the config in canonical order, without repeats.
+// Whether variant `id` has a rank m (its landmarks are not LandmarkKind::kNone; an unknown id
+// counts as having one).
+bool uses_landmarks(const std::string& id);
+
+// Every point of the config in canonical order, without repeats. A variant without landmarks
+// has one point per (layers, heads, n, d), with m = 1 as cosda count reports it, whatever the
+// grid's m list.
 std::vector<Point> grid_points(const SweepConfig& c);
 
 // The valid key closest to `key` by edit distance ("" if none is reasonably close).

@@ -2,13 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 #include "analysis/published.hpp"
@@ -287,29 +286,50 @@ namespace {
 struct FigureLines {
   std::string data, plots, formulas;
   std::set<std::int64_t> xs;
+  double y_min = 0, y_max = 0;  // of the drawn values (all positive); 0 when none
+  void add(std::int64_t x, double y) {
+    xs.insert(x);
+    y_min = y_min > 0 ? std::min(y_min, y) : y;
+    y_max = std::max(y_max, y);
+  }
 };
 
+// The x values a row of variant `id` stands for: its own coordinate, or, for a variant without
+// landmarks (one row, m = 1) in a figure against m, every m of the grids that hold it.
+std::vector<std::int64_t> row_xs(const SweepConfig& c, const FigureSpec& f, const std::string& id,
+                                 const Point& p) {
+  if (f.x != "m" || uses_landmarks(id)) return {coord(p, f.x)};
+  std::set<std::int64_t> ms;
+  for (const SweepGrid& g : c.grids)
+    if (std::find(g.variants.begin(), g.variants.end(), id) != g.variants.end())
+      ms.insert(g.m.begin(), g.m.end());
+  return {ms.begin(), ms.end()};
+}
+
 // The figure's points of one variant as "x y" lines: executed, and the published formula.
-std::pair<std::string, std::string> variant_points(const FigureSpec& f, const std::string& id,
+std::pair<std::string, std::string> variant_points(const SweepConfig& c, const FigureSpec& f,
+                                                   const std::string& id,
                                                    const std::vector<SweepRow>& rows,
-                                                   std::set<std::int64_t>& xs) {
+                                                   FigureLines& l) {
   const std::string pub_col = published_column(f.y);
   std::string measured, formula;
   for (const SweepRow& r : rows) {
     if (r.point.variant != id) continue;
     bool keep = true;
-    for (const auto& [k, v] : f.fixed) keep = keep && coord(r.point, k) == v;
+    for (const auto& [k, v] : f.fixed)
+      keep = keep && (coord(r.point, k) == v || (k == "m" && !uses_landmarks(id)));
     if (!keep) continue;
-    const std::int64_t x = coord(r.point, f.x);
-    if (const auto y = r.value(f.y); y && *y > 0) {
-      measured += fmt::format("{} {}\n", x, g10(*y));
-      xs.insert(x);
-    }
-    if (!pub_col.empty())
-      if (const auto y = r.value(pub_col); y && *y > 0) {
-        formula += fmt::format("{} {}\n", x, g10(*y));
-        xs.insert(x);
+    for (const std::int64_t x : row_xs(c, f, id, r.point)) {
+      if (const auto y = r.value(f.y); y && *y > 0) {
+        measured += fmt::format("{} {}\n", x, g10(*y));
+        l.add(x, *y);
       }
+      if (!pub_col.empty())
+        if (const auto y = r.value(pub_col); y && *y > 0) {
+          formula += fmt::format("{} {}\n", x, g10(*y));
+          l.add(x, *y);
+        }
+    }
   }
   return {measured, formula};
 }
@@ -319,7 +339,7 @@ FigureLines figure_lines(const SweepConfig& c, const FigureSpec& f,
   const std::vector<std::string>& ids = f.variants.empty() ? c.variants : f.variants;
   FigureLines l;
   for (const std::string& id : ids) {
-    const auto [measured, formula] = variant_points(f, id, rows, l.xs);
+    const auto [measured, formula] = variant_points(c, f, id, rows, l);
     const PlotStyle& s = variant(id).style;
     if (!measured.empty()) {
       l.data += fmt::format("$e_{} << EOD\n{}EOD\n", id, measured);
@@ -337,6 +357,23 @@ FigureLines figure_lines(const SweepConfig& c, const FigureSpec& f,
     }
   }
   return l;
+}
+
+// The y axis of a figure whose values span [lo, hi]. A log axis labelled at powers of ten
+// when at least two lie in the range; else, when the values span less than a factor 20, a
+// linear axis with plain numbers; else a log axis labelled at 1, 2 and 5 times powers of ten.
+std::string y_axis(double lo, double hi) {
+  int powers = 0;
+  if (lo > 0)
+    for (int k = int(std::ceil(std::log10(lo))); std::pow(10.0, k) <= hi; ++k) ++powers;
+  if (lo <= 0 || powers >= 2) return "set logscale xy\nset format y '10^{%L}'\n";
+  if (hi < 20 * lo) return "set logscale x\nset format y '%g'\n";
+  std::string tics;
+  for (int k = int(std::floor(std::log10(lo))); std::pow(10.0, k) <= hi; ++k)
+    for (const double f : {1.0, 2.0, 5.0})
+      if (const double v = f * std::pow(10.0, k); v >= lo && v <= hi)
+        tics += (tics.empty() ? "" : ", ") + fmt::format("'{}' {}", g10(v), g10(v));
+  return "set logscale xy\nset format y '%g'\nset ytics (" + tics + ")\n";
 }
 
 }  // namespace
@@ -360,8 +397,7 @@ std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
       "set title {title} noenhanced\n"
       "set xlabel '{xlabel}'\n"
       "set ylabel '{ylabel}'\n"
-      "set logscale xy\n"
-      "set format y '10^{{%L}}'\n"
+      "{y_axis}"
       "set xtics ({xtics})\n"
       "set mxtics default\n"
       "set grid xtics ytics mytics lc rgb '#dddddd'\n"
@@ -390,7 +426,7 @@ std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
       fmt::arg("fixed", fixed.empty() ? "-" : fixed), fmt::arg("file", f.file),
       fmt::arg("data", l.data), fmt::arg("xlabel", axis_label(f.x)),
       fmt::arg("ylabel", axis_label(f.y)), fmt::arg("xtics", xtics), fmt::arg("plots", l.plots),
-      fmt::arg("formula_plots", l.formulas));
+      fmt::arg("formula_plots", l.formulas), fmt::arg("y_axis", y_axis(l.y_min, l.y_max)));
 }
 
 ReportFiles write_report(const SweepConfig& c, const std::vector<SweepRow>& rows,
@@ -446,28 +482,6 @@ void write_listed_report(const SweepConfig& c, const std::vector<SweepRow>& rows
   for (const auto& f : files.written)
     if (f.extension() != ".gp") fmt::print("{}{}\n", indent, f.string());
   if (!files.note.empty()) fmt::print(stderr, "{}: {}\n", command, files.note);
-}
-
-std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const fs::path& dir) {
-  const fs::path csv = dir / "points.csv";
-  std::ifstream in(csv, std::ios::binary);
-  if (!in)
-    throw InputError("cosda report: " + csv.string() + " not found; run cosda sweep " + c.source +
-                     " first");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  std::vector<SweepRow> rows = read_points_csv(ss.str(), csv.string());
-  const std::vector<Point> grid = grid_points(c);
-  bool same = grid.size() == rows.size();
-  for (std::size_t i = 0; same && i < grid.size(); ++i) {
-    const Point &p = grid[i], &q = rows[i].point;
-    same = p.variant == q.variant && p.layers == q.layers && p.heads == q.heads && p.n == q.n &&
-           p.d == q.d && p.m == q.m;
-  }
-  if (!same)
-    throw InputError("cosda report: " + csv.string() + " holds other points than " + c.source +
-                     " describes; rerun cosda sweep " + c.source);
-  return rows;
 }
 
 }  // namespace cosda

@@ -1,6 +1,9 @@
 // Tables and figures of a sweep: the paper's printed value, our value of the published
-// formula and our executed count side by side (table.md), and log-log gnuplot figures with one
-// line per variant, executed solid and published dashed.
+// formula and our executed count side by side (table.md), and gnuplot figures with one line per
+// variant, executed solid and published dashed. The x axis is logarithmic; so is the y axis,
+// labelled at powers of ten, unless the values hold fewer than two of them: then it is linear
+// with plain numbers when they span less than a factor 20, else labelled at 1, 2 and 5 times
+// powers of ten.
 //
 // Tolerance rule for "reproduces" (cells that do not are flagged with ✗):
 //  - against a printed number: the value, rounded to the printed number of decimals, equals
@@ -17,6 +20,7 @@
 
 #include "sweeps/config.hpp"
 #include "sweeps/points.hpp"
+#include "sweeps/sweep.hpp"  // read_sweep_points()
 
 namespace cosda {
 
@@ -48,9 +52,5 @@ void check_report_outputs(const SweepConfig& c, const std::filesystem::path& dir
 void write_listed_report(const SweepConfig& c, const std::vector<SweepRow>& rows,
                          const std::filesystem::path& dir, bool figures, const std::string& indent,
                          const std::string& command);
-
-// The rows of <dir>/points.csv, which must hold exactly the points of c's grid in order;
-// throws InputError ("cosda report: ...") naming the fix otherwise.
-std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesystem::path& dir);
 
 }  // namespace cosda

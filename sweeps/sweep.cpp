@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -43,6 +44,27 @@ double cost_proxy(const Point& p) {
   const double n = double(p.n), d = double(p.d);
   return n * n * d * double(p.layers) * (cycle ? n : 1.0);
 }
+
+}  // namespace
+
+double predicted_cost(const Point& p) {
+  if (!skip_reason(p).empty()) return 0;
+  Point one = p;
+  one.layers = 1;
+  one.stabilised = false;
+  try {
+    return double(exact::evaluate(one).cycle_total.flops()) * double(p.layers);
+  } catch (const std::exception&) {
+    return cost_proxy(p);  // a point the forms do not cover
+  }
+}
+
+std::optional<double> eta_seconds(double elapsed, double cost_ran, double cost_left) {
+  if (!(cost_ran > 0)) return std::nullopt;
+  return elapsed * cost_left / cost_ran;
+}
+
+namespace {
 
 // One run of a plan: the grid, the shard's share of it and the rows found so far.
 struct Run {
@@ -108,7 +130,12 @@ std::vector<std::size_t> expensive_first(const Run& run) {
 bool measure_points(const SweepConfig& c, const SweepPlan& plan,
                     const std::vector<std::size_t>& todo, std::optional<JournalWriter>& journal,
                     int done, Run& run) {
-  const int total = static_cast<int>(run.mine.size());
+  SweepProgress progress{done, static_cast<int>(run.mine.size()), 0, 0};
+  std::vector<double> cost(todo.size());
+  for (std::size_t t = 0; t < todo.size(); ++t) {
+    cost[t] = predicted_cost(run.points[todo[t]]);
+    progress.cost_left += cost[t];
+  }
   // NOLINTNEXTLINE(clang-analyzer-deadcode.DeadStores): read by num_threads below
   const int threads = plan.jobs > 0 ? plan.jobs : omp_get_max_threads();
   bool stopped = false;
@@ -131,8 +158,10 @@ bool measure_points(const SweepConfig& c, const SweepPlan& plan,
         run.have[k] = 1;
         if (journal) journal->append(run.rows[k]);
       }
-      ++done;
-      if (plan.progress) plan.progress(done, total);
+      ++progress.done;
+      progress.cost_ran += cost[t];
+      progress.cost_left = std::max(progress.cost_left - cost[t], 0.0);
+      if (plan.progress) plan.progress(progress);
     }
   }
   return stopped;
@@ -141,7 +170,7 @@ bool measure_points(const SweepConfig& c, const SweepPlan& plan,
 }  // namespace
 
 std::vector<SweepRow> run_sweep(const SweepConfig& c, int jobs,
-                                const std::function<void(int, int)>& progress) {
+                                const std::function<void(const SweepProgress&)>& progress) {
   SweepPlan plan;
   plan.jobs = jobs;
   plan.progress = progress;
@@ -193,6 +222,28 @@ std::filesystem::path sweep_dir(const std::filesystem::path& root, const SweepCo
   std::filesystem::path dir = root / c.name;
   if (!shard.whole()) dir /= fmt::format("shard-{}-of-{}", shard.k, shard.n);
   return dir;
+}
+
+std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesystem::path& dir) {
+  const std::filesystem::path csv = dir / "points.csv";
+  std::ifstream in(csv, std::ios::binary);
+  if (!in)
+    throw InputError("cosda report: " + csv.string() + " not found; run cosda sweep " + c.source +
+                     " first");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  std::vector<SweepRow> rows = read_points_csv(ss.str(), csv.string());
+  const std::vector<Point> grid = grid_points(c);
+  bool same = grid.size() == rows.size();
+  for (std::size_t i = 0; same && i < grid.size(); ++i) {
+    const Point &p = grid[i], &q = rows[i].point;
+    same = p.variant == q.variant && p.layers == q.layers && p.heads == q.heads && p.n == q.n &&
+           p.d == q.d && p.m == q.m;
+  }
+  if (!same)
+    throw InputError("cosda report: " + csv.string() + " holds other points than " + c.source +
+                     " describes; rerun cosda sweep " + c.source);
+  return rows;
 }
 
 }  // namespace cosda

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "sweeps/config.hpp"
@@ -18,11 +19,27 @@
 
 namespace cosda {
 
-// Measures every point of c with `jobs` threads (0: all cores). progress(done, total) is
-// called under a lock after each point. Rows are in grid_points() order whatever `jobs` is,
-// and every column except heap_peak_bytes is independent of `jobs`.
+// Where a sweep stands after a point: points finished (kept ones included) out of the shard's,
+// and the predicted cost (predicted_cost()) of the points this run measured and of those left.
+struct SweepProgress {
+  int done = 0, total = 0;
+  double cost_ran = 0, cost_left = 0;
+};
+
+// The predicted cost of measuring p, in flops: the exact closed forms' cycle total
+// (exact::evaluate(), amortized flops times cycle_steps) of its one-layer, unstabilised
+// version, times its layers; 0 for a point with a skip reason. Only ratios matter.
+double predicted_cost(const Point& p);
+
+// Seconds left when `elapsed` seconds measured points of predicted cost `cost_ran` and points
+// of cost `cost_left` remain: the rate so far applied to the rest. Empty before any cost ran.
+std::optional<double> eta_seconds(double elapsed, double cost_ran, double cost_left);
+
+// Measures every point of c with `jobs` threads (0: all cores). progress is called under a
+// lock after each point. Rows are in grid_points() order whatever `jobs` is, and every column
+// except heap_peak_bytes is independent of `jobs`.
 std::vector<SweepRow> run_sweep(const SweepConfig& c, int jobs,
-                                const std::function<void(int, int)>& progress = {});
+                                const std::function<void(const SweepProgress&)>& progress = {});
 
 // A sweep that can be interrupted and resumed. Each finished point is appended to `journal`
 // (sweeps/journal.hpp). With `resume`, rows of the journal whose hash matches are kept and
@@ -34,7 +51,7 @@ struct SweepPlan {
   std::filesystem::path journal;  // empty: no journal
   bool resume = false;
   const std::atomic<bool>* stop = nullptr;
-  std::function<void(int, int)> progress;
+  std::function<void(const SweepProgress&)> progress;
 };
 struct SweepOutcome {
   std::vector<SweepRow> rows;  // the shard's points in grid order (all of them unless
@@ -57,5 +74,9 @@ void check_some_point_runs(const SweepConfig& c);
 // file `input` (the config, under another name). Throws InputError naming the path; writes
 // nothing.
 void check_sweep_outputs(const std::filesystem::path& dir, const std::filesystem::path& input = {});
+
+// The rows of <dir>/points.csv, which must hold exactly the points of c's grid in order;
+// throws InputError ("cosda report: ...") naming the fix otherwise.
+std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesystem::path& dir);
 
 }  // namespace cosda

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 #include "io/atomic_file.hpp"
 #include "io/folder_lock.hpp"
@@ -43,12 +44,14 @@ std::string clock_text(double seconds) {
 void print_help(const Args& a) {
   fmt::print(
       "usage: cosda sweep CONFIG [--out DIR] [--jobs N] [--no-report] [--resume | --fresh]\n"
-      "                  [--shard K/N] [--memory-limit GiB]\n"
+      "                  [--shard K/N] [--memory-limit GiB] [--quiet]\n"
       "Measures every point of the config's grid by executing the kernels under counting\n"
       "(fast path) and writes DIR/<name>/points.csv (one row per variant x layers x heads x\n"
       "n x d x m, in the same order whatever --jobs), meta.json (provenance) and then, as\n"
       "cosda report does, table.md and the figures. Points a variant cannot run are rows\n"
-      "with a skip_reason. A progress line goes to stderr when it is a terminal.\n"
+      "with a skip_reason. Progress goes to stderr (a line redrawn on a terminal, else a\n"
+      "line every 10 s and a final one; --quiet: none); the time left weighs the points by\n"
+      "their cost predicted from the exact closed forms.\n"
       "Each finished point is journaled (DIR/<name>/.points.journal); after Ctrl-C or a kill,\n"
       "--resume runs only the rest and gives the same points.csv. --shard K/N writes\n"
       "DIR/<name>/shard-K-of-N/ (no report); cosda merge joins the N shard folders.\n\n{}",
@@ -61,16 +64,21 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// The progress line on stderr when it is a terminal: points done and the time left, from the
-// rate of the points this run measured.
-std::function<void(int, int)> progress_line(const std::string& name, Clock::time_point t0) {
-  if (::isatty(STDERR_FILENO) != 1) return {};
-  return [name, t0, first_done = -1](int done, int total) mutable {
-    if (first_done < 0) first_done = done - 1;
+// Progress on stderr: on a terminal one line redrawn after each point; otherwise a plain line
+// every 10 s and a final one. The time left is the rate of the points this run measured,
+// weighted by their predicted cost (predicted_cost()), applied to the cost of the rest.
+std::function<void(const SweepProgress&)> progress_line(const std::string& name,
+                                                        Clock::time_point t0) {
+  const bool tty = ::isatty(STDERR_FILENO) == 1;
+  return [name, t0, tty, last = -1.0](const SweepProgress& p) mutable {
     const double e = seconds_since(t0);
-    const int ran = std::max(done - first_done, 1);
-    fmt::print(stderr, "\r\033[Kcosda sweep {}: {}/{} points, {} elapsed, ~{} left", name, done,
-               total, clock_text(e), clock_text(e * (total - done) / ran));
+    const bool final = p.done == p.total;
+    if (!tty && !final && last >= 0 && e - last < 10) return;
+    last = e;
+    const std::optional<double> left = eta_seconds(e, p.cost_ran, p.cost_left);
+    fmt::print(stderr, "{}cosda sweep {}: {}/{} points, {} elapsed, ~{} left{}",
+               tty ? "\r\033[K" : "", name, p.done, p.total, clock_text(e),
+               left ? clock_text(*left) : "?", tty && !final ? "" : "\n");
     std::fflush(stderr);
   };
 }
@@ -123,7 +131,8 @@ int cmd_sweep(const Argv& argv) {
           {"resume", "", "keep the points an interrupted run of this config and build finished"},
           {"fresh", "", "discard an interrupted run's finished points and start over"},
           {"shard", "K/N", "run only the K-th of N disjoint slices (join them with cosda merge)"},
-          {"memory-limit", "GiB", "memory the sweep may use (default: MemAvailable)"}},
+          {"memory-limit", "GiB", "memory the sweep may use (default: MemAvailable)"},
+          {"quiet", "", "no progress lines on stderr"}},
          argv);
   if (a.help()) {
     print_help(a);
@@ -144,9 +153,11 @@ int cmd_sweep(const Argv& argv) {
                      "them or --fresh to start over");
 
   const Clock::time_point t0 = Clock::now();
-  plan.progress = progress_line(c.name, t0);
+  if (!a.has("quiet")) plan.progress = progress_line(c.name, t0);
   const SweepOutcome outcome = run_interruptible(c, plan);
-  if (plan.progress) fmt::print(stderr, "\n");
+  // A redrawn line a stop cut short is ended before the message below.
+  if (plan.progress && outcome.interrupted && ::isatty(STDERR_FILENO) == 1)
+    fmt::print(stderr, "\n");
   const double seconds = seconds_since(t0);
   if (outcome.interrupted) {
     fmt::print(stderr,

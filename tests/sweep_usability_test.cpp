@@ -1,0 +1,156 @@
+// Sweep usability: figures labelled whatever their range, the progress estimate weighted by
+// each point's predicted cost, --quiet, and one row per grid point for variants without m.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "sweeps/config.hpp"
+#include "sweeps/report.hpp"
+#include "sweeps/sweep.hpp"
+
+namespace cosda {
+namespace {
+
+namespace fs = std::filesystem;
+
+// co_si and cony_si_cont over n = 16..64: flops stay within one decade.
+const char* const kNarrow = R"(name = "narrow"
+variants = ["co_si", "cony_si_cont"]
+n = [16, 32, 64]
+d = [32]
+m = [4]
+
+[[figure]]
+file = "flops_vs_n"
+x = "n"
+y = "flops"
+)";
+
+SweepRow row(const std::string& id, std::int64_t n, double flops) {
+  SweepRow r;
+  r.point.variant = id;
+  r.point.n = n;
+  r.point.d = 32;
+  r.point.m = 4;
+  r.flops = flops;
+  return r;
+}
+
+TEST(SweepFigure, NarrowRangeAxisIsLinearWithPlainNumbers) {
+  const SweepConfig c = parse_config(kNarrow, "narrow.toml");
+  const std::vector<SweepRow> rows = run_sweep(c, 1);
+  const std::string s = gnuplot_script(c, c.figures[0], rows);
+  EXPECT_EQ(s.find("10^{%L}"), std::string::npos) << s;
+  EXPECT_NE(s.find("set logscale x\nset format y '%g'\n"), std::string::npos) << s;
+}
+
+TEST(SweepFigure, WideRangeAxisKeepsItsLogAxisAndPowersOfTen) {
+  const SweepConfig c = parse_config(kNarrow, "narrow.toml");
+  const std::vector<SweepRow> rows = {row("co_si", 16, 2e3), row("co_si", 32, 3e4),
+                                      row("co_si", 64, 4e5)};
+  const std::string s = gnuplot_script(c, c.figures[0], rows);
+  EXPECT_NE(s.find("set logscale xy\nset format y '10^{%L}'\nset xtics"), std::string::npos) << s;
+  EXPECT_EQ(s.find("set ytics"), std::string::npos) << s;
+}
+
+TEST(SweepFigure, OneDecadeBeyondAFactorTwentyIsLabelledAtOneTwoFive) {
+  const SweepConfig c = parse_config(kNarrow, "narrow.toml");
+  const std::vector<SweepRow> rows = {row("co_si", 16, 150), row("co_si", 32, 900),
+                                      row("co_si", 64, 4000)};
+  const std::string s = gnuplot_script(c, c.figures[0], rows);
+  EXPECT_NE(s.find("set logscale xy\nset format y '%g'\n"
+                   "set ytics ('200' 200, '500' 500, '1000' 1000, '2000' 2000)\n"),
+            std::string::npos)
+      << s;
+}
+
+TEST(SweepProgress, EtaIsTheRateSoFarAppliedToTheCostLeft) {
+  EXPECT_FALSE(eta_seconds(5, 0, 100).has_value());
+  EXPECT_DOUBLE_EQ(*eta_seconds(10, 50, 150), 30);
+  EXPECT_DOUBLE_EQ(*eta_seconds(10, 50, 0), 0);
+  // Largest first: one big point done in 9 s, nine small ones of a tenth of its cost left,
+  // about 8 s more (a count of points would say 81 s).
+  EXPECT_NEAR(*eta_seconds(9, 100, 90), 8.1, 1e-12);
+}
+
+TEST(SweepProgress, PredictedCostFollowsTheExactFormsAndLayers) {
+  Point p{"cony_si_cont", 64, 32, 4, 1, 1, false};
+  Point two = p;
+  two.layers = 2;
+  Point small = p;
+  small.n = 16;
+  EXPECT_GT(predicted_cost(p), 0);
+  EXPECT_DOUBLE_EQ(predicted_cost(two), 2 * predicted_cost(p));
+  EXPECT_GT(predicted_cost(p), predicted_cost(small));
+  Point skipped = p;
+  skipped.m = 128;  // m > n
+  EXPECT_EQ(predicted_cost(skipped), 0);
+}
+
+struct SweepCommand : ::testing::Test {
+  fs::path dir = fs::temp_directory_path() / ("cosda_usability_" + std::to_string(::getpid()));
+  void SetUp() override {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / "small.toml") << "name = \"small\"\nvariants = [\"att\", \"co_si\"]\n"
+                                         "n = [4, 8]\nd = [4]\nm = [2]\n";
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  // The stderr of the cosda executable's sweep of small.toml with `flags`.
+  std::string stderr_of(const std::string& flags) {
+    const fs::path err = dir / "err.txt";
+    const std::string command = std::string(COSDA_BIN) + " sweep " + (dir / "small.toml").string() +
+                                " --out " + (dir / "out").string() + " --no-report --fresh " +
+                                flags + " > " + (dir / "out.txt").string() + " 2> " + err.string();
+    EXPECT_EQ(std::system(command.c_str()), 0) << command;
+    std::ifstream in(err);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  }
+};
+
+TEST_F(SweepCommand, QuietPrintsNothingOnStderr) { EXPECT_EQ(stderr_of("--quiet"), ""); }
+
+TEST_F(SweepCommand, WithoutATerminalAFinalPlainLineIsPrinted) {
+  const std::string err = stderr_of("");
+  EXPECT_NE(err.find("cosda sweep small: 4/4 points"), std::string::npos) << err;
+  EXPECT_EQ(err.find('\r'), std::string::npos) << err;
+  EXPECT_EQ(err.back(), '\n');
+}
+
+TEST(SweepGrid, VariantsWithoutLandmarksHaveOneRowWithMOne) {
+  const SweepConfig c = parse_config(
+      "name = \"g\"\nvariants = [\"att\", \"co_si\", \"cony_si_fix\"]\nn = [8]\nd = [4]\n"
+      "m = [2, 4, 8]\n",
+      "g.toml");
+  const std::vector<Point> p = grid_points(c);
+  ASSERT_EQ(p.size(), 5u);  // att, co_si once; cony_si_fix at m = 2, 4, 8
+  EXPECT_EQ(p[0].variant, "att");
+  EXPECT_EQ(p[0].m, 1);
+  EXPECT_EQ(p[1].variant, "co_si");
+  EXPECT_EQ(p[1].m, 1);
+  EXPECT_EQ(p[2].m, 2);
+  EXPECT_EQ(p[4].m, 8);
+}
+
+// A figure against m draws a variant without landmarks flat over the grid's m values.
+TEST(SweepGrid, FiguresAgainstMDrawVariantsWithoutLandmarksFlat) {
+  const SweepConfig c = parse_config(
+      "name = \"g\"\nvariants = [\"att\", \"cony_si_fix\"]\nn = [8]\nd = [4]\nm = [2, 4]\n"
+      "[[figure]]\nfile = \"f\"\nx = \"m\"\ny = \"flops\"\n",
+      "g.toml");
+  const std::string s = gnuplot_script(c, c.figures[0], run_sweep(c, 1));
+  const std::size_t at = s.find("$e_att << EOD\n");
+  ASSERT_NE(at, std::string::npos) << s;
+  const std::string block = s.substr(at, s.find("EOD\n", at + 14) - at);
+  EXPECT_NE(block.find("\n2 "), std::string::npos) << block;
+  EXPECT_NE(block.find("\n4 "), std::string::npos) << block;
+  EXPECT_EQ(block.find("\n1 "), std::string::npos) << block;
+}
+
+}  // namespace
+}  // namespace cosda
