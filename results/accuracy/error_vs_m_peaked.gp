@@ -55,8 +55,32 @@ $d64_cony_si_fix << EOD
 32 1.872421e+00
 64 1.176289e+00
 EOD
+$d64_rf << EOD
+2 1.155481e+00
+4 1.112442e+00
+8 1.068362e+00
+16 1.012139e+00
+32 9.779585e-01
+64 9.590203e-01
+EOD
+$d64_corf_re << EOD
+2 1.155481e+00
+4 1.112442e+00
+8 1.068362e+00
+16 1.012139e+00
+32 9.779585e-01
+64 9.590203e-01
+EOD
+$d64_corf_si << EOD
+2 1.174704e+00
+4 1.114145e+00
+8 1.071164e+00
+16 1.029055e+00
+32 9.896477e-01
+64 9.594992e-01
+EOD
 set title 'n = 64'
-plot $d64_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' dt 1 title 'ny', $d64_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' dt 1 title 'ny_fix', $d64_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' dt 1 title 'cony_re_cont', $d64_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d62728' dt 2 title 'cony_si_cont', $d64_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' dt 1 title 'cony_re_fix', $d64_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#2ca02c' dt 2 title 'cony_si_fix'
+plot $d64_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#e69f00' dt 1 title 'ny', $d64_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#56b4e9' dt 1 title 'ny_fix', $d64_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#cc79a7' dt 1 title 'cony_re_cont', $d64_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d55e00' dt 2 title 'cony_si_cont', $d64_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#882255' dt 1 title 'cony_re_fix', $d64_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#999933' dt 2 title 'cony_si_fix', $d64_rf using 1:2 with linespoints lw 2 pt 7 lc rgb '#44aa99' dt 1 title 'rf', $d64_corf_re using 1:2 with linespoints lw 2 pt 7 lc rgb '#aa4499' dt 1 title 'corf_re', $d64_corf_si using 1:2 with linespoints lw 2 pt 6 lc rgb '#117733' dt 2 title 'corf_si'
 $d120_ny << EOD
 2 1.065093e+00
 4 1.280240e+00
@@ -105,8 +129,32 @@ $d120_cony_si_fix << EOD
 32 1.977700e+00
 64 1.132760e+00
 EOD
+$d120_rf << EOD
+2 1.153684e+00
+4 1.059129e+00
+8 1.043008e+00
+16 9.906598e-01
+32 9.766839e-01
+64 9.640002e-01
+EOD
+$d120_corf_re << EOD
+2 1.153684e+00
+4 1.059129e+00
+8 1.043008e+00
+16 9.906598e-01
+32 9.766839e-01
+64 9.640002e-01
+EOD
+$d120_corf_si << EOD
+2 1.119184e+00
+4 1.081488e+00
+8 1.040980e+00
+16 9.986013e-01
+32 9.640926e-01
+64 9.681500e-01
+EOD
 set title 'n = 120'
-plot $d120_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' dt 1 title 'ny', $d120_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' dt 1 title 'ny_fix', $d120_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' dt 1 title 'cony_re_cont', $d120_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d62728' dt 2 title 'cony_si_cont', $d120_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' dt 1 title 'cony_re_fix', $d120_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#2ca02c' dt 2 title 'cony_si_fix'
+plot $d120_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#e69f00' dt 1 title 'ny', $d120_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#56b4e9' dt 1 title 'ny_fix', $d120_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#cc79a7' dt 1 title 'cony_re_cont', $d120_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d55e00' dt 2 title 'cony_si_cont', $d120_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#882255' dt 1 title 'cony_re_fix', $d120_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#999933' dt 2 title 'cony_si_fix', $d120_rf using 1:2 with linespoints lw 2 pt 7 lc rgb '#44aa99' dt 1 title 'rf', $d120_corf_re using 1:2 with linespoints lw 2 pt 7 lc rgb '#aa4499' dt 1 title 'corf_re', $d120_corf_si using 1:2 with linespoints lw 2 pt 6 lc rgb '#117733' dt 2 title 'corf_si'
 $d512_ny << EOD
 2 9.973952e-01
 4 9.915479e-01
@@ -155,6 +203,30 @@ $d512_cony_si_fix << EOD
 32 1.646828e+00
 64 1.086952e+00
 EOD
+$d512_rf << EOD
+2 1.121570e+00
+4 1.042750e+00
+8 1.008315e+00
+16 9.531195e-01
+32 9.564248e-01
+64 9.173140e-01
+EOD
+$d512_corf_re << EOD
+2 1.121570e+00
+4 1.042750e+00
+8 1.008315e+00
+16 9.531195e-01
+32 9.564248e-01
+64 9.173140e-01
+EOD
+$d512_corf_si << EOD
+2 1.148337e+00
+4 1.058225e+00
+8 1.012033e+00
+16 9.426972e-01
+32 9.226593e-01
+64 8.940694e-01
+EOD
 set title 'n = 512'
-plot $d512_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' dt 1 title 'ny', $d512_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' dt 1 title 'ny_fix', $d512_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' dt 1 title 'cony_re_cont', $d512_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d62728' dt 2 title 'cony_si_cont', $d512_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' dt 1 title 'cony_re_fix', $d512_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#2ca02c' dt 2 title 'cony_si_fix'
+plot $d512_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#e69f00' dt 1 title 'ny', $d512_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#56b4e9' dt 1 title 'ny_fix', $d512_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#cc79a7' dt 1 title 'cony_re_cont', $d512_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d55e00' dt 2 title 'cony_si_cont', $d512_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#882255' dt 1 title 'cony_re_fix', $d512_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#999933' dt 2 title 'cony_si_fix', $d512_rf using 1:2 with linespoints lw 2 pt 7 lc rgb '#44aa99' dt 1 title 'rf', $d512_corf_re using 1:2 with linespoints lw 2 pt 7 lc rgb '#aa4499' dt 1 title 'corf_re', $d512_corf_si using 1:2 with linespoints lw 2 pt 6 lc rgb '#117733' dt 2 title 'corf_si'
 unset multiplot

@@ -55,8 +55,32 @@ $d64_cony_si_fix << EOD
 32 3.820305e-02
 64 3.071274e-02
 EOD
+$d64_rf << EOD
+2 1.426442e+00
+4 1.282453e+00
+8 1.137667e+00
+16 9.907598e-01
+32 6.725177e-01
+64 6.846739e-01
+EOD
+$d64_corf_re << EOD
+2 1.426442e+00
+4 1.282453e+00
+8 1.137667e+00
+16 9.907598e-01
+32 6.725177e-01
+64 6.846739e-01
+EOD
+$d64_corf_si << EOD
+2 1.335687e+00
+4 1.231517e+00
+8 1.030278e+00
+16 1.016712e+00
+32 6.190118e-01
+64 6.446268e-01
+EOD
 set title 'n = 64'
-plot $d64_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' dt 1 title 'ny', $d64_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' dt 1 title 'ny_fix', $d64_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' dt 1 title 'cony_re_cont', $d64_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d62728' dt 2 title 'cony_si_cont', $d64_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' dt 1 title 'cony_re_fix', $d64_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#2ca02c' dt 2 title 'cony_si_fix'
+plot $d64_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#e69f00' dt 1 title 'ny', $d64_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#56b4e9' dt 1 title 'ny_fix', $d64_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#cc79a7' dt 1 title 'cony_re_cont', $d64_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d55e00' dt 2 title 'cony_si_cont', $d64_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#882255' dt 1 title 'cony_re_fix', $d64_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#999933' dt 2 title 'cony_si_fix', $d64_rf using 1:2 with linespoints lw 2 pt 7 lc rgb '#44aa99' dt 1 title 'rf', $d64_corf_re using 1:2 with linespoints lw 2 pt 7 lc rgb '#aa4499' dt 1 title 'corf_re', $d64_corf_si using 1:2 with linespoints lw 2 pt 6 lc rgb '#117733' dt 2 title 'corf_si'
 $d120_ny << EOD
 2 9.866660e-01
 4 8.600241e-01
@@ -105,8 +129,32 @@ $d120_cony_si_fix << EOD
 32 3.373386e-02
 64 2.715059e-02
 EOD
+$d120_rf << EOD
+2 1.417595e+00
+4 1.273139e+00
+8 1.136228e+00
+16 1.002369e+00
+32 6.546763e-01
+64 7.008400e-01
+EOD
+$d120_corf_re << EOD
+2 1.417595e+00
+4 1.273139e+00
+8 1.136228e+00
+16 1.002369e+00
+32 6.546763e-01
+64 7.008400e-01
+EOD
+$d120_corf_si << EOD
+2 1.447171e+00
+4 1.382025e+00
+8 1.095250e+00
+16 1.014561e+00
+32 6.343809e-01
+64 6.118134e-01
+EOD
 set title 'n = 120'
-plot $d120_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' dt 1 title 'ny', $d120_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' dt 1 title 'ny_fix', $d120_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' dt 1 title 'cony_re_cont', $d120_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d62728' dt 2 title 'cony_si_cont', $d120_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' dt 1 title 'cony_re_fix', $d120_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#2ca02c' dt 2 title 'cony_si_fix'
+plot $d120_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#e69f00' dt 1 title 'ny', $d120_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#56b4e9' dt 1 title 'ny_fix', $d120_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#cc79a7' dt 1 title 'cony_re_cont', $d120_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d55e00' dt 2 title 'cony_si_cont', $d120_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#882255' dt 1 title 'cony_re_fix', $d120_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#999933' dt 2 title 'cony_si_fix', $d120_rf using 1:2 with linespoints lw 2 pt 7 lc rgb '#44aa99' dt 1 title 'rf', $d120_corf_re using 1:2 with linespoints lw 2 pt 7 lc rgb '#aa4499' dt 1 title 'corf_re', $d120_corf_si using 1:2 with linespoints lw 2 pt 6 lc rgb '#117733' dt 2 title 'corf_si'
 $d512_ny << EOD
 2 9.997117e-01
 4 9.978896e-01
@@ -155,6 +203,30 @@ $d512_cony_si_fix << EOD
 32 2.859561e-02
 64 2.308970e-02
 EOD
+$d512_rf << EOD
+2 1.425983e+00
+4 1.283188e+00
+8 1.147715e+00
+16 1.014954e+00
+32 6.613673e-01
+64 6.889453e-01
+EOD
+$d512_corf_re << EOD
+2 1.425983e+00
+4 1.283188e+00
+8 1.147715e+00
+16 1.014954e+00
+32 6.613673e-01
+64 6.889453e-01
+EOD
+$d512_corf_si << EOD
+2 1.366521e+00
+4 1.172537e+00
+8 1.076007e+00
+16 9.828930e-01
+32 6.105969e-01
+64 5.947723e-01
+EOD
 set title 'n = 512'
-plot $d512_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' dt 1 title 'ny', $d512_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' dt 1 title 'ny_fix', $d512_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' dt 1 title 'cony_re_cont', $d512_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d62728' dt 2 title 'cony_si_cont', $d512_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' dt 1 title 'cony_re_fix', $d512_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#2ca02c' dt 2 title 'cony_si_fix'
+plot $d512_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#e69f00' dt 1 title 'ny', $d512_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#56b4e9' dt 1 title 'ny_fix', $d512_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#cc79a7' dt 1 title 'cony_re_cont', $d512_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d55e00' dt 2 title 'cony_si_cont', $d512_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#882255' dt 1 title 'cony_re_fix', $d512_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#999933' dt 2 title 'cony_si_fix', $d512_rf using 1:2 with linespoints lw 2 pt 7 lc rgb '#44aa99' dt 1 title 'rf', $d512_corf_re using 1:2 with linespoints lw 2 pt 7 lc rgb '#aa4499' dt 1 title 'corf_re', $d512_corf_si using 1:2 with linespoints lw 2 pt 6 lc rgb '#117733' dt 2 title 'corf_si'
 unset multiplot

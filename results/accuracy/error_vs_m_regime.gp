@@ -55,8 +55,32 @@ $d64_cony_si_fix << EOD
 32 6.031791e-01
 64 5.147072e-01
 EOD
+$d64_rf << EOD
+2 8.222690e-01
+4 7.384068e-01
+8 5.826624e-01
+16 5.447767e-01
+32 4.931556e-01
+64 4.742363e-01
+EOD
+$d64_corf_re << EOD
+2 8.222690e-01
+4 7.384068e-01
+8 5.826624e-01
+16 5.447767e-01
+32 4.931556e-01
+64 4.742363e-01
+EOD
+$d64_corf_si << EOD
+2 7.848191e-01
+4 6.888671e-01
+8 5.601315e-01
+16 5.031177e-01
+32 4.632877e-01
+64 4.408605e-01
+EOD
 set title 'n = 64'
-plot $d64_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' dt 1 title 'ny', $d64_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' dt 1 title 'ny_fix', $d64_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' dt 1 title 'cony_re_cont', $d64_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d62728' dt 2 title 'cony_si_cont', $d64_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' dt 1 title 'cony_re_fix', $d64_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#2ca02c' dt 2 title 'cony_si_fix'
+plot $d64_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#e69f00' dt 1 title 'ny', $d64_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#56b4e9' dt 1 title 'ny_fix', $d64_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#cc79a7' dt 1 title 'cony_re_cont', $d64_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d55e00' dt 2 title 'cony_si_cont', $d64_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#882255' dt 1 title 'cony_re_fix', $d64_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#999933' dt 2 title 'cony_si_fix', $d64_rf using 1:2 with linespoints lw 2 pt 7 lc rgb '#44aa99' dt 1 title 'rf', $d64_corf_re using 1:2 with linespoints lw 2 pt 7 lc rgb '#aa4499' dt 1 title 'corf_re', $d64_corf_si using 1:2 with linespoints lw 2 pt 6 lc rgb '#117733' dt 2 title 'corf_si'
 $d120_ny << EOD
 2 4.936889e-01
 4 4.850466e-01
@@ -105,8 +129,32 @@ $d120_cony_si_fix << EOD
 32 6.189284e-01
 64 5.226760e-01
 EOD
+$d120_rf << EOD
+2 8.400488e-01
+4 7.436029e-01
+8 5.620054e-01
+16 5.068702e-01
+32 4.651034e-01
+64 4.434807e-01
+EOD
+$d120_corf_re << EOD
+2 8.400488e-01
+4 7.436029e-01
+8 5.620054e-01
+16 5.068702e-01
+32 4.651034e-01
+64 4.434807e-01
+EOD
+$d120_corf_si << EOD
+2 8.262897e-01
+4 7.025018e-01
+8 5.571300e-01
+16 5.043837e-01
+32 4.401169e-01
+64 4.255958e-01
+EOD
 set title 'n = 120'
-plot $d120_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' dt 1 title 'ny', $d120_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' dt 1 title 'ny_fix', $d120_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' dt 1 title 'cony_re_cont', $d120_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d62728' dt 2 title 'cony_si_cont', $d120_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' dt 1 title 'cony_re_fix', $d120_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#2ca02c' dt 2 title 'cony_si_fix'
+plot $d120_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#e69f00' dt 1 title 'ny', $d120_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#56b4e9' dt 1 title 'ny_fix', $d120_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#cc79a7' dt 1 title 'cony_re_cont', $d120_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d55e00' dt 2 title 'cony_si_cont', $d120_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#882255' dt 1 title 'cony_re_fix', $d120_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#999933' dt 2 title 'cony_si_fix', $d120_rf using 1:2 with linespoints lw 2 pt 7 lc rgb '#44aa99' dt 1 title 'rf', $d120_corf_re using 1:2 with linespoints lw 2 pt 7 lc rgb '#aa4499' dt 1 title 'corf_re', $d120_corf_si using 1:2 with linespoints lw 2 pt 6 lc rgb '#117733' dt 2 title 'corf_si'
 $d512_ny << EOD
 2 4.805507e-01
 4 4.796609e-01
@@ -155,6 +203,30 @@ $d512_cony_si_fix << EOD
 32 5.511096e-01
 64 5.056303e-01
 EOD
+$d512_rf << EOD
+2 7.766388e-01
+4 7.142825e-01
+8 5.733625e-01
+16 4.852456e-01
+32 4.538642e-01
+64 4.407722e-01
+EOD
+$d512_corf_re << EOD
+2 7.766388e-01
+4 7.142825e-01
+8 5.733625e-01
+16 4.852456e-01
+32 4.538642e-01
+64 4.407722e-01
+EOD
+$d512_corf_si << EOD
+2 7.733028e-01
+4 7.112961e-01
+8 5.673290e-01
+16 4.713653e-01
+32 4.403956e-01
+64 3.990123e-01
+EOD
 set title 'n = 512'
-plot $d512_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' dt 1 title 'ny', $d512_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' dt 1 title 'ny_fix', $d512_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' dt 1 title 'cony_re_cont', $d512_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d62728' dt 2 title 'cony_si_cont', $d512_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' dt 1 title 'cony_re_fix', $d512_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#2ca02c' dt 2 title 'cony_si_fix'
+plot $d512_ny using 1:2 with linespoints lw 2 pt 7 lc rgb '#e69f00' dt 1 title 'ny', $d512_ny_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#56b4e9' dt 1 title 'ny_fix', $d512_cony_re_cont using 1:2 with linespoints lw 2 pt 7 lc rgb '#cc79a7' dt 1 title 'cony_re_cont', $d512_cony_si_cont using 1:2 with linespoints lw 2 pt 6 lc rgb '#d55e00' dt 2 title 'cony_si_cont', $d512_cony_re_fix using 1:2 with linespoints lw 2 pt 7 lc rgb '#882255' dt 1 title 'cony_re_fix', $d512_cony_si_fix using 1:2 with linespoints lw 2 pt 6 lc rgb '#999933' dt 2 title 'cony_si_fix', $d512_rf using 1:2 with linespoints lw 2 pt 7 lc rgb '#44aa99' dt 1 title 'rf', $d512_corf_re using 1:2 with linespoints lw 2 pt 7 lc rgb '#aa4499' dt 1 title 'corf_re', $d512_corf_si using 1:2 with linespoints lw 2 pt 6 lc rgb '#117733' dt 2 title 'corf_si'
 unset multiplot

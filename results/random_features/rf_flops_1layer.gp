@@ -1,0 +1,216 @@
+# FLOPs per step, one layer: random features beside Nyström (d = 200, m = 8)
+# Written by cosda report configs/random_features.toml from points.csv; data inline. Executed counts solid,
+# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Fixed: layers = 1.
+if (!exists("png")) png = 'rf_flops_1layer.png'
+if (!exists("pdf")) pdf = 'rf_flops_1layer.pdf'
+$e_att << EOD
+8 52864
+16 208256
+32 826624
+64 3293696
+128 13149184
+256 52545536
+512 210079744
+1024 840114176
+2048 3360047104
+4096 1.343936922e+10
+8192 5.375583846e+10
+EOD
+$p_att << EOD
+8 27272
+16 105872
+32 417056
+64 1655360
+128 6595712
+256 26331392
+512 105222656
+1024 420684800
+2048 1682327552
+4096 6728486912
+8192 2.691230106e+10
+EOD
+$e_co_si << EOD
+8 6608
+16 13016
+32 25832
+64 51464
+128 102728
+256 205256
+512 410312
+1024 820424
+2048 1640648
+4096 3281096
+8192 6561992
+EOD
+$p_co_si << EOD
+8 4816
+16 9632
+32 19264
+64 38528
+128 77056
+256 154112
+512 308224
+1024 616448
+2048 1232896
+4096 2465792
+8192 4931584
+EOD
+$e_ny << EOD
+8 157184
+16 263936
+32 477440
+64 904448
+128 1758464
+256 3466496
+512 6882560
+1024 13714688
+2048 27378944
+4096 54707456
+8192 109364480
+EOD
+$p_ny << EOD
+8 81560
+16 136608
+32 246704
+64 466896
+128 907280
+256 1788048
+512 3549584
+1024 7072656
+2048 14118800
+4096 28211088
+8192 56395664
+EOD
+$e_cony_si_cont << EOD
+8 56762
+16 42265
+32 35016.5
+64 31392.25
+128 29580.125
+256 28674.0625
+512 28221.03125
+1024 27994.51562
+2048 27881.25781
+4096 27824.62891
+8192 27796.31445
+EOD
+$p_cony_si_cont << EOD
+8 46208
+16 37564
+32 33242
+64 31081
+128 30000.5
+256 29460.25
+512 29190.125
+1024 29055.0625
+2048 28987.53125
+4096 28953.76562
+8192 28936.88281
+EOD
+$e_cony_si_fix << EOD
+8 20960
+16 20960
+32 20960
+64 20960
+128 20960
+256 20960
+512 20960
+1024 20960
+2048 20960
+4096 20960
+8192 20960
+EOD
+$p_cony_si_fix << EOD
+8 11312
+16 11312
+32 11312
+64 11312
+128 11312
+256 11312
+512 11312
+1024 11312
+2048 11312
+4096 11312
+8192 11312
+EOD
+$e_rf << EOD
+8 104368
+16 210344
+32 422296
+64 846200
+128 1694008
+256 3389624
+512 6780856
+1024 13563320
+2048 27128248
+4096 54258104
+8192 108517816
+EOD
+$e_corf_si << EOD
+8 16455
+16 16455
+32 16455
+64 16455
+128 16455
+256 16455
+512 16455
+1024 16455
+2048 16455
+4096 16455
+8192 16455
+EOD
+$e_corf_re << EOD
+8 38967
+16 64695
+32 116151
+64 219063
+128 424887
+256 836535
+512 1659831
+1024 3306423
+2048 6599607
+4096 13185975
+8192 26358711
+EOD
+set title 'FLOPs per step, one layer: random features beside Nyström (d = 200, m = 8)' noenhanced
+set xlabel 'n (tokens in the window)'
+set ylabel 'FLOPs per step'
+set logscale xy
+set format y '10^{%L}'
+set xtics ('8' 8, '16' 16, '32' 32, '64' 64, '128' 128, '256' 256, '512' 512, '1024' 1024, '2048' 2048, '4096' 4096, '8192' 8192)
+set mxtics default
+set grid xtics ytics mytics lc rgb '#dddddd'
+set key outside right top noenhanced spacing 1.2
+set autoscale fix
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
+set border lw 1.2
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+  set terminal pngcairo size 1100,680 font 'DejaVu Sans,12'
+} else {
+  set terminal png size 1100,680
+}
+set output png
+plot \
+  $p_att with lines lw 4 lc rgb '#70000000' dt (9,6) notitle, \
+  $p_co_si with lines lw 4 lc rgb '#70009e73' dt (9,6) notitle, \
+  $p_ny with lines lw 4 lc rgb '#70e69f00' dt (9,6) notitle, \
+  $p_cony_si_cont with lines lw 4 lc rgb '#70d55e00' dt (9,6) notitle, \
+  $p_cony_si_fix with lines lw 4 lc rgb '#70999933' dt (9,6) notitle, \
+  $e_att with linespoints lw 2 lc rgb '#000000' pt 5 ps 1.1 dt 1 title 'att', \
+  $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
+  $e_ny with linespoints lw 2 lc rgb '#e69f00' pt 7 ps 1.1 dt 1 title 'ny', \
+  $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
+  $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
+  $e_rf with linespoints lw 2 lc rgb '#44aa99' pt 3 ps 1.1 dt 1 title 'rf', \
+  $e_corf_si with linespoints lw 2 lc rgb '#117733' pt 2 ps 1.1 dt 1 title 'corf_si', \
+  $e_corf_re with linespoints lw 2 lc rgb '#aa4499' pt 10 ps 1.1 dt 1 title 'corf_re', \
+  NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+set output
+if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
+  set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'
+  set output pdf
+  replot
+  set output
+}

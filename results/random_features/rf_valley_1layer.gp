@@ -1,0 +1,216 @@
+# Memory kept between steps (valley), one layer (d = 200, m = 8)
+# Written by cosda report configs/random_features.toml from points.csv; data inline. Executed counts solid,
+# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Fixed: layers = 1.
+if (!exists("png")) png = 'rf_valley_1layer.png'
+if (!exists("pdf")) pdf = 'rf_valley_1layer.pdf'
+$e_att << EOD
+8 4800
+16 9600
+32 19200
+64 38400
+128 76800
+256 153600
+512 307200
+1024 614400
+2048 1228800
+4096 2457600
+8192 4915200
+EOD
+$p_att << EOD
+8 4797
+16 9597
+32 19197
+64 38397
+128 76797
+256 153597
+512 307197
+1024 614397
+2048 1228797
+4096 2457597
+8192 4915197
+EOD
+$e_co_si << EOD
+8 3200
+16 6400
+32 12800
+64 25600
+128 51200
+256 102400
+512 204800
+1024 409600
+2048 819200
+4096 1638400
+8192 3276800
+EOD
+$p_co_si << EOD
+8 3198
+16 6398
+32 12798
+64 25598
+128 51198
+256 102398
+512 204798
+1024 409598
+2048 819198
+4096 1638398
+8192 3276798
+EOD
+$e_ny << EOD
+8 4800
+16 9600
+32 19200
+64 38400
+128 76800
+256 153600
+512 307200
+1024 614400
+2048 1228800
+4096 2457600
+8192 4915200
+EOD
+$p_ny << EOD
+8 4797
+16 9597
+32 19197
+64 38397
+128 76797
+256 153597
+512 307197
+1024 614397
+2048 1228797
+4096 2457597
+8192 4915197
+EOD
+$e_cony_si_cont << EOD
+8 8344
+16 11744
+32 18544
+64 32144
+128 59344
+256 113744
+512 222544
+1024 440144
+2048 875344
+4096 1745744
+8192 3486544
+EOD
+$p_cony_si_cont << EOD
+8 9726
+16 12926
+32 19326
+64 32126
+128 57726
+256 108926
+512 211326
+1024 416126
+2048 825726
+4096 1644926
+8192 3283326
+EOD
+$e_cony_si_fix << EOD
+8 8072
+16 11272
+32 17672
+64 30472
+128 56072
+256 107272
+512 209672
+1024 414472
+2048 824072
+4096 1643272
+8192 3281672
+EOD
+$p_cony_si_fix << EOD
+8 4872
+16 4872
+32 4872
+64 4872
+128 4872
+256 4872
+512 4872
+1024 4872
+2048 4872
+4096 4872
+8192 4872
+EOD
+$e_rf << EOD
+8 6400
+16 11200
+32 20800
+64 40000
+128 78400
+256 155200
+512 308800
+1024 616000
+2048 1230400
+4096 2459200
+8192 4916800
+EOD
+$e_corf_si << EOD
+8 4872
+16 6536
+32 9864
+64 16520
+128 29832
+256 56456
+512 109704
+1024 216200
+2048 429192
+4096 855176
+8192 1707144
+EOD
+$e_corf_re << EOD
+8 4936
+16 6664
+32 10120
+64 17032
+128 30856
+256 58504
+512 113800
+1024 224392
+2048 445576
+4096 887944
+8192 1772680
+EOD
+set title 'Memory kept between steps (valley), one layer (d = 200, m = 8)' noenhanced
+set xlabel 'n (tokens in the window)'
+set ylabel 'memory held between steps (values)'
+set logscale xy
+set format y '10^{%L}'
+set xtics ('8' 8, '16' 16, '32' 32, '64' 64, '128' 128, '256' 256, '512' 512, '1024' 1024, '2048' 2048, '4096' 4096, '8192' 8192)
+set mxtics default
+set grid xtics ytics mytics lc rgb '#dddddd'
+set key outside right top noenhanced spacing 1.2
+set autoscale fix
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
+set border lw 1.2
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+  set terminal pngcairo size 1100,680 font 'DejaVu Sans,12'
+} else {
+  set terminal png size 1100,680
+}
+set output png
+plot \
+  $p_att with lines lw 4 lc rgb '#70000000' dt (9,6) notitle, \
+  $p_co_si with lines lw 4 lc rgb '#70009e73' dt (9,6) notitle, \
+  $p_ny with lines lw 4 lc rgb '#70e69f00' dt (9,6) notitle, \
+  $p_cony_si_cont with lines lw 4 lc rgb '#70d55e00' dt (9,6) notitle, \
+  $p_cony_si_fix with lines lw 4 lc rgb '#70999933' dt (9,6) notitle, \
+  $e_att with linespoints lw 2 lc rgb '#000000' pt 5 ps 1.1 dt 1 title 'att', \
+  $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
+  $e_ny with linespoints lw 2 lc rgb '#e69f00' pt 7 ps 1.1 dt 1 title 'ny', \
+  $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
+  $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
+  $e_rf with linespoints lw 2 lc rgb '#44aa99' pt 3 ps 1.1 dt 1 title 'rf', \
+  $e_corf_si with linespoints lw 2 lc rgb '#117733' pt 2 ps 1.1 dt 1 title 'corf_si', \
+  $e_corf_re with linespoints lw 2 lc rgb '#aa4499' pt 10 ps 1.1 dt 1 title 'corf_re', \
+  NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+set output
+if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
+  set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'
+  set output pdf
+  replot
+  set output
+}
