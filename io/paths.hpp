@@ -1,5 +1,5 @@
-// Checks on the paths a command reads and writes (same_file: io/atomic_file.hpp), done before any work so that a bad output
-// path costs nothing and never replaces an input.
+// Checks on the paths a command reads and writes (same_file: io/atomic_file.hpp), done before any
+// work so that a bad output path costs nothing and never replaces an input.
 #pragma once
 
 #include <filesystem>
