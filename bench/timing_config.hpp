@@ -14,6 +14,7 @@
 
 #include "attention/registry.hpp"
 #include "io/errors.hpp"
+#include "io/strict_toml.hpp"
 
 namespace cosda::bench {
 
@@ -76,13 +77,8 @@ inline void check_shape(const TimingShape& s, const std::string& file, const std
 
 inline TimingConfig load_timing_config(const std::string& file) {
   using detail::where;
-  toml::table root;
-  try {
-    root = toml::parse_file(file);
-  } catch (const toml::parse_error& e) {
-    throw InputError(file + ": not valid TOML (" + std::string(e.description()) + " at line " +
-                     std::to_string(e.source().begin.line) + ")");
-  }
+  // The strict front end every config kind reads through (io/strict_toml.hpp).
+  const toml::table root = parse_toml_file(file, "configs/timing.toml");
   TimingConfig c;
   const auto run = root["run"];
   if (!run.is_table()) throw InputError(where(file, "[run]") + " is missing; add a [run] table");
