@@ -153,7 +153,7 @@ Report build_report(const Grid& g, const fs::path& config, const fs::path& corre
       out.status == 0 ? "pass" : "FAIL", out.checks, out.mismatches, out.status);
   head.p("## Findings (one line each)\n\n");
   head.p(
-      "- cosda's exact forms (analysis/exact.cpp) equal execution at all {} points run, field "
+      "- cosda's exact forms (attention/<id>.cpp) equal execution at all {} points run, field "
       "by field{}.\n",
       out.checks, out.mismatches ? fmt::format(" except {}", out.mismatches) : "");
   for (const std::string& f : body.findings) head.p("- {}\n", f);
