@@ -2,6 +2,9 @@
 // executed counts and memory, and cosda's exact forms against execution (analysis/verify.hpp).
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <system_error>
+
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "sweeps/args.hpp"
@@ -42,7 +45,15 @@ int cmd_verify(const Argv& argv) {
   verify::Options o;
   if (auto v = a.get("config")) o.config = *v;
   if (auto v = a.get("out")) o.out_dir = *v;
-  if (auto v = a.get("corrections")) o.corrections = *v;
+  if (auto v = a.get("corrections")) {
+    o.corrections = *v;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(o.corrections, ec))
+      throw InputError("cosda verify: flag --corrections: '" + *v +
+                       "' is not a file; give an existing corrections file, or leave the flag "
+                       "out for analysis/corrections.md");
+  }
+  check_output_dir(o.out_dir);  // before the grids run
   const verify::Outcome out = verify::run(o);
   fmt::print("{}: {} points, exact forms {} ({} mismatches); wrote {} and {}\n",
              out.status == 0 ? "pass" : "FAIL", out.checks,

@@ -96,6 +96,10 @@ void more_cases(std::vector<Case>& c, const std::string& tokens) {
   c.push_back({"help: unknown command", {"help", "nope"}, {}, "nope"});
   c.push_back({"completion: zsh", {"completion", "zsh"}, {}, "bash"});
   c.push_back({"variants: argument", {"variants", "att"}, {}, "att"});
+  c.push_back({"verify: missing corrections file",
+               {"verify", "--corrections", "MISSING.md", "--out", "v"},
+               {},
+               "--corrections"});
 
   auto stream = [&](const std::string& what, const std::string& variant,
                     std::vector<std::string> extra, const std::string& expect) {
