@@ -178,11 +178,17 @@ TEST_F(VerifyTest, MissingCorrectionsFileIsStatedInTheReport) {
 }
 
 TEST_F(VerifyTest, CommandExitStatusIsZeroOnPass) {
+  std::ofstream(dir_ / "none.md") << "";  // a corrections file with no corrections
   const Argv argv = {"--config",      config_.string(),           "--out", (dir_ / "cmd").string(),
                      "--corrections", (dir_ / "none.md").string()};
   EXPECT_EQ(cmd_verify(argv), 0);
   EXPECT_TRUE(fs::exists(dir_ / "cmd" / "report.md"));
   EXPECT_THROW(cmd_verify({"--bogus"}), InputError);
+  // A corrections file that does not exist is refused before any work.
+  EXPECT_THROW(cmd_verify({"--config", config_.string(), "--out", (dir_ / "missing").string(),
+                           "--corrections", (dir_ / "missing.md").string()}),
+               InputError);
+  EXPECT_FALSE(fs::exists(dir_ / "missing"));
 }
 
 TEST(VerifyStatus, NonZeroIffSomeCheckFails) {
