@@ -29,10 +29,9 @@ inline void write(const std::filesystem::path& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;
 }
 
-// `cosda args...` run inside `scratch`; stdout and stderr go through files outside it.
-inline Outcome run(const std::vector<std::string>& args, const std::filesystem::path& scratch) {
-  const std::filesystem::path base = scratch.parent_path() / scratch.filename();
-  const std::filesystem::path out = base.string() + ".stdout", err = base.string() + ".stderr";
+// Starts `cosda args...` in `cwd` with stdout and stderr to the files `out` and `err`.
+inline pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& cwd,
+                   const std::filesystem::path& out, const std::filesystem::path& err) {
   const pid_t pid = fork();
   if (pid == 0) {
     std::vector<std::string> copy = args;
@@ -43,13 +42,20 @@ inline Outcome run(const std::vector<std::string>& args, const std::filesystem::
     argv.push_back(nullptr);
     FILE* o = std::fopen(out.c_str(), "w");
     FILE* e = std::fopen(err.c_str(), "w");
-    if (o == nullptr || e == nullptr) _exit(126);
+    if (o == nullptr || e == nullptr || chdir(cwd.c_str()) != 0) _exit(126);
     dup2(fileno(o), STDOUT_FILENO);
     dup2(fileno(e), STDERR_FILENO);
-    if (chdir(scratch.c_str()) != 0) _exit(126);
     execv(COSDA_BIN, argv.data());
     _exit(127);
   }
+  return pid;
+}
+
+// `cosda args...` run inside `scratch`; stdout and stderr go through files outside it.
+inline Outcome run(const std::vector<std::string>& args, const std::filesystem::path& scratch) {
+  const std::filesystem::path base = scratch.parent_path() / scratch.filename();
+  const std::filesystem::path out = base.string() + ".stdout", err = base.string() + ".stderr";
+  const pid_t pid = spawn(args, scratch, out, err);
   int status = 0;
   waitpid(pid, &status, 0);
   Outcome r;

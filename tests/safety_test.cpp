@@ -25,22 +25,14 @@
 #include "sweeps/config.hpp"
 #include "sweeps/journal.hpp"
 #include "sweeps/report.hpp"
+#include "tests/cli_run.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using cosda::test::Outcome;
+using cosda::test::read;
 
 void write(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());
@@ -49,24 +41,7 @@ void write(const fs::path& p, const std::string& text) {
 
 // Starts `cosda args...` in `cwd` with stdout and stderr to files there.
 pid_t spawn(const std::vector<std::string>& args, const fs::path& cwd, const std::string& tag) {
-  const fs::path out = cwd / (".out." + tag), err = cwd / (".err." + tag);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<std::string> copy = args;
-    std::vector<char*> argv;
-    std::string bin = COSDA_BIN;
-    argv.push_back(bin.data());
-    for (auto& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    FILE* o = std::fopen(out.c_str(), "w");
-    FILE* e = std::fopen(err.c_str(), "w");
-    if (o == nullptr || e == nullptr || chdir(cwd.c_str()) != 0) _exit(126);
-    dup2(fileno(o), STDOUT_FILENO);
-    dup2(fileno(e), STDERR_FILENO);
-    execv(COSDA_BIN, argv.data());
-    _exit(127);
-  }
-  return pid;
+  return cosda::test::spawn(args, cwd, cwd / (".out." + tag), cwd / (".err." + tag));
 }
 
 Outcome finish(pid_t pid, const fs::path& cwd, const std::string& tag) {
