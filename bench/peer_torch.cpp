@@ -12,6 +12,8 @@
 // version's output is checked against cosda's on the same window (relative error below 1e-4
 // in float, 1e-9 in double). Writes results/timing/peer.md with the time ratios cosda/libtorch
 // (below 1: cosda faster).
+#include "bench/peer_torch.hpp"
+
 #include <fmt/format.h>
 #include <omp.h>
 #include <torch/torch.h>
@@ -31,71 +33,13 @@
 namespace cosda::bench {
 namespace {
 
-struct Options {
-  std::string config = "configs/timing.toml";
-  std::string out = "results/timing/peer.md";
-  bool quick = false;
-  double min_time = 0.1;
-  int repetitions = 5;
-  std::string command;
-};
-
-// Seconds on this thread's CPU clock: both sides run on this one thread, and other processes
-// sharing the cores must not inflate either.
-double thread_seconds() {
-  timespec ts;
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
-
-// Median over repetitions of the mean time per call of each f, each repetition at least about
-// min_time. The functions' repetitions are interleaved (f0, f1, ..., f0, f1, ...), so that a
-// burst of load on a shared machine falls on every version compared rather than on one of
-// them. The clock is read once per batch of calls, not once per call: reading a thread's CPU
-// clock is a system call, which can cost more than a small step (docs/performance.md).
-std::vector<double> time_per_step(const std::vector<std::function<void()>>& fs, const Options& o) {
-  // Warm-up of about min_time / 2 in doubling batches; it sizes each function's batch.
-  std::vector<std::int64_t> batch;
-  for (const auto& f : fs) {
-    const double w0 = thread_seconds();
-    std::int64_t calls = 0;
-    double warm = 0;
-    for (std::int64_t size = 1; warm < o.min_time / 2 || calls < 2; size *= 2) {
-      for (std::int64_t i = 0; i < size; ++i) f();
-      calls += size;
-      warm = thread_seconds() - w0;
-    }
-    batch.push_back(std::max<std::int64_t>(1, std::int64_t(double(calls) * o.min_time / warm)));
-  }
-  std::vector<std::vector<double>> reps(fs.size());
-  for (int r = 0; r < o.repetitions; ++r)
-    for (std::size_t i = 0; i < fs.size(); ++i) {
-      const double t0 = thread_seconds();
-      for (std::int64_t k = 0; k < batch[i]; ++k) fs[i]();
-      reps[i].push_back((thread_seconds() - t0) / double(batch[i]));
-    }
-  std::vector<double> medians;
-  for (auto& rs : reps) {
-    std::sort(rs.begin(), rs.end());
-    medians.push_back(rs[rs.size() / 2]);
-  }
-  return medians;
-}
-
-template <class T>
-torch::Dtype dtype() {
-  return std::is_same_v<T, float> ? torch::kFloat32 : torch::kFloat64;
-}
+using namespace peer;  // NOLINT(google-build-using-namespace): the shared peer pieces
 
 struct Row {
   std::string shape, scalar;
   double cosda_att = 0, torch_att = 0, cosda_cosi = 0, torch_cosi_cat = 0, torch_cosi_ring = 0;
   double err_att = 0, err_cat = 0, err_ring = 0;
 };
-
-double rel_err(const torch::Tensor& got, const torch::Tensor& want) {
-  return (got - want).norm().item<double>() / std::max(want.norm().item<double>(), 1e-300);
-}
 
 // The tokens both sides are fed, q = k = v = token: a pool of seeded tokens, as cosda's rows
 // and as libtorch's (h, dh) views, and libtorch's windows over them.
@@ -272,6 +216,7 @@ std::string us(double s) { return fmt::format("{:.4g} µs", s * 1e6); }
 // The flags; nullopt when --help printed the usage.
 std::optional<Options> parse_options(int argc, char** argv) {
   Options o;
+  bool config_given = false, out_given = false;
   for (int i = 0; i < argc; ++i) o.command += (i ? " " : "") + std::string(argv[i]);
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -281,16 +226,20 @@ std::optional<Options> parse_options(int argc, char** argv) {
     };
     if (a == "--help") {
       fmt::print(
-          "usage: cosda-peer-torch [--config=FILE] [--out=FILE] [--quick] [--min_time=S]\n"
-          "                        [--repetitions=R]\n"
+          "usage: cosda-peer-torch [--models] [--config=FILE] [--out=FILE] [--quick]\n"
+          "                        [--min_time=S] [--repetitions=R]\n"
           "Times cosda's att and co_si against libtorch (one thread) at the paper shapes of\n"
           "the config (--quick: those marked quick) and writes FILE (default\n"
-          "results/timing/peer.md).\n");
+          "results/timing/peer.md). With --models: every whole model of the report config\n"
+          "(default configs/models/report.toml) instead, into FILE (default\n"
+          "results/timing/models.md).\n");
       return std::nullopt;
     } else if (auto v = value("--config")) {
-      o.config = *v;
+      o.config = *v, config_given = true;
     } else if (auto v = value("--out")) {
-      o.out = *v;
+      o.out = *v, out_given = true;
+    } else if (a == "--models") {
+      o.models = true;
     } else if (a == "--quick") {
       o.quick = true;
     } else if (auto v = value("--min_time")) {
@@ -303,10 +252,12 @@ std::optional<Options> parse_options(int argc, char** argv) {
         throw InputError("cosda-peer-torch: flag --repetitions must be in [1, 100]");
     } else {
       throw InputError("cosda-peer-torch: unknown argument " + a +
-                       "; allowed: --config=FILE, --out=FILE, --quick, --min_time=S, "
+                       "; allowed: --models, --config=FILE, --out=FILE, --quick, --min_time=S, "
                        "--repetitions=R (see --help)");
     }
   }
+  if (o.models && !config_given) o.config = "configs/models/report.toml";
+  if (o.models && !out_given) o.out = "results/timing/models.md";
   return o;
 }
 
@@ -350,12 +301,13 @@ int run_main(int argc, char** argv) {
   const std::optional<Options> parsed = parse_options(argc, argv);
   if (!parsed) return 0;
   const Options& o = *parsed;
-  const TimingConfig cfg = load_timing_config(o.config);
   omp_set_num_threads(1);
   torch::set_num_threads(1);
 #ifdef COSDA_HAVE_BLAS
   openblas_set_num_threads(1);  // libtorch's products go through the same OpenBLAS
 #endif
+  if (o.models) return run_models(o);
+  const TimingConfig cfg = load_timing_config(o.config);
   std::vector<Row> rows;
   for (const auto& s : cfg.shapes) {
     if (!s.paper && !(s.has("att") && !s.variants.empty())) continue;  // paper and att shapes

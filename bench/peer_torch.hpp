@@ -1,0 +1,85 @@
+// What cosda-peer-torch's two comparisons share (bench/peer_torch.cpp: attention kernels,
+// bench/peer_torch_models.cpp: whole models): the flags, the interleaved timing on the
+// thread's CPU clock, and the output check.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <ctime>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace cosda::bench::peer {
+
+struct Options {
+  std::string config = "configs/timing.toml";
+  std::string out = "results/timing/peer.md";
+  bool quick = false;
+  double min_time = 0.1;
+  int repetitions = 5;
+  bool models =
+      false;  // --models: the whole models of configs/models (bench/peer_torch_models.cpp)
+  std::string command;
+};
+
+// Seconds on this thread's CPU clock: both sides run on this one thread, and other processes
+// sharing the cores must not inflate either.
+inline double thread_seconds() {
+  timespec ts;
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+// Median over repetitions of the mean time per call of each f, each repetition at least about
+// min_time. The functions' repetitions are interleaved (f0, f1, ..., f0, f1, ...), so that a
+// burst of load on a shared machine falls on every version compared rather than on one of
+// them. The clock is read once per batch of calls, not once per call: reading a thread's CPU
+// clock is a system call, which can cost more than a small step (docs/performance.md).
+inline std::vector<double> time_per_step(const std::vector<std::function<void()>>& fs,
+                                         const Options& o) {
+  // Warm-up of about min_time / 2 in doubling batches; it sizes each function's batch.
+  std::vector<std::int64_t> batch;
+  for (const auto& f : fs) {
+    const double w0 = thread_seconds();
+    std::int64_t calls = 0;
+    double warm = 0;
+    for (std::int64_t size = 1; warm < o.min_time / 2 || calls < 2; size *= 2) {
+      for (std::int64_t i = 0; i < size; ++i) f();
+      calls += size;
+      warm = thread_seconds() - w0;
+    }
+    batch.push_back(std::max<std::int64_t>(1, std::int64_t(double(calls) * o.min_time / warm)));
+  }
+  std::vector<std::vector<double>> reps(fs.size());
+  for (int r = 0; r < o.repetitions; ++r)
+    for (std::size_t i = 0; i < fs.size(); ++i) {
+      const double t0 = thread_seconds();
+      for (std::int64_t k = 0; k < batch[i]; ++k) fs[i]();
+      reps[i].push_back((thread_seconds() - t0) / double(batch[i]));
+    }
+  std::vector<double> medians;
+  for (auto& rs : reps) {
+    std::sort(rs.begin(), rs.end());
+    medians.push_back(rs[rs.size() / 2]);
+  }
+  return medians;
+}
+
+template <class T>
+inline torch::Dtype dtype() {
+  return std::is_same_v<T, float> ? torch::kFloat32 : torch::kFloat64;
+}
+
+inline double rel_err(const torch::Tensor& got, const torch::Tensor& want) {
+  return (got - want).norm().item<double>() / std::max(want.norm().item<double>(), 1e-300);
+}
+
+// cosda-peer-torch --models: times every model of the report config (o.config) in cosda and
+// in libtorch, after checking that both give the same outputs, and writes o.out.
+int run_models(const Options& o);
+
+}  // namespace cosda::bench::peer
