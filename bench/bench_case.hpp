@@ -37,6 +37,7 @@ inline const char* kind_name(Kind k) {
 struct Options {
   std::string config = "configs/timing.toml";
   std::string machine = "results/roofline/machine.json";
+  std::string models = "configs/models/report.toml";  // whole models; "none": no models
   std::string report;  // DIR for timing/realized.md and timing/points.tsv; empty: none
   std::string out;     // --benchmark_out, written atomically
   bool quick = false;
@@ -84,6 +85,10 @@ struct Measured {
     return (*hi - *lo) / median();
   }
 };
+
+// Registers the whole models of the report config's folder (bench/models.cpp):
+// model/<name>/<scalar>/one/step for each scalar of cfg.
+void register_model_cases(const std::string& report_toml, const TimingConfig& cfg);
 
 // Writes DIR/timing/realized.md and DIR/timing/points.tsv (DIR = o.report) from a run's
 // medians.

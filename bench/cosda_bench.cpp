@@ -23,7 +23,8 @@
 // (sweeps/roofline_model.hpp) reached. With --cosda_report=DIR the run also writes
 // DIR/timing/realized.md (FLOP ratio vs att beside the time ratio vs att, medians of this run)
 // and DIR/timing/points.tsv (the roofline figure's points, drawn by `cosda roofline`), both
-// written by bench/report.cpp.
+// written by bench/report.cpp. Whole models (model/<name>/<scalar>/one/step, every model of
+// configs/models: --cosda_models=FILE, or none) are registered by bench/models.cpp.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 #include <omp.h>
@@ -326,6 +327,8 @@ Options parse_own_flags(int* argc, char** argv) {
       o.config = *v;
     } else if (auto v = value("--cosda_machine")) {
       o.machine = *v;
+    } else if (auto v = value("--cosda_models")) {
+      o.models = *v;
     } else if (auto v = value("--cosda_report")) {
       o.report = *v;
     } else if (auto v = value("--benchmark_out")) {
@@ -334,8 +337,9 @@ Options parse_own_flags(int* argc, char** argv) {
       o.quick = true;
     } else if (a.rfind("--cosda", 0) == 0) {
       throw InputError("cosda-bench: unknown flag " + a +
-                       "; allowed: --cosda_config=FILE, --cosda_machine=FILE, "
-                       "--cosda_report=DIR, --cosda_quick (see --cosda_help)");
+                       "; allowed: --cosda_config=FILE, --cosda_models=FILE, "
+                       "--cosda_machine=FILE, --cosda_report=DIR, --cosda_quick (see "
+                       "--cosda_help)");
     } else {
       argv[w++] = argv[i];
     }
@@ -353,11 +357,12 @@ bool print_help(int argc, char** argv) {
           "                   [--cosda_report=DIR] [Google Benchmark flags]\n"
           "  --cosda_config=FILE   shapes to time (default configs/timing.toml)\n"
           "  --cosda_quick         only the shapes marked quick (the make reproduce pass)\n"
+          "  --cosda_models=FILE   whole models (default configs/models/report.toml; none)\n"
           "  --cosda_machine=FILE  roofline for the bound counters (default "
           "results/roofline/machine.json)\n"
           "  --cosda_report=DIR    write DIR/timing/realized.md and DIR/timing/points.tsv\n"
-          "Benchmark names: variant/shape/scalar/threads/kind; e.g. "
-          "--benchmark_filter='co_si/table3/float/one'.\n"
+          "Benchmark names: variant/shape/scalar/threads/kind, model/name/scalar/one/step; "
+          "e.g. --benchmark_filter='co_si/table3/float/one'.\n"
           "Google Benchmark's own flags: --help.\n");
       return true;
     }
@@ -451,6 +456,7 @@ int run_main(int argc, char** argv) {
   static std::vector<Case> cases;  // registered benchmarks refer to these
   cases = make_cases(cfg, o.quick);
   register_cases(cases, cfg, machine);
+  if (o.models != "none") register_model_cases(o.models, cfg);
   CollectingReporter reporter;
   o.load_before = load_average();
   benchmark::AddCustomContext("load_average_before", o.load_before);
