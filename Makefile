@@ -10,6 +10,11 @@ PACKAGES := build-essential cmake libeigen3-dev libfmt-dev libbenchmark-dev libg
             libtomlplusplus-dev gnuplot-nox libomp-dev clang-14 libclang-rt-14-dev clang-format \
             clang-tidy libopenblas-dev pkg-config ninja-build universal-ctags \
             python3-dev pybind11-dev python3-numpy python3-pytest
+# What `make reproduce` installs beyond PACKAGES: libtorch for the libtorch peer
+# (results/timing/peer.md and models.md). `make test` (CI) does not need it.
+REPRODUCE_PACKAGES := libtorch-dev
+# The packages `deps` installs: PACKAGES, and REPRODUCE_PACKAGES under `make reproduce`.
+DEPS_PACKAGES = $(PACKAGES)
 SANITIZE ?= 1
 
 FUZZ_SECONDS ?= 30
@@ -25,7 +30,7 @@ TIDY_FILES := $(shell git ls-files 'attention/*.cpp' 'analysis/*.cpp' 'sweeps/*.
 all: build
 
 deps:
-	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+	@missing=$$(for p in $(DEPS_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 	  grep -q "install ok installed" || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
@@ -86,6 +91,7 @@ test: test-asan fuzz
 endif
 
 # Everything in results/ is written by these commands from the configs in configs/.
+reproduce: DEPS_PACKAGES = $(PACKAGES) $(REPRODUCE_PACKAGES)
 reproduce: build
 	@mkdir -p results/counts
 	@# --m applies to the variants with a rank (landmarks or random features) only.
@@ -96,7 +102,8 @@ reproduce: build
 	} > results/counts/gtzan_n120_d192_m4_h16.jsonl
 	@echo "counts of every variant at the GTZAN shape: results/counts/gtzan_n120_d192_m4_h16.jsonl"
 	build/bin/cosda verify
-	@# Timing (docs/performance.md): roofline, a short benchmark pass, the figure, the libtorch peer.
+	@# Timing (docs/performance.md): roofline, a short benchmark pass, the figure, the libtorch
+	@# peer (attention kernels, then whole models: results/timing/models.md).
 	@mkdir -p results/timing results/roofline
 	build/bin/cosda roofline --out results/roofline
 	build/bin/cosda-bench --cosda_quick --cosda_report=results --benchmark_min_time=0.05 \
@@ -104,8 +111,9 @@ reproduce: build
 	  --benchmark_out_format=json > results/timing/bench.txt
 	build/bin/cosda roofline --plot-only --out results/roofline
 	@if [ -x build/bin/cosda-peer-torch ]; then \
-	  build/bin/cosda-peer-torch --quick --min_time=0.05 --repetitions=5; \
-	else echo "libtorch-dev not installed: results/timing/peer.md left as it is"; fi
+	  build/bin/cosda-peer-torch --quick --min_time=0.05 --repetitions=5 && \
+	  build/bin/cosda-peer-torch --models --min_time=0.05 --repetitions=5 || exit 1; \
+	else echo "libtorch-dev not installed: results/timing/peer.md and models.md left as they are"; fi
 	@# Whole models (docs/models.md): the CoTrans paper's Tables 1-4 FLOPs.
 	build/bin/cosda models --config configs/models/report.toml --out results/models
 	@# Sweeps (docs/sweeps.md): the papers' cost tables and figures,
