@@ -10,6 +10,7 @@
 // Tally (analysis/model_cost.hpp).
 #include <fmt/format.h>
 
+#include <fstream>
 #include <map>
 #include <random>
 #include <stdexcept>
@@ -31,6 +32,13 @@ struct Timed {
   ModelSpec spec;
   double flops = 0;  // executed, per step
 };
+
+// The 1-minute load average: above the core count, other processes shared the cores.
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string one;
+  return in >> one ? one : "unknown";
+}
 
 struct Result {
   double cosda = 0, torch = 0, err = 0;
@@ -123,7 +131,8 @@ const char* kind_of(const Timed& t) {
 using Results = std::map<std::string, Result>;  // by key and scalar: key + "/" + scalar
 
 std::string models_md(const Options& o, const ReportConfig& r, const std::vector<Timed>& list,
-                      const std::vector<std::string>& scalars, const Results& res) {
+                      const std::vector<std::string>& scalars, const Results& res,
+                      const std::string& load) {
   std::string md = "# Whole models: time per step, cosda and libtorch\n\n";
   md += fmt::format(
       "Written by `{}` from `{}` on {}: libtorch {} (Debian libtorch-dev), one thread "
@@ -136,10 +145,10 @@ std::string models_md(const Options& o, const ReportConfig& r, const std::vector
       "repetitions of about {} s each (at least one step), the two sides' repetitions "
       "interleaved. **FLOPs/step** are the executed operations of one step (every mul, add, div, "
       "exp and other, counted by running the same model under Tally). **cosda/libtorch** below "
-      "1: cosda is faster.\n\n",
+      "1: cosda is faster. Load average (1 min) before and after the run: {}.\n\n",
       o.command, o.config, roofline::cpu_name(), TORCH_VERSION,
       std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "unset", o.repetitions,
-      o.min_time);
+      o.min_time, load);
   md +=
       "| model | kind | blocks | n | d | input | FLOPs/step | scalar | cosda | libtorch | "
       "cosda/libtorch | GFLOP/s cosda | rel. err. |\n"
@@ -186,12 +195,13 @@ int run_models(const Options& o) {
   const std::vector<Timed> list = what_to_time(r);
   const std::vector<std::string> scalars = {"float", "double"};
   torch::NoGradGuard no_grad;
+  const std::string before = load_average();
   Results res;
   for (const auto& t : list) {
     res[t.key + "/float"] = time_model<float>(t, o);
     res[t.key + "/double"] = time_model<double>(t, o);
   }
-  write_file_atomic(o.out, models_md(o, r, list, scalars, res));
+  write_file_atomic(o.out, models_md(o, r, list, scalars, res, before + " / " + load_average()));
   fmt::print("wrote {}\n", o.out);
   return 0;
 }
