@@ -91,7 +91,7 @@ test: test-asan fuzz
 endif
 
 # Everything in results/ is written by these commands from the configs in configs/.
-reproduce: DEPS_PACKAGES = $(PACKAGES) $(REPRODUCE_PACKAGES)
+# (It also installs REPRODUCE_PACKAGES: the target-specific DEPS_PACKAGES after the recipe.)
 reproduce: build
 	@mkdir -p results/counts
 	@# --m applies to the variants with a rank (landmarks or random features) only.
@@ -129,6 +129,9 @@ reproduce: build
 	build/bin/cosda accuracy configs/accuracy_exact_pinv.toml --no-plots
 	build/bin/cosda drift configs/drift.toml
 	build/bin/cosda overflow configs/overflow.toml
+
+# `deps`, run for `make reproduce`, installs the libtorch peer's packages too.
+reproduce: DEPS_PACKAGES = $(PACKAGES) $(REPRODUCE_PACKAGES)
 
 # The Slurm recipe of docs/reliability.md on a one-node cluster started on this machine
 # (scripts/slurm_check.sh; installs slurm-wlm and munge). Not part of `make test`.
