@@ -11,7 +11,8 @@
 // Heads are a batch dimension for libtorch ((h, n, d/h) tensors). Before timing, each libtorch
 // version's output is checked against cosda's on the same window (relative error below 1e-4
 // in float, 1e-9 in double). Writes results/timing/peer.md with the time ratios cosda/libtorch
-// (below 1: cosda faster).
+// (below 1: cosda faster). With --models it times whole models instead
+// (bench/peer_torch_models.cpp: results/timing/models.md).
 #include "bench/peer_torch.hpp"
 
 #include <fmt/format.h>
