@@ -24,11 +24,12 @@ Config config_for(const std::string& id, const TimedShape& s) {
 }
 
 template <class T>
-void expect_plain_equals_tally(const std::string& id, const TimedShape& s) {
+void expect_plain_equals_tally(const std::string& id, const TimedShape& s,
+                               std::int64_t extra_steps = 0) {
   const Config c = config_for(id, s);
   MultiHead<Plain<T>> plain(id, c, s.heads);
   MultiHead<Tally<T>> tally(id, c, s.heads);
-  const MatD x = random_stream(2 * s.n + 3, s.d, 22);
+  const MatD x = random_stream(2 * s.n + 3 + extra_steps, s.d, 22);
   std::int64_t compared = 0;
   for (std::int64_t i = 0; i < x.rows(); ++i) {
     const Mat<T> xi = x.row(i).template cast<T>();
@@ -42,7 +43,7 @@ void expect_plain_equals_tally(const std::string& id, const TimedShape& s) {
       ASSERT_EQ(p.data()[k], t.data()[k]) << id << " step " << i << " element " << k;
     ++compared;
   }
-  EXPECT_EQ(compared, s.n + 4);
+  EXPECT_EQ(compared, s.n + 4 + extra_steps);
 }
 
 class TimingConsistency : public ::testing::TestWithParam<std::string> {};
@@ -63,6 +64,15 @@ TEST_P(TimingConsistency, ParallelHeadsMatchTally) {
   const int before = omp_get_max_threads();
   omp_set_num_threads(2);
   expect_plain_equals_tally<double>(GetParam(), TimedShape{24, 32, 4, 4});
+  omp_set_num_threads(before);
+}
+
+// MultiHead times its first steady-state steps one after another and in parallel and keeps the
+// faster way: through those trials and after them, on two threads, every output is Tally's.
+TEST_P(TimingConsistency, ThreadChoiceNeverChangesOutputs) {
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(2);
+  expect_plain_equals_tally<float>(GetParam(), TimedShape{12, 32, 4, 8}, 60);
   omp_set_num_threads(before);
 }
 
