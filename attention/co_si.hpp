@@ -28,8 +28,8 @@ class CoSi final : public Attention<E> {
   explicit CoSi(const Config& c)
       : n_(c.n),
         d_(c.d),
-        k_by_column_(c.n >= c.d),
-        v_by_column_(c.n > c.d),
+        k_by_column_(c.n > c.d && (c.d < kShortRow || sizeof(S) == sizeof(float))),
+        v_by_column_(c.n > c.d && c.d < kShortRow),
         inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
         k_(k_by_column_ ? d_ : n_, k_by_column_ ? n_ : d_),
         v_(v_by_column_ ? d_ : n_, v_by_column_ ? n_ : d_),
@@ -84,10 +84,17 @@ class CoSi final : public Attention<E> {
     ops::scale<E>(out_.data(), d_, inv);
   }
 
+  // Rows shorter than this (fewer features than a float packet of AVX-512) are short.
+  static constexpr std::int64_t kShortRow = 16;
+
   std::int64_t n_, d_, seen_ = 0;
-  // The rings' layout: with n > d both are stored a token per column, so the vector loops run
-  // along the longer side (n); with n = d, K by column and V by row make both products sums
-  // of scaled rows, with no horizontal sums. Timings: docs/performance.md.
+  // The rings' layout. Short rows with n > d: both stored a token per column, so the vector
+  // loops run along the longer side (n) and no step ends n dot products of a dozen features in
+  // horizontal sums. Otherwise V is stored a token per row (a V a sum of scaled rows), and so
+  // is K (q K^T n dot products), as the plain-Eigen ring stores both, except in float with
+  // n > d, where K stored a token per column makes q K^T a sum of scaled rows too. Storing a
+  // token per column writes d cache lines a row apart every step, which at n = d cost more
+  // than the layout saved. Timings: docs/performance.md.
   bool k_by_column_, v_by_column_;
   S inv_sqrt_d_;
   Mat<S> k_, v_, q_, a_, out_;

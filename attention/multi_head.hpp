@@ -1,9 +1,10 @@
 // h heads of one variant (or its two-block model) side by side (CoTrans Eq. 9 without the
 // projections): the token's d features are split into h slices of d/h, each fed to its own head;
-// outputs are concatenated along features. Heads run in parallel with OpenMP in the plain build
-// when there are several heads and threads. Counting policies run them one after another (the
-// counters are per thread), and so does the plain build with one head or one thread: entering a
-// parallel region, even on one thread, can cost more than a whole small step
+// outputs are concatenated along features. With several heads and threads the plain build runs
+// the heads in parallel with OpenMP where that is faster than one after another, as timed on the
+// object's first steady-state steps (chosen_step). Counting policies run them one after another
+// (the counters are per thread), and so does the plain build with one head or one thread:
+// entering a parallel region, even on one thread, can cost more than a whole small step
 // (docs/performance.md). Counts and logical memory are summed over heads: heads running in
 // parallel are all live at once.
 #pragma once
@@ -11,6 +12,8 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <vector>
 
 #include "attention/registry.hpp"
@@ -46,16 +49,13 @@ class MultiHead {
   }
 
   bool step(const S* q, const S* k, const S* v) {
-    bool ready = false;
     if constexpr (!E::kCounting) {
-      if (h_ > 1 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
-#pragma omp parallel for reduction(|| : ready)
-        for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v) || ready;
-        return ready;
+      if (h_ > 1 && !omp_in_parallel()) {
+        const int threads = omp_get_max_threads();
+        if (threads > 1) return chosen_step(threads, q, k, v);
       }
     }
-    for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v) || ready;
-    return ready;
+    return serial_step(q, k, v);
   }
 
   MatCRef<S> output() const { return h_ > 1 ? MatCRef<S>(out_) : heads_[0]->output(); }
@@ -90,9 +90,103 @@ class MultiHead {
     return ready;
   }
 
+  bool serial_step(const S* q, const S* k, const S* v) {
+    bool ready = false;
+    for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v) || ready;
+    return ready;
+  }
+
+  bool parallel_step(const S* q, const S* k, const S* v) {
+    bool ready = false;
+#pragma omp parallel for reduction(|| : ready)
+    for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v) || ready;
+    return ready;
+  }
+
+  // Heads in parallel only where that pays: the first 2 kTrials steady-state steps with this
+  // many threads alternate one after another and in parallel, each timed on the wall clock,
+  // and the object keeps the way whose median step is faster (parallel must win by
+  // kParallelMargin). Work per step decides it, as measured here: with a step of a few
+  // microseconds the fork and join of the parallel region cost more than the second core
+  // saves (docs/performance.md). On a shared machine a core taken by another process makes
+  // parallel steps wait for it, which a few trial steps do not see: parallel steps stay timed,
+  // and a window of kWindow of them whose mean exceeds the serial median turns the object
+  // back to one after another; that choice is timed again once kRetime has passed. Either way
+  // every head computes the same bits.
+  bool chosen_step(int threads, const S* q, const S* k, const S* v) {
+    if (threads != choice_threads_) {  // new thread count: time both ways again
+      choice_threads_ = threads;
+      trials_ = 0;
+      was_ready_ = false;
+    }
+    if (trials_ == 2 * kTrials) return chosen_way(q, k, v);
+    const bool parallel = trials_ % 2 == 1;
+    const auto t0 = Clock::now();
+    const bool ready = parallel ? parallel_step(q, k, v) : serial_step(q, k, v);
+    const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (ready && was_ready_) {  // a steady-state step (the first output primes)
+      trial_seconds_[std::size_t(trials_)] = t;
+      if (++trials_ == 2 * kTrials) {
+        parallel_ = parallel_wins();
+        chosen_at_ = Clock::now();
+        window_seconds_ = 0, window_steps_ = 0;
+      }
+    }
+    was_ready_ = ready;
+    return ready;
+  }
+
+  // A step the chosen way: parallel steps timed by windows, serial ones timed again after
+  // kRetime (the clock looked at every 128 steps).
+  bool chosen_way(const S* q, const S* k, const S* v) {
+    if (!parallel_) {
+      if (++window_steps_ % 128 == 0 && Clock::now() - chosen_at_ > kRetime) trials_ = 0;
+      return serial_step(q, k, v);
+    }
+    const auto t0 = Clock::now();
+    const bool ready = parallel_step(q, k, v);
+    window_seconds_ += std::chrono::duration<double>(Clock::now() - t0).count();
+    if (++window_steps_ == kWindow) {
+      if (window_seconds_ > double(kWindow) * serial_median_) {
+        parallel_ = false;
+        chosen_at_ = Clock::now();
+      }
+      window_seconds_ = 0, window_steps_ = 0;
+    }
+    return ready;
+  }
+
+  // Median parallel step below (1 - kParallelMargin) times the median serial one.
+  bool parallel_wins() {
+    std::array<double, kTrials> serial, parallel;
+    for (std::size_t i = 0; i < kTrials; ++i) {
+      serial[i] = trial_seconds_[2 * i];
+      parallel[i] = trial_seconds_[2 * i + 1];
+    }
+    const auto median = [](std::array<double, kTrials>& x) {
+      std::nth_element(x.begin(), x.begin() + kTrials / 2, x.end());
+      return x[kTrials / 2];
+    };
+    serial_median_ = median(serial);
+    return median(parallel) < (1 - kParallelMargin) * serial_median_;
+  }
+
+  using Clock = std::chrono::steady_clock;
+  static constexpr std::size_t kTrials = 15;
+  static constexpr double kParallelMargin = 0.1;
+  static constexpr std::chrono::seconds kRetime{1};
+  static constexpr std::int64_t kWindow = 64;
+
   std::int64_t h_, dh_, rows_ = 0;
   std::vector<std::unique_ptr<Attention<E>>> heads_;
   Mat<S> out_;
+  int choice_threads_ = 0;  // the thread count parallel_ was chosen for (0: none yet)
+  std::size_t trials_ = 0;
+  std::int64_t window_steps_ = 0;  // steps since the choice or the last window
+  double window_seconds_ = 0, serial_median_ = 0;
+  Clock::time_point chosen_at_{};
+  bool was_ready_ = false, parallel_ = false;
+  std::array<double, 2 * kTrials> trial_seconds_{};
 };
 
 }  // namespace cosda

@@ -27,10 +27,18 @@ void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S
   } else {
     E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
     touch<E>(a), touch<E>(b), touch<E>(c);
-    if (r == 1 && !trans_a && !trans_b && k >= 1 && n <= kernels::kVectorMatrixMaxCols<S<E>>)
+    if (r == 1 && !trans_a && !trans_b && k >= 1 && kernels::vector_matrix_fits<S<E>>(k, n))
       return kernels::vector_matrix(k, a.data(), b.data(), b.outerStride(), n, c.data());
     if (r == 1 && !trans_a && trans_b && k >= 1 && n * k <= kernels::kMatrixVectorMaxElements<S<E>>)
       return kernels::matrix_vector(k, a.data(), b.data(), b.outerStride(), n, c.data());
+    if (r == 1 && !trans_a) {  // other rows: Eigen's matrix-vector kernels, without the run-time
+      auto y = c.row(0).transpose();  // dispatch (and zeroing of C) of a dynamic-size product
+      if (trans_b)
+        y.noalias() = b * a.row(0).transpose();
+      else
+        y.noalias() = b.transpose() * a.row(0).transpose();
+      return;
+    }
     if (!trans_a && kernels::shallow_gemm(trans_b, r, n, k, a.data(), a.outerStride(), b.data(),
                                           b.outerStride(), c.data(), c.outerStride()))
       return;

@@ -134,6 +134,17 @@ inline void matrix_vector(std::int64_t k, const T* x, const T* b, std::int64_t l
   }
 }
 
+// Whether ops::gemm sends x B (B k x n) to vector_matrix: rows of at most
+// kVectorMatrixMaxCols, and B read in one pass (rows of at most four packets) or of at most
+// 128 KiB, which stays in the L2 between its passes. A larger B is read once per block of four
+// packets of columns, where Eigen's kernel reads it once (docs/performance.md).
+template <class T>
+inline constexpr bool vector_matrix_fits(std::int64_t k, std::int64_t n) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
+  constexpr std::int64_t kMaxElements = (std::int64_t(128) << 10) / std::int64_t(sizeof(T));
+  return n <= kVectorMatrixMaxCols<T> && (n <= 4 * W || k * n <= kMaxElements);
+}
+
 }  // namespace cosda::kernels
 
 #pragma GCC diagnostic pop

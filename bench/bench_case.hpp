@@ -51,11 +51,19 @@ struct Case {
   bool single = false;  // float (else double)
   bool all_cores = false;
   Kind kind = Kind::kStep;
+  // The plain-Eigen ring (bench/plain_ring.hpp) in place of the variant, which is then its
+  // partner: the same step, counted as the variant's.
+  bool ring = false;
 
   std::string scalar() const { return single ? "float" : "double"; }
   std::string threads() const { return all_cores ? "all" : "one"; }
-  std::string stream_key() const { return variant + "/" + shape->name + "/" + scalar(); }
-  std::string name() const { return stream_key() + "/" + threads() + "/" + kind_name(kind); }
+  // The variant's counted cost at this shape and scalar (shared by the ring and its partner).
+  std::string cost_key() const { return variant + "/" + shape->name + "/" + scalar(); }
+  std::string stream_key() const { return (ring ? "ring/" : "") + cost_key(); }
+  std::string name() const {
+    return (ring ? "ring" : variant) + "/" + shape->name + "/" + scalar() + "/" + threads() + "/" +
+           kind_name(kind);
+  }
   Point point() const { return Point{variant, shape->n, shape->d, shape->m, shape->heads, 1}; }
 };
 

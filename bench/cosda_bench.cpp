@@ -1,8 +1,10 @@
-// cosda-bench: wall-clock time per steady-state step of the nine variants (Google Benchmark).
+// cosda-bench: wall-clock time per steady-state step of the registry's variants (Google
+// Benchmark).
 //
 // Benchmarks are registered at run time from the variant registry (kVariants) and
 // configs/timing.toml: one per variant, shape, scalar (float, double), thread setting (one
-// thread; all cores with heads in parallel, for shapes with more than one head) and step kind:
+// thread; all cores, where MultiHead runs the heads in parallel when that is faster) and step
+// kind:
 //   step    every steady-state step (variants without landmark updates; all steps cost the same)
 //   plain   steps that compute no landmark (continual-landmark variants)
 //   update  landmark-update steps only
@@ -11,9 +13,11 @@
 // warm-up tokens, for continual-landmark variants one whole cycle, and --benchmark_min_warmup_time
 // from the config before timing. Update steps are timed one by one and plain steps by runs
 // between updates (manual time, less what reading the clock costs); the steps skipped in
-// between run untimed. One-thread cases are timed on the thread's CPU clock (the time the step
-// spent on a core: the machine is shared, and other processes must not inflate it), all-core
-// cases on the wall clock.
+// between run untimed. Wherever the single-output continual softmax variant is timed, the
+// plain-Eigen ring (bench/plain_ring.hpp, benchmarks named ring/...) is timed beside it on one
+// thread, its outputs checked against the variant's first. One-thread cases are timed on the
+// thread's CPU clock (the time the step spent on a core: the machine is shared, and other processes
+// must not inflate it), all-core cases on the wall clock.
 //
 // Counters: flops per step as counted by executing the kernels under Tally (measure(), the
 // fast counting path; for update steps the cycle's update steps on average); FLOP/s; bytes,
@@ -21,10 +25,11 @@
 // attention/footprint.hpp); flop/byte; and, when
 // results/roofline/machine.json exists, bound_GFLOP/s and roofline, the fraction of the bound
 // (sweeps/roofline_model.hpp) reached. With --cosda_report=DIR the run also writes
-// DIR/timing/realized.md (FLOP ratio vs att beside the time ratio vs att, medians of this run)
-// and DIR/timing/points.tsv (the roofline figure's points, drawn by `cosda roofline`), both
-// written by bench/report.cpp. Whole models (model/<name>/<scalar>/one/step, every model of
-// configs/models: --cosda_models=FILE, or none) are registered by bench/models.cpp.
+// DIR/timing/realized.md (FLOP ratio vs att beside the time ratio vs att; the ring, head
+// batching and all-cores tables; medians of this run) and DIR/timing/points.tsv (the roofline
+// figure's points, drawn by `cosda roofline`), both written by bench/report.cpp. Whole models
+// (model/<name>/<scalar>/one/step, every model of configs/models: --cosda_models=FILE, or
+// none) are registered by bench/models.cpp.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 #include <omp.h>
@@ -44,6 +49,7 @@
 #include "analysis/policy.hpp"
 #include "attention/multi_head.hpp"
 #include "bench/bench_case.hpp"
+#include "bench/streams.hpp"
 #include "bench/timing_config.hpp"
 #include "sweeps/roofline_model.hpp"
 
@@ -53,10 +59,10 @@ namespace cosda::bench {
 
 const Cost& cost_of(const Case& c) {
   static std::map<std::string, Cost> cache;
-  auto it = cache.find(c.stream_key());
+  auto it = cache.find(c.cost_key());
   if (it == cache.end())
     it = cache
-             .emplace(c.stream_key(),
+             .emplace(c.cost_key(),
                       measure(c.point(), Counting::kTally,
                               c.single ? Precision::kFloat : Precision::kDouble, Touched::kRecord))
              .first;
@@ -95,89 +101,6 @@ std::string load_average() {
   std::ifstream in("/proc/loadavg");
   std::string one;
   return in >> one ? one : "unknown";
-}
-
-// ---------------------------------------------------------------------------------------
-// Streams: a warmed-up Plain<T> model fed from a pool of seeded tokens (q = k = v = token).
-
-class StreamBase {
- public:
-  virtual ~StreamBase() = default;
-  virtual void step() = 0;
-  virtual bool next_is_update() const = 0;
-  virtual std::int64_t cycle() const = 0;
-  virtual bool has_plain_steps() const = 0;
-};
-
-template <class T>
-class Stream final : public StreamBase {
- public:
-  explicit Stream(const Case& c) : n_(c.shape->n), mh_(c.variant, config(c), c.shape->heads) {
-    std::mt19937_64 rng(7);
-    std::normal_distribution<double> normal(0.0, 1.0);
-    pool_.resize(97, c.shape->d);
-    for (std::int64_t i = 0; i < pool_.size(); ++i) pool_.data()[i] = T(0.5 * normal(rng));
-    for (std::int64_t i = 0; i < n_; ++i) feed();  // warm-up: the first output primes
-    if (find_variant(c.variant)->landmarks == LandmarkKind::kContinual) {
-      updates_.resize(std::size_t(n_));  // one whole cycle: which steps update a landmark
-      for (std::int64_t i = 0; i < n_; ++i) {
-        feed();
-        updates_[std::size_t(i)] = mh_.updated_landmarks();
-      }
-    }
-  }
-  void step() override {
-    feed();
-    phase_ = (phase_ + 1) % n_;
-  }
-  bool next_is_update() const override {
-    return !updates_.empty() && updates_[std::size_t(phase_)];
-  }
-  std::int64_t cycle() const override { return n_; }
-  bool has_plain_steps() const override {
-    return std::find(updates_.begin(), updates_.end(), false) != updates_.end();
-  }
-
- private:
-  static Config config(const Case& c) {
-    Config k;
-    k.n = c.shape->n;
-    k.d = c.shape->d;
-    k.m = find_variant(c.variant)->landmarks == LandmarkKind::kNone ? 1 : c.shape->m;
-    if (find_variant(c.variant)->landmarks == LandmarkKind::kFixed) {
-      std::mt19937_64 rng(11);
-      std::normal_distribution<double> normal(0.0, 1.0);
-      k.fixed_q.resize(k.m, k.d);
-      for (std::int64_t i = 0; i < k.fixed_q.size(); ++i) k.fixed_q.data()[i] = 0.5 * normal(rng);
-      k.fixed_k = k.fixed_q;
-    }
-    return k;
-  }
-  void feed() {
-    const T* x = &pool_(next_++ % pool_.rows(), 0);
-    mh_.step(x, x, x);
-  }
-
-  std::int64_t n_, next_ = 0, phase_ = 0;
-  MultiHead<Plain<T>> mh_;
-  Mat<T> pool_;
-  std::vector<bool> updates_;
-};
-
-// The stream of the case being run; kept across the calls Google Benchmark makes for one
-// benchmark (iteration probes, repetitions) and across thread settings and step kinds.
-StreamBase& stream_for(const Case& c) {
-  static std::unique_ptr<StreamBase> current;
-  static std::string key;
-  if (key != c.stream_key()) {
-    current.reset();
-    key = c.stream_key();
-    current = with_plain(c.single ? Precision::kFloat : Precision::kDouble,
-                         [&]<class E>() -> std::unique_ptr<StreamBase> {
-                           return std::make_unique<Stream<typename E::Scalar>>(c);
-                         });
-  }
-  return *current;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -393,15 +316,16 @@ void add_context(const Options& o, const std::optional<roofline::Machine>& machi
 }
 
 // The cases of the config's shapes (only the quick ones with quick): every variant a shape
-// times, each scalar, one thread and (heads > 1, more than one core) all cores, and the step
-// kinds of the variant.
+// times, each scalar, one thread and (more than one core) all cores, and the step kinds of the
+// variant; and on one thread the plain-Eigen ring wherever its partner is timed.
 std::vector<Case> make_cases(const TimingConfig& cfg, bool quick) {
   std::vector<Case> cases;
+  const std::string partner(ring_partner().id);
   for (const auto& s : cfg.shapes) {
     if (quick && !s.quick) continue;
     for (const auto& scalar : cfg.scalars)
       for (const bool all : {false, true}) {
-        if (all && (s.heads < 2 || cores() < 2)) continue;
+        if (all && cores() < 2) continue;
         for (const auto& v : kVariants) {
           if (!s.has(v.id)) continue;
           const bool cycles = v.landmarks == LandmarkKind::kContinual;
@@ -411,6 +335,8 @@ std::vector<Case> make_cases(const TimingConfig& cfg, bool quick) {
           for (const Kind k : kinds)
             cases.push_back(Case{std::string(v.id), &s, scalar == "float", all, k});
         }
+        if (!all && s.has(partner))
+          cases.push_back(Case{partner, &s, scalar == "float", false, Kind::kStep, true});
       }
   }
   return cases;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench/bench_case.hpp"
+#include "bench/plain_ring.hpp"
 #include "io/atomic_file.hpp"
 
 namespace cosda::bench {
@@ -44,10 +45,10 @@ class Lookup {
       : cases_(cases), results_(results) {}
   std::pair<const Case*, const Measured*> operator()(const std::string& variant,
                                                      const TimingShape& s, bool single, bool all,
-                                                     Kind kind) const {
+                                                     Kind kind, bool ring = false) const {
     for (const auto& c : cases_)
       if (c.variant == variant && c.shape == &s && c.single == single && c.all_cores == all &&
-          c.kind == kind) {
+          c.kind == kind && c.ring == ring) {
         auto it = results_.find(c.name());
         return {&c, it == results_.end() || it->second.seconds.empty() ? nullptr : &it->second};
       }
@@ -206,6 +207,116 @@ std::string shape_table(const Lookup& find, const TimingShape& s, bool single, b
   return md;
 }
 
+// The median time of a variant's realized kind at a shape, scalar and thread setting (or of
+// the plain-Eigen ring in its place); 0 where the run has none.
+double realized_time(const Lookup& find, const std::string& id, const TimingShape& s, bool single,
+                     bool all, bool ring = false) {
+  auto [c, r] = find(id, s, single, all, realized_kind(id), ring);
+  return c && r ? r->median() : 0;
+}
+
+std::string ratio_cell(double num, double den) {
+  return num > 0 && den > 0 ? fmt::format("{:.2f}", num / den) : "n/a";
+}
+
+// The partner variant against the plain-Eigen ring (bench/plain_ring.hpp) at every shape of the
+// run, one thread.
+std::string ring_table(const Lookup& find, const TimingConfig& cfg) {
+  const std::string id(ring_partner().id);
+  std::string rows;
+  for (const auto& s : cfg.shapes) {
+    std::string cells;
+    bool any = false;
+    for (const bool single : {true, false}) {
+      const double t = realized_time(find, id, s, single, false);
+      const double ring = realized_time(find, id, s, single, false, true);
+      any = any || (t > 0 && ring > 0);
+      cells += fmt::format(" {} | {} | {} |", t > 0 ? duration(t) : "n/a",
+                           ring > 0 ? duration(ring) : "n/a", ratio_cell(t, ring));
+    }
+    if (any) rows += fmt::format("| {} | {} | {} | {} |{}\n", s.name, s.n, s.d, s.heads, cells);
+  }
+  if (rows.empty()) return "";
+  return fmt::format(
+             "## `{0}` against a plain-Eigen ring\n\n"
+             "The ring (bench/plain_ring.hpp): K and V as n x d row-major rings, a = exp(K q / "
+             "sqrt(d)), out = V^T a / sum(a), in plain Eigen; with h heads, h independent rings "
+             "of width d / h stepped one after another. Its outputs are checked against `{0}`'s "
+             "on the same stream before it is timed. One thread; **ratio** = time(`{0}`) / "
+             "time(ring), medians of this run (target: at most 1).\n\n"
+             "| shape | n | d | heads | float `{0}` | float ring | ratio | double `{0}` | "
+             "double ring | ratio |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+             id) +
+         rows + "\n";
+}
+
+// Time per executed FLOP with the heads run one by one (a shape with heads > 1) against the
+// same window as one head (a shape of the same n, d and m with heads = 1), one thread.
+std::string batching_table(const Lookup& find, const TimingConfig& cfg) {
+  std::string md;
+  for (const auto& s : cfg.shapes)
+    for (const auto& o : cfg.shapes) {
+      if (!(s.heads > 1 && o.heads == 1 && s.n == o.n && s.d == o.d && s.m == o.m)) continue;
+      std::string rows;
+      for (const bool single : {true, false})
+        for (const auto& v : kVariants) {
+          const std::string id(v.id);
+          auto [hc, hr] = find(id, s, single, false, realized_kind(id));
+          auto [oc, orr] = find(id, o, single, false, realized_kind(id));
+          if (!(hc && hr && oc && orr)) continue;
+          const double fh = step_cost(*hc, cost_of(*hc)).flops;
+          const double fo = step_cost(*oc, cost_of(*oc)).flops;
+          const double ph = hr->median() / fh, po = orr->median() / fo;
+          rows += fmt::format("| `{}` | {} | {} | {} | {:.3g} | {} | {} | {:.3g} | {:.2f} |\n", id,
+                              single ? "float" : "double", si(fh), duration(hr->median()),
+                              ph * 1e12, si(fo), duration(orr->median()), po * 1e12, ph / po);
+        }
+      if (rows.empty()) continue;
+      md += fmt::format(
+          "## Head batching: {} heads of {} against one head of {} (n = {}, m = {})\n\n"
+          "Time per executed FLOP (Tally counts, ps/FLOP) of `{}` and `{}`, one thread, "
+          "medians of this run; **ratio** = per-FLOP time with {} heads / with one head (the "
+          "target of batching the heads: at most 1.3).\n\n"
+          "| variant | scalar | FLOPs/step, {} heads | time/step | ps/FLOP | FLOPs/step, one "
+          "head | time/step | ps/FLOP | ratio |\n"
+          "|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+          s.heads, s.d / s.heads, s.d, s.n, s.m, s.name, o.name, s.heads, s.heads);
+      md += rows + "\n";
+    }
+  return md;
+}
+
+// All cores against one thread, every variant and shape of the run: wall-clock time with
+// MultiHead's choice of parallel heads / thread CPU time on one thread.
+std::string threads_table(const Lookup& find, const TimingConfig& cfg) {
+  std::string rows;
+  for (const auto& s : cfg.shapes)
+    for (const auto& v : kVariants) {
+      const std::string id(v.id);
+      std::string cells;
+      bool any = false;
+      for (const bool single : {true, false}) {
+        const double one = realized_time(find, id, s, single, false);
+        const double all = realized_time(find, id, s, single, true);
+        any = any || (one > 0 && all > 0);
+        cells += fmt::format(" {} | {} | {} |", one > 0 ? duration(one) : "n/a",
+                             all > 0 ? duration(all) : "n/a", ratio_cell(all, one));
+      }
+      if (any) rows += fmt::format("| {} | {} | `{}` |{}\n", s.name, s.heads, id, cells);
+    }
+  if (rows.empty()) return "";
+  return fmt::format(
+             "## All {} cores against one thread\n\n"
+             "**ratio** = time on all cores (wall clock; MultiHead runs the heads in parallel "
+             "only where its first steps timed that faster) / time on one thread (thread CPU "
+             "time), medians of this run (target: at most 1). With one head both run the same "
+             "code, and the ratio is the two clocks' difference under the machine's load.\n\n"
+             "| shape | heads | variant | float one | float all | ratio | double one | double "
+             "all | ratio |\n|---|---:|---|---:|---:|---:|---:|---:|---:|\n",
+             cores()) +
+         rows + "\n";
+}
+
 }  // namespace
 
 void write_reports(const Options& o, const TimingConfig& cfg, const std::vector<Case>& cases,
@@ -225,6 +336,7 @@ void write_reports(const Options& o, const TimingConfig& cfg, const std::vector<
         if (s.paper) md += shape_table(find, s, single, all, m);
       }
   }
+  md += ring_table(find, cfg) + batching_table(find, cfg) + threads_table(find, cfg);
   const std::filesystem::path dir = std::filesystem::path(o.report) / "timing";
   write_file_atomic(dir / "realized.md", md);
   write_file_atomic(dir / "points.tsv", points);

@@ -22,7 +22,7 @@ struct TimingShape {
   std::string name, what;
   std::int64_t n = 0, d = 0, m = 1, heads = 1;
   bool paper = false, quick = false;
-  std::vector<std::string> variants;  // empty: all nine
+  std::vector<std::string> variants;  // empty: every variant of the registry
 
   bool has(std::string_view id) const {
     if (variants.empty()) return true;

@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include "attention/multi_head.hpp"
+#include "bench/plain_ring.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {
@@ -23,11 +24,12 @@ Config config_for(const std::string& id, const TimedShape& s) {
 }
 
 template <class T>
-void expect_plain_equals_tally(const std::string& id, const TimedShape& s) {
+void expect_plain_equals_tally(const std::string& id, const TimedShape& s,
+                               std::int64_t extra_steps = 0) {
   const Config c = config_for(id, s);
   MultiHead<Plain<T>> plain(id, c, s.heads);
   MultiHead<Tally<T>> tally(id, c, s.heads);
-  const MatD x = random_stream(2 * s.n + 3, s.d, 22);
+  const MatD x = random_stream(2 * s.n + 3 + extra_steps, s.d, 22);
   std::int64_t compared = 0;
   for (std::int64_t i = 0; i < x.rows(); ++i) {
     const Mat<T> xi = x.row(i).template cast<T>();
@@ -41,7 +43,7 @@ void expect_plain_equals_tally(const std::string& id, const TimedShape& s) {
       ASSERT_EQ(p.data()[k], t.data()[k]) << id << " step " << i << " element " << k;
     ++compared;
   }
-  EXPECT_EQ(compared, s.n + 4);
+  EXPECT_EQ(compared, s.n + 4 + extra_steps);
 }
 
 class TimingConsistency : public ::testing::TestWithParam<std::string> {};
@@ -62,6 +64,15 @@ TEST_P(TimingConsistency, ParallelHeadsMatchTally) {
   const int before = omp_get_max_threads();
   omp_set_num_threads(2);
   expect_plain_equals_tally<double>(GetParam(), TimedShape{24, 32, 4, 4});
+  omp_set_num_threads(before);
+}
+
+// MultiHead times its first steady-state steps one after another and in parallel and keeps the
+// faster way: through those trials and after them, on two threads, every output is Tally's.
+TEST_P(TimingConsistency, ThreadChoiceNeverChangesOutputs) {
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(2);
+  expect_plain_equals_tally<float>(GetParam(), TimedShape{12, 32, 4, 8}, 60);
   omp_set_num_threads(before);
 }
 
@@ -98,6 +109,26 @@ TEST_P(TimingConsistency, PlainDoubleMatchesScalarLevelCounting) {
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, TimingConsistency, ::testing::ValuesIn(variant_ids()),
                          [](const auto& info) { return info.param; });
+
+// cosda-bench's plain-Eigen ring (bench/plain_ring.hpp) computes its partner's outputs over
+// long streams: many passes of the ring, several heads, each layout co_si chooses (n > d, n = d,
+// n < d).
+template <class T>
+void expect_ring_matches_partner(std::int64_t n, std::int64_t d, std::int64_t heads, double tol) {
+  bench::PlainRing<T> ring(n, d, heads);
+  const Mat<T> tokens = random_stream(97, d, 31).cast<T>();
+  EXPECT_LE(bench::check_against_partner(ring, n, d, heads, tokens, 10 * n + 7, tol), tol)
+      << "n " << n << " d " << d << " heads " << heads;
+}
+
+TEST(TimingPlainRing, MatchesPartnerOnLongStreams) {
+  for (const TimedShape s :
+       {TimedShape{120, 192, 0, 16}, TimedShape{120, 192, 0, 1}, TimedShape{64, 256, 0, 1},
+        TimedShape{100, 100, 0, 1}, TimedShape{300, 40, 0, 1}}) {
+    expect_ring_matches_partner<float>(s.n, s.d, s.heads, 1e-4);
+    expect_ring_matches_partner<double>(s.n, s.d, s.heads, 1e-10);
+  }
+}
 
 }  // namespace
 }  // namespace cosda::test
