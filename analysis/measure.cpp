@@ -95,6 +95,7 @@ Cost run(const Point& p, Touched touched) {
   cost.cycle_steps = t->landmarks == LandmarkKind::kContinual ? p.n : 1;
   std::int64_t heap_peak = 0, allocs = 0;
   mh.measure_steps(true);
+  std::vector<bool> updated;
   for (std::int64_t s = 0; s < cost.cycle_steps; ++s) {
     const OpCounts before = thread_counts();
     heap::reset_peak();
@@ -107,6 +108,7 @@ Cost run(const Point& p, Touched touched) {
     heap_peak = std::max(heap_peak, heap::peak() - heap0);
     cost.cycle_total += ops;
     cost.cycle_bytes += bytes;
+    updated.push_back(mh.updated_landmarks());
     if (mh.updated_landmarks()) {
       if (cost.update_steps++ == 0 || ops.flops() > cost.update_step.flops()) {
         cost.update_step = ops;
@@ -119,11 +121,17 @@ Cost run(const Point& p, Touched touched) {
   }
   mh.measure_steps(false);
   look_ahead(traces, p, [&] { step(mh); });
+  std::vector<std::int64_t> peaks(updated.size(), 0);  // per step, summed over heads
   for (auto& trace : traces) {
-    const auto [valley, peak] = trace.finish();
-    cost.valley += valley;
-    cost.peak += peak;
+    const Liveness::Figures f = trace.finish();
+    cost.valley += f.valley;
+    for (std::size_t i = 0; i < peaks.size(); ++i) peaks[i] += f.step_peaks[i];
   }
+  for (std::size_t i = 0; i < peaks.size(); ++i) {
+    std::int64_t& kind = updated[i] ? cost.update_peak : cost.plain_peak;
+    kind = std::max(kind, peaks[i]);
+  }
+  cost.peak = std::max(cost.plain_peak, cost.update_peak);
   if (heap_on) {
     cost.heap_peak_bytes = heap_peak;
     cost.steady_allocations = allocs;

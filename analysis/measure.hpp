@@ -40,6 +40,8 @@ struct Cost {
   // Logical memory in elements, summed over heads: the values live across a step boundary
   // (valley) and the most live at once during a step (peak), from the kernels' reads and writes.
   std::int64_t valley = 0, peak = 0;
+  // The peak over plain steps and over landmark-update steps (0 where the cycle has none).
+  std::int64_t plain_peak = 0, update_peak = 0;
   // Bytes a step touches (attention/footprint.hpp; with Touched::kRecord under Tally, else 0):
   // a plain step, the update step of update_step, and the whole cycle's steps summed.
   std::int64_t plain_bytes = 0, update_bytes = 0, cycle_bytes = 0;

@@ -107,7 +107,7 @@ class Liveness {
   void begin_step(bool measured) {
     begin_op();
     if (measured) {
-      if (window_lo_ < 0) window_lo_ = 4 * op_;
+      steps_.push_back({4 * op_, 4 * op_});
       boundaries_.push_back(4 * op_);
     }
     measuring_ = measured;
@@ -115,7 +115,7 @@ class Liveness {
   void end_step() {
     begin_op();
     if (measuring_) {
-      window_hi_ = 4 * op_ + 3;
+      steps_.back().second = 4 * op_ + 3;
       boundaries_.push_back(4 * op_ + 4);
     }
     measuring_ = false;
@@ -135,30 +135,40 @@ class Liveness {
   // Elements still pending (bytes / element size).
   std::int64_t pending() const { return pending_ / elem_; }
 
-  // Closes every value and returns {valley, peak} in elements over the measured steps.
-  std::pair<std::int64_t, std::int64_t> finish() {
+  // What finish() found over the measured steps, in elements.
+  struct Figures {
+    std::int64_t valley = 0;               // the most values crossing one boundary
+    std::vector<std::int64_t> step_peaks;  // per measured step, in order
+  };
+
+  // Closes every value and measures.
+  Figures finish() {
     for (auto& [begin, s] : segs_) close(begin, s);
     segs_.clear();
     std::sort(events_.begin(), events_.end());
-    std::int64_t live = 0, peak = 0, valley = 0;
+    Figures f;
+    std::int64_t live = 0;
     std::size_t e = 0;
-    auto advance_to = [&](std::int64_t instant) {  // applies the events at or before instant
-      for (; e < events_.size() && events_[e].first <= instant; ++e) live += events_[e].second;
-    };
-    for (std::int64_t boundary : boundaries_) {
-      advance_to(boundary);
-      valley = std::max(valley, live);
+    for (std::int64_t boundary : boundaries_) {  // boundaries are in increasing order
+      for (; e < events_.size() && events_[e].first <= boundary; ++e) live += events_[e].second;
+      f.valley = std::max(f.valley, live);
     }
+    // A step's peak: the live count after all events at each instant inside the step.
     live = 0, e = 0;
-    // The peak: the live count at each op's instant 4T+2 inside the measured steps.
-    for (; e < events_.size(); ++e) {
-      const std::int64_t t = events_[e].first;
-      live += events_[e].second;
-      const bool last_at_t = e + 1 == events_.size() || events_[e + 1].first != t;
-      if (last_at_t && t >= window_lo_ && t <= window_hi_) peak = std::max(peak, live);
+    for (const auto& [lo, hi] : steps_) {
+      for (; e < events_.size() && events_[e].first < lo; ++e) live += events_[e].second;
+      std::int64_t peak = live;
+      for (; e < events_.size() && events_[e].first <= hi; ++e) {
+        live += events_[e].second;
+        if (e + 1 == events_.size() || events_[e + 1].first != events_[e].first)
+          peak = std::max(peak, live);
+      }
+      f.step_peaks.push_back(peak / elem_);
     }
+
+    f.valley /= elem_;
     events_.clear();
-    return {valley / elem_, std::max(peak, valley) / elem_};
+    return f;
   }
 
  private:
@@ -176,9 +186,7 @@ class Liveness {
     if (s.r == kUnread) return;
     const std::int64_t bytes = std::int64_t(s.end - begin);
     const std::int64_t lo = s.w, hi = s.r;
-    // Only the part that meets the measured steps matters; the first boundary may precede
-    // the window's first instant by nothing, so keep values that reach it.
-    if (window_lo_ >= 0 && hi < window_lo_) return;
+    if (!steps_.empty() && hi < steps_.front().first) return;  // before every measured step
     events_.emplace_back(lo, bytes);
     events_.emplace_back(hi + 1, -bytes);
   }
@@ -256,7 +264,9 @@ class Liveness {
       segs_;
   std::vector<Event, TraceAllocator<Event>> events_;
   std::vector<std::int64_t, TraceAllocator<std::int64_t>> boundaries_;
-  std::int64_t window_lo_ = -1, window_hi_ = -1, pending_ = 0;
+  using Span = std::pair<std::int64_t, std::int64_t>;
+  std::vector<Span, TraceAllocator<Span>> steps_;  // measured steps' first and last instants
+  std::int64_t pending_ = 0;
   bool measuring_ = false;
   int fold_ = 0;
 };

@@ -30,9 +30,9 @@ TEST(Liveness, ValueCrossesABoundaryOnlyIfReadAfterIt) {
   l.begin_op(), l.read(&kept, kE), l.read(&dropped, kE);
   l.end_step();
   EXPECT_EQ(l.pending(), 1);  // unread: neither read nor overwritten yet
-  const auto [valley, peak] = l.finish();
-  EXPECT_EQ(valley, 1);  // kept
-  EXPECT_EQ(peak, 2);    // in and kept while the op runs: both live at its instant
+  const Liveness::Figures f = l.finish();
+  EXPECT_EQ(f.valley, 1);                                      // kept
+  EXPECT_EQ(f.step_peaks, std::vector<std::int64_t>({2}));  // in and kept, live at the op
 }
 
 // An op that reads and overwrites the same elements holds them once.
@@ -45,7 +45,9 @@ TEST(Liveness, InPlaceOpCountsItsElementsOnce) {
   l.begin_op(), l.read(x, 4 * kE);
   l.end_step();
   l.mark_pending();
-  EXPECT_EQ(l.finish(), (std::pair<std::int64_t, std::int64_t>{0, 4}));
+  const Liveness::Figures f = l.finish();
+  EXPECT_EQ(f.valley, 0);
+  EXPECT_EQ(f.step_peaks, std::vector<std::int64_t>({4}));
 }
 
 // Values written before the trace and read inside it are state: live from the start.
@@ -59,9 +61,9 @@ TEST(Liveness, ReadBeforeAnyWriteIsStateFromBeforeTheTrace) {
   l.begin_step(false);
   l.begin_op(), l.read(w, 2 * kE);
   l.end_step();
-  const auto [valley, peak] = l.finish();
-  EXPECT_EQ(valley, 3);  // all three cross the first boundary; two cross the second
-  EXPECT_EQ(peak, 3);
+  const Liveness::Figures f = l.finish();
+  EXPECT_EQ(f.valley, 3);  // all three cross the first boundary; two cross the second
+  EXPECT_EQ(f.step_peaks, std::vector<std::int64_t>({3}));
 }
 
 // co_si with one buffer more: kExtraUnread writes an n x d buffer every step and never reads
@@ -114,7 +116,8 @@ std::pair<std::int64_t, std::int64_t> valley_and_peak(Attention<Tally<double>>& 
   step(true);
   l.mark_pending();
   for (std::int64_t t = 0; t < n + 2 && l.pending() > 0; ++t) step(false);
-  return l.finish();
+  const Liveness::Figures f = l.finish();
+  return {f.valley, f.step_peaks.at(0)};
 }
 
 TEST(Liveness, SeesWhatTheKernelDoesNotWhatItSays) {
