@@ -20,6 +20,16 @@ std::int64_t max_live(const std::vector<Poly>& phases, std::int64_t n, std::int6
 
 }  // namespace
 
+bool valley_exact(const Point& p) {
+  const VariantTraits* t = find_variant(p.variant);
+  return t != nullptr && p.n >= 3 &&
+         (t->landmarks == LandmarkKind::kNone || (p.m >= 2 && p.m < p.n));
+}
+
+bool memory_exact(const Point& p) {
+  return valley_exact(p) && find_variant(p.variant)->landmarks != LandmarkKind::kContinual;
+}
+
 const Forms* forms(std::string_view id) {
   const VariantTraits* t = find_variant(id);
   return t == nullptr ? nullptr : &t->closed_forms();
@@ -69,17 +79,17 @@ Cost evaluate(const Point& p) {
     c.update_step = times_h(seg.r > 0 ? big : small);
     c.plain_step = c.plain_steps > 0 ? times_h(plain) : OpCounts{};
     c.cycle_total = times_h(total);
-    std::int64_t live = max_live(f.update_live, n, d, m);
-    if (c.plain_steps > 0) live = std::max(live, max_live(f.step_live, n, d, m));
     c.valley = h * f.valley.eval(n, d, m, seg.c);
-    c.peak = c.valley + h * live;
+    c.update_peak = c.valley + h * max_live(f.update_live, n, d, m);
+    if (c.plain_steps > 0) c.plain_peak = c.valley + h * max_live(f.step_live, n, d, m);
+    c.peak = std::max(c.plain_peak, c.update_peak);
   } else {
     c.cycle_steps = 1;
     c.plain_steps = 1;
     c.plain_step = times_h(f.step.eval(n, d, m));
     c.cycle_total = c.plain_step;
     c.valley = h * f.valley.eval(n, d, m);
-    c.peak = c.valley + h * max_live(f.step_live, n, d, m);
+    c.peak = c.plain_peak = c.valley + h * max_live(f.step_live, n, d, m);
   }
   return c;
 }

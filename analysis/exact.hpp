@@ -27,6 +27,15 @@ Segments segments(std::int64_t n, std::int64_t m);
 // continual landmarks, the step itself otherwise.
 Buckets cycle_forms(const Forms& f);
 
+// Whether the valley form is exact at p: windows of n >= 3 tokens, and with landmarks or
+// features 2 <= m < n. In the degenerate windows outside (n <= 2, a single landmark, a landmark
+// per token) a stream carries less, or differently, than the forms say (docs/counting.md).
+bool valley_exact(const Point& p);
+// Whether valley and peak forms are both exact at p: where the valley is, except for the
+// continual-landmark variants, whose peak depends on where in a landmark segment a step falls
+// and is measured only. Elsewhere evaluate() returns the forms' values as an estimate.
+bool memory_exact(const Point& p);
+
 // What measure() reports for a one-layer point, from the forms alone (heads applied). Mirrors
 // analysis/measure.hpp's Cost: update_step is the most expensive update step (size c),
 // plain_step is zero when the cycle has none, update_step zero for variants without updates.

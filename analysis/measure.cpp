@@ -6,6 +6,7 @@
 #include "analysis/heap.hpp"
 #include "analysis/policy.hpp"
 #include "attention/footprint.hpp"
+#include "attention/liveness.hpp"
 #include "attention/multi_head.hpp"
 
 namespace cosda {
@@ -27,6 +28,30 @@ std::string skip_reason(const Point& p) {
 
 namespace {
 
+// Steps on until every value held at the end of the measured steps has been read (it was
+// live across that boundary) or overwritten (it was not). A value no step reads again is
+// never resolved; it is left when a whole landmark cycle (or, without landmark updates, two
+// steps) resolves nothing more, and counts as not live. Any value a variant keeps is read
+// again within n steps, when its token leaves the window at the latest: that bounds the wait.
+template <class Step>
+void look_ahead(std::vector<Liveness>& traces, const Point& p, Step&& step) {
+  auto pending = [&] {
+    std::int64_t s = 0;
+    for (const auto& t : traces) s += t.pending();
+    return s;
+  };
+  for (auto& t : traces) t.mark_pending();
+  const bool cycles = find_variant(p.variant)->landmarks == LandmarkKind::kContinual;
+  const std::int64_t patience = cycles ? p.n / p.m + 2 : 2;
+  std::int64_t left = pending(), idle = 0;
+  for (std::int64_t s = 0; s <= p.n + patience && left > 0 && idle < patience; ++s) {
+    step();
+    const std::int64_t now = pending();
+    idle = now < left ? 0 : idle + 1;
+    left = now;
+  }
+}
+
 template <class E>
 Cost run(const Point& p, Touched touched) {
   using S = typename E::Scalar;
@@ -44,10 +69,15 @@ Cost run(const Point& p, Touched touched) {
     for (std::int64_t i = 0; i < c.fixed_q.size(); ++i) c.fixed_q.data()[i] = 0.5 * normal(rng);
     c.fixed_k = c.fixed_q;
   }
-  std::vector<S> token(static_cast<std::size_t>(p.d));
+  // q, k and v of a token are three separate rows, as a stream with projections passes them.
+  std::vector<S> token(static_cast<std::size_t>(3 * p.d));
   auto next = [&] {
     for (auto& x : token) x = S(0.5 * normal(rng));
     return token.data();
+  };
+  auto step = [&](MultiHead<E>& mh) {
+    const S* x = next();
+    return mh.step(x, x + p.d, x + 2 * p.d);
   };
 
   Cost cost;
@@ -57,29 +87,28 @@ Cost run(const Point& p, Touched touched) {
   if (record) footprint.reserve(std::size_t(1) << 14);  // before heap0: not the step's memory
   const std::int64_t heap0 = heap::current();
   MultiHead<E> mh(p.variant, c, p.heads, int(p.layers));
-  for (std::int64_t i = 0; i < p.n; ++i) {
-    const S* x = next();
-    mh.step(x, x, x);
-  }
+  std::vector<Liveness> traces(static_cast<std::size_t>(p.heads), Liveness(sizeof(S)));
+  mh.attach(&traces);
+  for (std::int64_t i = 0; i < p.n; ++i) step(mh);
   const bool heap_on = heap::enabled();
   if (heap_on) cost.heap_retained_bytes = heap::current() - heap0;
   cost.cycle_steps = t->landmarks == LandmarkKind::kContinual ? p.n : 1;
   std::int64_t heap_peak = 0, allocs = 0;
+  mh.measure_steps(true);
+  std::vector<bool> updated;
   for (std::int64_t s = 0; s < cost.cycle_steps; ++s) {
-    const S* x = next();
     const OpCounts before = thread_counts();
-    mh.reset_peak();
     heap::reset_peak();
     const std::int64_t a0 = heap::allocations();
     if (record) footprint.start();
-    mh.step(x, x, x);
+    step(mh);
     const std::int64_t bytes = record ? footprint.stop() : 0;
     const OpCounts ops = thread_counts() - before;
     allocs += heap::allocations() - a0;
     heap_peak = std::max(heap_peak, heap::peak() - heap0);
-    cost.peak = std::max(cost.peak, mh.peak());
     cost.cycle_total += ops;
     cost.cycle_bytes += bytes;
+    updated.push_back(mh.updated_landmarks());
     if (mh.updated_landmarks()) {
       if (cost.update_steps++ == 0 || ops.flops() > cost.update_step.flops()) {
         cost.update_step = ops;
@@ -90,7 +119,19 @@ Cost run(const Point& p, Touched touched) {
       cost.plain_bytes = bytes;
     }
   }
-  cost.valley = mh.valley();
+  mh.measure_steps(false);
+  look_ahead(traces, p, [&] { step(mh); });
+  std::vector<std::int64_t> peaks(updated.size(), 0);  // per step, summed over heads
+  for (auto& trace : traces) {
+    const Liveness::Figures f = trace.finish();
+    cost.valley += f.valley;
+    for (std::size_t i = 0; i < peaks.size(); ++i) peaks[i] += f.step_peaks[i];
+  }
+  for (std::size_t i = 0; i < peaks.size(); ++i) {
+    std::int64_t& kind = updated[i] ? cost.update_peak : cost.plain_peak;
+    kind = std::max(kind, peaks[i]);
+  }
+  cost.peak = std::max(cost.plain_peak, cost.update_peak);
   if (heap_on) {
     cost.heap_peak_bytes = heap_peak;
     cost.steady_allocations = allocs;

@@ -1,10 +1,12 @@
 // Executed cost of one variant at one shape: operations per steady-state step (counted by
-// running the kernels under Tally or Exact), logical valley and peak memory (the ledger),
-// and physical heap bytes (the malloc wrapper).
+// running the kernels under Tally or Exact), logical valley and peak memory (the liveness of
+// what the kernels read and write, attention/liveness.hpp), and physical heap bytes (the
+// malloc wrapper).
 //
 // Protocol: feed n tokens (warm-up and priming, not counted), then one full landmark cycle of
 // n steady-state steps for continual-landmark variants, or one step for the others (their
-// steps are identical; tests check it). Per step kind:
+// steps are identical; tests check it), then, untraced for counts, the steps that show which
+// values held at the end are read again (memory). Per step kind:
 //   update_step  the most expensive landmark-update step of the cycle
 //   plain_step   a step that computes no landmark (all such steps cost the same)
 //   amortized    the cycle's total divided by its number of steps
@@ -35,7 +37,11 @@ struct Cost {
   Point point;
   OpCounts update_step, plain_step, cycle_total;
   std::int64_t cycle_steps = 0, update_steps = 0, plain_steps = 0;
-  std::int64_t valley = 0, peak = 0;  // logical, elements
+  // Logical memory in elements, summed over heads: the values live across a step boundary
+  // (valley) and the most live at once during a step (peak), from the kernels' reads and writes.
+  std::int64_t valley = 0, peak = 0;
+  // The peak over plain steps and over landmark-update steps (0 where the cycle has none).
+  std::int64_t plain_peak = 0, update_peak = 0;
   // Bytes a step touches (attention/footprint.hpp; with Touched::kRecord under Tally, else 0):
   // a plain step, the update step of update_step, and the whole cycle's steps summed.
   std::int64_t plain_bytes = 0, update_bytes = 0, cycle_bytes = 0;

@@ -18,7 +18,7 @@ decltype(auto) with_policy(Counting counting, Precision precision, F&& f) {
   return f.template operator()<Tally<double>>();
 }
 
-// f.template operator()<E>() with E = Plain<float> or Plain<double>: no counting, no ledger.
+// f.template operator()<E>() with E = Plain<float> or Plain<double>: no counting, no memory record.
 template <class F>
 decltype(auto) with_plain(Precision precision, F&& f) {
   if (precision == Precision::kFloat) return f.template operator()<Plain<float>>();

@@ -35,7 +35,6 @@ class Att final : public Attention<E> {
         a_(n_, n_),
         rs_(n_),
         out_(n_, d_) {
-    this->ledger_.hold(3 * n_ * d_);
   }
 
   bool step(const S* q, const S* k, const S* v) override {
@@ -53,18 +52,15 @@ class Att final : public Attention<E> {
   void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v, 0); }
   // q holds the window's queries as a ring whose oldest row is `oldest`.
   void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, std::int64_t oldest) {
-    Live a_live(this->ledger_, n_ * n_ + n_);
-    Live out_live(this->ledger_, n_ * d_);  // holds Q/sqrt(d) until A V overwrites it
     scale_in_window_order<E>(q, oldest, inv_sqrt_d_, out_);
     ops::gemm_nt<E>(out_, k, a_);          // A = exp(Q K^T / sqrt(d))
     ops::exp_row_sums<E>(a_, rs_.data());  // D = diag(A 1)
     ops::gemm_nn<E>(a_, v, out_);          // A V
-    for (auto& r : rs_) r = ops::reciprocal<E>(r);
+    ops::reciprocals<E>(rs_.data(), rs_.data(), n_);
     ops::scale_rows<E>(out_, rs_.data());  // D^-1 A V
   }
 
  private:
-  using Live = cosda::Live<typename E::Ledger>;
   std::int64_t n_, d_, seen_ = 0;
   S inv_sqrt_d_;
   Mat<S> q_, k_, v_, a_;

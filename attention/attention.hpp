@@ -84,7 +84,6 @@ template <class E>
 class Attention {
  public:
   using Scalar = typename E::Scalar;
-  using Ledger = typename E::Ledger;
 
   virtual ~Attention() = default;
 
@@ -105,12 +104,6 @@ class Attention {
   virtual void attend_window(MatCRef<Scalar>, MatCRef<Scalar>, MatCRef<Scalar>) {
     throw std::logic_error("this variant does not recompute over a given window");
   }
-
-  const Ledger& ledger() const { return ledger_; }
-  Ledger& ledger() { return ledger_; }
-
- protected:
-  Ledger ledger_;
 };
 
 inline void require(bool ok, const std::string& what) {

@@ -20,20 +20,20 @@
 //    exactly m update steps (r of size c, m - r of size f) and n - m plain steps, so
 //      cycle total = r U(c) + (m - r) U(f) + (n - m) P = m U.base + n U.per_s + (n - m) P,
 //    a polynomial in n, d, m whatever n mod m is (r c + (m - r) f = n). amortized = cycle / n.
-//  - Peak = valley + the largest live set of any phase of a step that occurs in the cycle:
-//    `step_live` on plain steps (if the cycle has any, i.e. m < n or no landmark updates),
-//    `update_live` on update steps. The phases are the Live scopes of the kernels.
+//  - Memory is measured by liveness (attention/liveness.hpp). Valley: the values that cross a
+//    step boundary. Peak = valley + the largest of the phases, each the live count beside the
+//    valley at some op of a step: `step_live` on plain steps (if the cycle has any),
+//    `update_live` on update steps. Both were fitted to measured figures and are exact on the
+//    domain of analysis/exact.hpp (memory_exact, valley_exact); the continual-landmark
+//    variants' phases are the former declarations, an estimate (their peaks are measured only).
 //  - Forms have small integer coefficients; eval() computes in 64-bit integers and throws
 //    std::overflow_error if a term overflows.
 //
-// Monomials are {coef, power of n, power of d, power of m}, as in analysis/published.cpp. The
-// live sets are the kernels' live phases, read from source. Pieces shared by several forms:
+// Monomials are {coef, power of n, power of d, power of m}, as in analysis/published.cpp.
+// Pieces shared by several forms:
 //   Pinv (6 iterations): mul 24m^3 + 7m^2, add 24m^3 - 5m^2 - m, div 1, other m - 1.
 //   DeltaState::slide over k rows: mul 4kd, add 4kd, exp 2k; beta_row: mul dm + m^2 + m,
 //   add dm + m^2 - m - 1, div 1, exp m; segment means of s tokens: add (s - 1)d, div d.
-// Live phases that can never be the peak are left out: the slide scratch (2m) and the beta
-// scratch (m, or d + 2m for cony_re_fix) are below the output phase of the same step, and
-// co_re's 2n below its nd + n.
 #pragma once
 
 #include <cmath>
@@ -111,7 +111,7 @@ struct Forms {
   Buckets step;                   // every step / the plain step of continual landmarks
   std::optional<Buckets> update;  // continual landmarks only: update step, segment size s
   Form valley;
-  std::vector<Poly> step_live;    // live elements beside the state, per phase
+  std::vector<Poly> step_live;    // live elements beside the valley, per phase
   std::vector<Poly> update_live;  // continual landmarks only
 };
 

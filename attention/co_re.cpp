@@ -12,9 +12,9 @@ const exact::Forms& closed_forms_co_re() {
   static const exact::Forms forms{{f({{7, 1, 1}, {-3, 0, 1}}), f({{6, 1, 1}, {-5, 0, 1}, {-1}}),
                                    f({{1, 1}}), f({{3, 1}, {-2}}), f({})},
                                   std::nullopt,
-                                  f({{4, 1, 1}, {1, 1}}),
-                                  {Poly{{1, 1, 1}, {1, 1}}},
-                                  {}};
+      f({{4, 1, 1}, {1, 1}, {-2, 0, 1}, {-1}}),
+      {Poly{{1, 1, 1}, {1, 1}}},
+      {}};
   return forms;
 }
 

@@ -47,7 +47,6 @@ class CoRe final : public Attention<E> {
         e_new_(1, n_),
         out_(n_, d_),
         shift_(ops::shift_of<S>(c.exp_shift)) {
-    this->ledger_.hold(4 * n_ * d_ + n_);
   }
 
   bool step(const S* q, const S* k, const S* v) override {
@@ -59,8 +58,7 @@ class CoRe final : public Attention<E> {
     } else {
       update(j, q, k, v);
     }
-    Live out_live(this->ledger_, n_ * d_ + n_);
-    for (std::int64_t i = 0; i < n_; ++i) inv_[i] = ops::reciprocal<E>(den_[i]);
+    ops::reciprocals<E>(den_.data(), inv_.data(), n_);
     for_ring_in_window_order(
         n_, seen_ % n_, [&](std::int64_t first, std::int64_t count, std::int64_t row) {
           const MatCRef<S> av = transposed_ ? MatCRef<S>(av_.middleCols(first, count))
@@ -73,7 +71,6 @@ class CoRe final : public Attention<E> {
   MatCRef<S> output() const override { return out_; }
 
  private:
-  using Live = cosda::Live<typename E::Ledger>;
 
   // Token j of the Q, K, V rings: row j, or column j when they are stored transposed.
   MatCRef<S> token(const Mat<S>& ring, std::int64_t j) const {
@@ -112,7 +109,6 @@ class CoRe final : public Attention<E> {
   }
 
   void update(std::int64_t j, const S* q, const S* k, const S* v) {
-    Live live(this->ledger_, 2 * n_);
     // exp(k_old Q_mem^T / sqrt(d)) and exp(k_new Q_mem^T / sqrt(d)) for the n-1 kept queries,
     // into d (Eq. 2) and AV (Eq. 4).
     for_rows_except(n_, j, [&](std::int64_t first, std::int64_t count) {
@@ -133,7 +129,7 @@ class CoRe final : public Attention<E> {
     else
       ops::gemm_nt<E>(token(q_, j), k_, e_old_);
     ops::exp_inplace<E>(e_old_.data(), n_, shift_);
-    den_[j] = ops::sum<E>(e_old_.data(), n_);
+    ops::store<E>(ops::sum<E>(e_old_.data(), n_), &den_[j]);
     if (transposed_)
       ops::gemm_nt<E>(v_, e_old_, av_.middleCols(j, 1));
     else

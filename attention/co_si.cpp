@@ -11,8 +11,8 @@ const exact::Forms& closed_forms_co_si() {
   static const exact::Forms forms{
       {f({{2, 1, 1}, {2, 0, 1}}), f({{2, 1, 1}, {-1, 0, 1}, {-1}}), f({{1}}), f({{1, 1}}), f({})},
       std::nullopt,
-      f({{2, 1, 1}}),
-      {Poly{{2, 0, 1}, {1, 1}}},
+      f({{2, 1, 1}, {-2, 0, 1}}),
+      {Poly{{1, 1}, {3, 0, 1}}, Poly{{4, 0, 1}}},
       {}};
   return forms;
 }

@@ -37,7 +37,6 @@ class CoSi final : public Attention<E> {
         a_(1, n_),
         out_(1, d_),
         shift_(ops::shift_of<S>(c.exp_shift)) {
-    this->ledger_.hold(2 * n_ * d_);
   }
 
   bool step(const S* q, const S* k, const S* v) override {
@@ -55,7 +54,6 @@ class CoSi final : public Attention<E> {
   void attend(const S* q, MatCRef<S> k, MatCRef<S> v) { run(q, k, false, v, false); }
 
  private:
-  using Live = cosda::Live<typename E::Ledger>;
 
   // Token x into slot of a ring stored a token per row or (by_column) a token per column.
   void store(const S* x, Mat<S>& ring, bool by_column, std::int64_t slot) {
@@ -68,7 +66,6 @@ class CoSi final : public Attention<E> {
   // k and v are n x d, or d x n when stored by column: the same operations and counts either
   // way.
   void run(const S* q, MatCRef<S> k, bool k_by_column, MatCRef<S> v, bool v_by_column) {
-    Live live(this->ledger_, 2 * d_ + n_);
     ops::copy<E>(q, q + d_, q_.data());
     ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
     if (k_by_column)

@@ -44,13 +44,6 @@ class ContinualLandmarks {
     require(m >= 1 && m <= n, "continual landmarks: needs 1 <= m <= n");
   }
 
-  // Landmarks, Gamma, phi(Gamma), Gamma_phi^+.
-  std::int64_t state_elements() const { return 2 * m_ * d_ + 2 * m_ * m_ + m_; }
-  // Live while a landmark is replaced: the new pair, the column, Gamma_phi, pinv scratch.
-  std::int64_t replace_scratch() const {
-    return 2 * d_ + m_ + m_ * m_ + m_ + pinv_.scratch_elements();
-  }
-
   const Mat<S>& qt() const { return qt_; }
   const Mat<S>& kt() const { return kt_; }
   const Mat<S>& g() const { return g_; }
@@ -96,12 +89,12 @@ class ContinualLandmarks {
       for (std::int64_t i = first; i < first + count; ++i) {
         ops::add<E>(&gamma_(i, l), &phi_[i], 1, -1);  // Eq. 19
         ops::add<E>(&col_(0, i), &phi_[i], 1, +1);
-        gamma_(i, l) = col_(0, i);  // Eq. 16, column
+        ops::copy<E>(&col_(0, i), &col_(0, i) + 1, &gamma_(i, l));  // Eq. 16, column
       }
     });
     ops::gemm_nt<E>(qt_.row(l), kt_, gamma_.row(l));  // Eq. 16, row
     ops::exp_inplace<E>(&gamma_(l, 0), m_, shift_);
-    phi_[l] = ops::sum<E>(&gamma_(l, 0), m_);
+    ops::store<E>(ops::sum<E>(&gamma_(l, 0), m_), &phi_[l]);
     refresh_pinv();
     since_ = 0;
     next_ = (next_ + 1) % m_;
@@ -109,7 +102,7 @@ class ContinualLandmarks {
 
  private:
   void refresh_pinv() {  // Gamma_phi^+
-    for (std::int64_t i = 0; i < m_; ++i) inv_[i] = ops::reciprocal<E>(phi_[i]);
+    ops::reciprocals<E>(phi_.data(), inv_.data(), m_);
     ops::scale_rows_into<E>(gamma_, inv_.data(), gphi_);
     pinv_.compute(gphi_, g_);
   }

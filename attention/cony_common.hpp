@@ -33,17 +33,11 @@ class DeltaState {
 
   const ops::Shift<S>& shift() const { return shift_; }
 
-  std::int64_t state_elements() const { return m_ * d_ + m_; }
-  // Scratch live in slide()/recompute_row() and in normalized().
-  std::int64_t slide_scratch() const { return 2 * m_; }
-  std::int64_t recompute_scratch() const { return n_; }
-  std::int64_t normalized_scratch() const { return m_ * d_ + m_; }
-
   // Row i from scratch over the window: rho(qt_i, K) 1 and rho(qt_i, K) V  (Eqs. 17, 20).
   void recompute_row(std::int64_t i, MatCRef<S> qt, MatCRef<S> k, MatCRef<S> v) {
     ops::gemm_nt<E>(qt.row(i), k, a_);
     ops::exp_inplace<E>(a_.data(), n_, shift_);
-    phi_[i] = ops::sum<E>(a_.data(), n_);
+    ops::store<E>(ops::sum<E>(a_.data(), n_), &phi_[i]);
     ops::gemm_nn<E>(a_, v, dv_.row(i));
   }
 
@@ -60,7 +54,7 @@ class DeltaState {
 
   // Delta_phi V = diag(phi(Delta))^-1 Delta V.
   const Mat<S>& normalized() {
-    for (std::int64_t i = 0; i < m_; ++i) inv_[i] = ops::reciprocal<E>(phi_[i]);
+    ops::reciprocals<E>(phi_.data(), inv_.data(), m_);
     ops::scale_rows_into<E>(dv_, inv_.data(), dvn_);
     return dvn_;
   }
@@ -85,8 +79,7 @@ typename E::Scalar beta_row(MatCRef<typename E::Scalar> qs, MatCRef<typename E::
   ops::gemm_nt<E>(qs, kt, beta);
   ops::exp_inplace<E>(&beta(0, 0), m, shift);
   const auto phi = ops::sum<E>(&beta(0, 0), m);
-  scratch = beta;
-  ops::scale<E>(&scratch(0, 0), m, ops::reciprocal<E>(phi));
+  ops::scale_into<E>(beta, ops::reciprocal<E>(phi), scratch);
   ops::gemm_nn<E>(scratch, g, row);
   return phi;
 }

@@ -48,8 +48,6 @@ class CoNyReCont final : public Attention<E> {
         inv_(n_),
         scratch_(1, m_),
         out_(n_, d_) {
-    this->ledger_.hold(3 * n_ * d_ + 2 * n_ * m_ + n_ + lm_.state_elements() +
-                       delta_.state_elements());
   }
 
   bool step(const S* q, const S* k, const S* v) override {
@@ -57,7 +55,6 @@ class CoNyReCont final : public Attention<E> {
     updated_ = false;
     if (t >= n_) {
       updated_ = lm_.tick();
-      Live live(this->ledger_, delta_.slide_scratch());
       delta_.slide(lm_.qt(), &k_(j, 0), &v_(j, 0), k, v, updated_ ? lm_.slot() : -1);
     }
     ops::copy<E>(k, k + d_, &k_(j, 0));
@@ -69,8 +66,6 @@ class CoNyReCont final : public Attention<E> {
     if (t == n_ - 1) {
       prime();
     } else if (updated_) {
-      Live live(this->ledger_,
-                lm_.replace_scratch() + delta_.recompute_scratch() + n_ * m_ + 2 * n_);
       const std::int64_t s = lm_.segment(), l = lm_.slot();
       segment_mean<E>(q_, t - s + 1, s, &new_(0, 0));  // Eqs. 13-14
       segment_mean<E>(k_, t - s + 1, s, &new_(1, 0));
@@ -83,19 +78,18 @@ class CoNyReCont final : public Attention<E> {
         for (std::int64_t i = first; i < first + count; ++i) {
           ops::add<E>(&b_(i, l), &phi_b_[i], 1, -1);
           ops::add<E>(&col_(0, i), &phi_b_[i], 1, +1);
-          b_(i, l) = col_(0, i);
+          ops::copy<E>(&col_(0, i), &col_(0, i) + 1, &b_(i, l));
         }
       });
       ops::gemm_nt<E>(q_.row(j), lm_.kt(), b_.row(j));  // the newest query's row of B
       ops::exp_inplace<E>(&b_(j, 0), m_, delta_.shift());
-      phi_b_[j] = ops::sum<E>(&b_(j, 0), m_);
+      ops::store<E>(ops::sum<E>(&b_(j, 0), m_), &phi_b_[j]);
       recompute_bg();
     } else {
-      Live live(this->ledger_, m_);
-      phi_b_[j] = beta_row<E>(q_.row(j), lm_.kt(), lm_.g(), b_.row(j), scratch_, bg_.row(j),
-                              delta_.shift());
+      ops::store<E>(beta_row<E>(q_.row(j), lm_.kt(), lm_.g(), b_.row(j), scratch_, bg_.row(j),
+                                delta_.shift()),
+                    &phi_b_[j]);
     }
-    Live live(this->ledger_, n_ * d_ + delta_.normalized_scratch());
     const Mat<S>& dvn = delta_.normalized();
     for_ring_in_window_order(n_, seen_ % n_,
                              [&](std::int64_t first, std::int64_t count, std::int64_t row) {
@@ -110,8 +104,6 @@ class CoNyReCont final : public Attention<E> {
   const Mat<S>* landmarks_k() const override { return &lm_.kt(); }
 
  private:
-  using Live = cosda::Live<typename E::Ledger>;
-
   void prime() {
     lm_.prime();
     for (std::int64_t i = 0; i < m_; ++i) delta_.recompute_row(i, lm_.qt(), k_, v_);
@@ -123,7 +115,7 @@ class CoNyReCont final : public Attention<E> {
 
   // B_phi Gamma_phi^+ for every query: rows of B divided by phi(B), times Gamma_phi^+.
   void recompute_bg() {
-    for (std::int64_t i = 0; i < n_; ++i) inv_[i] = ops::reciprocal<E>(phi_b_[i]);
+    ops::reciprocals<E>(phi_b_.data(), inv_.data(), n_);
     ops::scale_rows_into<E>(b_, inv_.data(), bphi_);
     ops::gemm_nn<E>(bphi_, lm_.g(), bg_);
   }

@@ -12,8 +12,8 @@ const exact::Forms& closed_forms_cony_re_fix() {
   static const exact::Forms forms{
       closed_forms_cony_re_cont().step,
       std::nullopt,
-      f({{2, 1, 1}, {1, 1, 0, 1}, {3, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 0, 1}}),
-      {Poly{{1, 1, 1}, {1, 0, 1, 1}, {1, 0, 0, 1}}},
+      f({{2, 1, 1}, {1, 1, 0, 1}, {3, 0, 1, 1}, {1, 0, 0, 2}}),
+      {Poly{{1, 1, 1}, {1, 0, 1, 1}}, Poly{{1, 1, 1}, {1, 0, 1, 1}, {-1, 0, 1}, {1, 0, 0, 1}}},
       {}};
   return forms;
 }

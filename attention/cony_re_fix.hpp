@@ -41,27 +41,21 @@ class CoNyReFix final : public Attention<E> {
         beta_(1, m_),
         scratch_(1, m_),
         out_(n_, d_) {
-    this->ledger_.hold(2 * n_ * d_ + n_ * m_ + fixed_.elements() + delta_.state_elements());
   }
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t j = seen_ % n_;
     if (seen_ >= n_) {
-      Live live(this->ledger_, delta_.slide_scratch());
       delta_.slide(fixed_.qt, &k_(j, 0), &v_(j, 0), k, v, -1);
     }
     ops::copy<E>(k, k + d_, &k_(j, 0));
     ops::copy<E>(v, v + d_, &v_(j, 0));
-    {
-      Live live(this->ledger_, d_ + 2 * m_);
-      ops::copy<E>(q, q + d_, q_.data());
-      ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
-      beta_row<E>(q_, fixed_.kt, fixed_.g, beta_, scratch_, bg_.row(j), delta_.shift());
-    }
+    ops::copy<E>(q, q + d_, q_.data());
+    ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
+    beta_row<E>(q_, fixed_.kt, fixed_.g, beta_, scratch_, bg_.row(j), delta_.shift());
     if (++seen_ < n_) return false;
     if (seen_ == n_)
       for (std::int64_t i = 0; i < m_; ++i) delta_.recompute_row(i, fixed_.qt, k_, v_);
-    Live live(this->ledger_, n_ * d_ + delta_.normalized_scratch());
     const Mat<S>& dvn = delta_.normalized();
     for_ring_in_window_order(n_, seen_ % n_,
                              [&](std::int64_t first, std::int64_t count, std::int64_t row) {
@@ -75,7 +69,6 @@ class CoNyReFix final : public Attention<E> {
   const Mat<S>* landmarks_k() const override { return &fixed_.kt; }
 
  private:
-  using Live = cosda::Live<typename E::Ledger>;
   std::int64_t n_, d_, m_, seen_ = 0;
   S inv_sqrt_d_;
   FixedLandmarks<E> fixed_;

@@ -44,8 +44,6 @@ class CoNySiCont final : public Attention<E> {
         scratch_(1, m_),
         row_(1, m_),
         out_(1, d_) {
-    this->ledger_.hold(2 * n_ * d_ + recent_rows_ * d_ + lm_.state_elements() +
-                       delta_.state_elements());
   }
 
   bool step(const S* q, const S* k, const S* v) override {
@@ -53,7 +51,6 @@ class CoNySiCont final : public Attention<E> {
     updated_ = false;
     if (t >= n_) {
       updated_ = lm_.tick();
-      Live live(this->ledger_, delta_.slide_scratch());
       delta_.slide(lm_.qt(), &k_(j, 0), &v_(j, 0), k, v, updated_ ? lm_.slot() : -1);
     }
     ops::copy<E>(k, k + d_, &k_(j, 0));
@@ -66,14 +63,12 @@ class CoNySiCont final : public Attention<E> {
       lm_.prime();
       for (std::int64_t i = 0; i < m_; ++i) delta_.recompute_row(i, lm_.qt(), k_, v_);
     } else if (updated_) {
-      Live live(this->ledger_, lm_.replace_scratch() + delta_.recompute_scratch());
       const std::int64_t s = lm_.segment(), l = lm_.slot();
       segment_mean<E>(recent_q_, t - s + 1, s, &new_(0, 0));  // Eqs. 13-14
       segment_mean<E>(k_, t - s + 1, s, &new_(1, 0));
       lm_.replace(&new_(0, 0), &new_(1, 0));
       delta_.recompute_row(l, lm_.qt(), k_, v_);  // Eqs. 17, 20
     }
-    Live live(this->ledger_, 3 * m_ + d_ + delta_.normalized_scratch());
     beta_row<E>(recent_q_.row(r), lm_.kt(), lm_.g(), beta_, scratch_, row_, delta_.shift());
     ops::gemm_nn<E>(row_, delta_.normalized(), out_);  // Eqs. 22, 26
     return true;
@@ -84,7 +79,6 @@ class CoNySiCont final : public Attention<E> {
   const Mat<S>* landmarks_k() const override { return &lm_.kt(); }
 
  private:
-  using Live = cosda::Live<typename E::Ledger>;
   std::int64_t n_, d_, m_, recent_rows_, seen_ = 0;
   bool updated_ = false;
   S inv_sqrt_d_;

@@ -40,13 +40,11 @@ class CoNySiFix final : public Attention<E> {
         scratch_(1, m_),
         row_(1, m_),
         out_(1, d_) {
-    this->ledger_.hold(2 * n_ * d_ + fixed_.elements() + delta_.state_elements());
   }
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t j = seen_ % n_;
     if (seen_ >= n_) {
-      Live live(this->ledger_, delta_.slide_scratch());
       delta_.slide(fixed_.qt, &k_(j, 0), &v_(j, 0), k, v, -1);
     }
     ops::copy<E>(k, k + d_, &k_(j, 0));
@@ -54,7 +52,6 @@ class CoNySiFix final : public Attention<E> {
     if (++seen_ < n_) return false;
     if (seen_ == n_)
       for (std::int64_t i = 0; i < m_; ++i) delta_.recompute_row(i, fixed_.qt, k_, v_);
-    Live live(this->ledger_, d_ + 3 * m_ + d_ + delta_.normalized_scratch());
     ops::copy<E>(q, q + d_, q_.data());
     ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
     beta_row<E>(q_, fixed_.kt, fixed_.g, beta_, scratch_, row_, delta_.shift());
@@ -66,7 +63,6 @@ class CoNySiFix final : public Attention<E> {
   const Mat<S>* landmarks_k() const override { return &fixed_.kt; }
 
  private:
-  using Live = cosda::Live<typename E::Ledger>;
   std::int64_t n_, d_, m_, seen_ = 0;
   S inv_sqrt_d_;
   FixedLandmarks<E> fixed_;

@@ -38,12 +38,10 @@ class CoRfRe final : public Attention<E> {
         a_(1, m_),
         den_(n_, 1),
         out_(n_, d_) {
-    this->ledger_.hold(n_ * d_ + 2 * n_ * m_ + sums_.elements() + features_.elements());
   }
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t j = seen_ % n_;
-    Live live(this->ledger_, m_ + n_ + n_ * d_);  // a, the denominators, the output
     features_.key(k, a_.data());
     if (seen_ >= n_)
       sums_.slide(&phi_k_(j, 0), &v_(j, 0), a_.data(), v);
@@ -59,7 +57,6 @@ class CoRfRe final : public Attention<E> {
   MatCRef<S> output() const override { return out_; }
 
  private:
-  using Live = cosda::Live<typename E::Ledger>;
   std::int64_t n_, d_, m_, seen_ = 0;
   FeatureMap<E> features_;
   FeatureSums<E> sums_;

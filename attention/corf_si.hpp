@@ -40,12 +40,10 @@ class CoRfSi final : public Attention<E> {
         u_(1, m_),
         den_(1, 1),
         out_(1, d_) {
-    this->ledger_.hold(n_ * d_ + n_ * m_ + sums_.elements() + features_.elements());
   }
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t j = seen_ % n_;
-    Live live(this->ledger_, 2 * m_ + 1 + d_);  // a, u, the denominator, the output
     features_.key(k, a_.data());
     if (seen_ >= n_)
       sums_.slide(&phi_k_(j, 0), &v_(j, 0), a_.data(), v);
@@ -69,14 +67,12 @@ class CoRfSi final : public Attention<E> {
       h_.resize(n, 1);
     }
     // The keys' features, h, the sums (held only for this window), u, den, out.
-    Live live(this->ledger_, m_ * n + n + sums_.elements() + m_ + 1 + d_);
     sums_.recompute(features_, k, v, h_.data(), ukt_);
     features_.query(q, u_.data());
     sums_.attend(u_, den_.data(), out_);
   }
 
  private:
-  using Live = cosda::Live<typename E::Ledger>;
   std::int64_t n_, d_, m_, seen_ = 0;
   FeatureMap<E> features_;
   FeatureSums<E> sums_;

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <vector>
 
+#include "attention/liveness.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
@@ -63,25 +64,19 @@ class MultiHead {
   Attention<E>& head(std::int64_t i) { return *heads_[i]; }
   std::int64_t heads() const { return h_; }
 
-  std::int64_t valley() const {
-    std::int64_t s = 0;
-    for (const auto& h : heads_) s += h->ledger().valley();
-    return s;
-  }
-  std::int64_t peak() const {
-    std::int64_t s = 0;
-    for (const auto& h : heads_) s += h->ledger().peak();
-    return s;
-  }
-  void reset_peak() {
-    for (auto& h : heads_) h->ledger().reset_peak();
-  }
+  // Logical memory (counting policies; attention/liveness.hpp): with traces attached, one per
+  // head, each head's seam ops report to its own trace, its input token written at the step's
+  // start and its output read at the step's end. Heads side by side are all live at once, so
+  // their figures add. measured: whether the steps from now on are the ones measured.
+  void attach(std::vector<Liveness>* traces) { traces_ = traces; }
+  void measure_steps(bool measured) { measured_ = measured; }
 
  private:
   // Head i's step, and its output copied into its columns of the concatenation while it is
   // still in this core's cache.
   bool head_step(std::int64_t i, const S* q, const S* k, const S* v) {
-    const bool ready = heads_[i]->step(q + i * dh_, k + i * dh_, v + i * dh_);
+    const bool ready = traces_ != nullptr ? traced_step(i, q + i * dh_, k + i * dh_, v + i * dh_)
+                                          : heads_[i]->step(q + i * dh_, k + i * dh_, v + i * dh_);
     if (ready && h_ > 1) {
       const MatCRef<S> o = heads_[i]->output();
       for (std::int64_t r = 0; r < rows_; ++r)
@@ -177,6 +172,30 @@ class MultiHead {
   static constexpr std::chrono::seconds kRetime{1};
   static constexpr std::int64_t kWindow = 64;
 
+
+  bool traced_step(std::int64_t i, const S* q, const S* k, const S* v) {
+    if constexpr (!E::kCounting) {
+      return heads_[i]->step(q, k, v);
+    } else {
+      Liveness& l = (*traces_)[static_cast<std::size_t>(i)];
+      const std::int64_t bytes = dh_ * std::int64_t(sizeof(S));
+      thread_liveness() = &l;
+      l.begin_step(measured_);
+      l.write(q, bytes), l.write(k, bytes), l.write(v, bytes);
+      const bool ready = heads_[i]->step(q, k, v);
+      l.end_step();
+      if (ready) {
+        const MatCRef<S> o = heads_[i]->output();
+        for (std::int64_t r = 0; r < o.rows(); ++r)
+          l.read(o.row(r).data(), o.cols() * std::int64_t(sizeof(S)));
+      }
+      thread_liveness() = nullptr;
+      return ready;
+    }
+  }
+
+  std::vector<Liveness>* traces_ = nullptr;
+  bool measured_ = false;
   std::int64_t h_, dh_, rows_ = 0;
   std::vector<std::unique_ptr<Attention<E>>> heads_;
   Mat<S> out_;

@@ -39,7 +39,6 @@ class Ny final : public Attention<E> {
         kt_(m_, d_),
         out_(n_, d_) {
     require(m_ >= 1 && m_ <= n_, "ny: needs 1 <= m <= n");
-    this->ledger_.hold(3 * n_ * d_);
   }
 
   bool step(const S* q, const S* k, const S* v) override {
@@ -62,7 +61,6 @@ class Ny final : public Attention<E> {
   void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v, 0); }
   // q, k, v hold the window as rings whose oldest row is `oldest`.
   void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, std::int64_t oldest) {
-    Live live(this->ledger_, n_ * d_ + 2 * m_ * d_ + core_.scratch_elements(false));
     // out_ holds Q/sqrt(d), in window order, until the last product overwrites it.
     scale_in_window_order<E>(q, oldest, inv_sqrt_d_, out_);
     std::int64_t first = 0;
@@ -84,7 +82,6 @@ class Ny final : public Attention<E> {
   }
 
  private:
-  using Live = cosda::Live<typename E::Ledger>;
   std::int64_t n_, d_, m_, seen_ = 0;
   S inv_sqrt_d_;
   std::vector<std::int64_t> sizes_;

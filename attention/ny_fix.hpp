@@ -31,7 +31,6 @@ struct FixedLandmarks {
     std::vector<S> sums(static_cast<std::size_t>(c.m));
     landmark_kernel_pinv<E>(qt, kt, pinv, gamma, sums, g, ops::shift_of<S>(c.exp_shift));
   }
-  std::int64_t elements() const { return qt.size() + kt.size() + g.size(); }
 };
 
 // Its exact closed forms (attention/ny_fix.cpp).
@@ -60,7 +59,6 @@ class NyFix final : public Attention<E> {
         k_(n_, d_),
         v_(n_, d_),
         out_(n_, d_) {
-    this->ledger_.hold(3 * n_ * d_ + fixed_.elements());
   }
 
   bool step(const S* q, const S* k, const S* v) override {
@@ -80,14 +78,12 @@ class NyFix final : public Attention<E> {
   void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v, 0); }
   // q holds the window's queries as a ring whose oldest row is `oldest`.
   void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, std::int64_t oldest) {
-    Live live(this->ledger_, n_ * d_ + core_.scratch_elements(true));
     // out_ holds Q/sqrt(d), in window order, until the last product overwrites it.
     scale_in_window_order<E>(q, oldest, inv_sqrt_d_, out_);
     core_.attend(out_, k, v, fixed_.qt, fixed_.kt, &fixed_.g, out_);
   }
 
  private:
-  using Live = cosda::Live<typename E::Ledger>;
   std::int64_t n_, d_, seen_ = 0;
   S inv_sqrt_d_;
   FixedLandmarks<E> fixed_;

@@ -18,7 +18,7 @@ namespace cosda {
 template <class E>
 void normalize_rows(MatRef<typename E::Scalar> x, typename E::Scalar* sums) {
   ops::row_sums<E>(x, sums);
-  for (std::int64_t i = 0; i < x.rows(); ++i) sums[i] = ops::reciprocal<E>(sums[i]);
+  ops::reciprocals<E>(sums, sums, x.rows());
   ops::scale_rows<E>(x, sums);
 }
 
@@ -57,12 +57,6 @@ class NystromCore {
         bg_(q_, m),
         sums_(std::max({n, m, q_})) {}
 
-  // Elements live during attend() besides its arguments.
-  std::int64_t scratch_elements(bool fixed) const {
-    const std::int64_t own_g = fixed ? 0 : 2 * m_ * m_ + pinv_.scratch_elements();
-    return 2 * q_ * m_ + m_ * n_ + m_ * d_ + std::max({n_, m_, q_}) + own_g;
-  }
-
   // out = Att_Ny over the window (qs, k, v). g: precomputed Gamma_phi^+ (fixed landmarks) or
   // null to compute it here. out may alias qs (qs is last read before out is written).
   void attend(MatCRef<S> qs, MatCRef<S> k, MatCRef<S> v, MatCRef<S> qt, MatCRef<S> kt,
@@ -77,7 +71,7 @@ class NystromCore {
     ops::gemm_nt<E>(qt, k, delta_);  // Delta_phi V                     (Eq. 12)
     ops::exp_row_sums<E>(delta_, sums_.data());
     ops::gemm_nn<E>(delta_, v, dv_);
-    for (std::int64_t i = 0; i < m_; ++i) sums_[i] = ops::reciprocal<E>(sums_[i]);
+    ops::reciprocals<E>(sums_.data(), sums_.data(), m_);
     ops::scale_rows<E>(dv_, sums_.data());
     ops::gemm_nn<E>(b_, *g, bg_);  // (B_phi Gamma_phi^+) (Delta_phi V)   (Eq. 8)
     ops::gemm_nn<E>(bg_, dv_, out);

@@ -7,10 +7,11 @@
 // textbook algorithm fixes the count, so counts never depend on a product kernel's blocking: a
 // length-k dot product is k multiplications and k-1 additions. tests/counting_test.cpp proves Tally
 // == Exact per op and per variant, bucket by bucket. Under Tally each op also records the memory it
-// reads and writes (touch(), attention/footprint.hpp): the bytes of the roofline bound.
+// reads and writes (in(), out(), inout()): the liveness trace of valley and peak
+// (attention/liveness.hpp) and the bytes of the roofline bound (attention/footprint.hpp).
 //
 // The seam is in five parts, each including the parts it builds on; kernels include this header:
-//   ops_core.hpp         the policy's scalar, vector maps, touch() and the exponent shift
+//   ops_core.hpp         the policy's scalar, vector maps, the memory record and the exponent shift
 //   ops_product.hpp      gemm and gemm_nt, gemm_nn, gemm_tn
 //   ops_elementwise.hpp  copies, exponentials, sums, dot products, scalings, additions, and the
 //                        whole-model ops of the encoder (LayerNorm, biases, activations)

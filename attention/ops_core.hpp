@@ -1,5 +1,5 @@
 // The seam's common ground (attention/ops.hpp): the scalar of a policy, whether it counts at
-// the scalar level, vector maps, the memory record of each op (touch) and the exponent shift.
+// the scalar level, vector maps, the memory record of each op (in, out, inout) and the exponent shift.
 #pragma once
 
 #include <Eigen/Core>
@@ -9,6 +9,7 @@
 
 #include "attention/exec.hpp"
 #include "attention/footprint.hpp"
+#include "attention/liveness.hpp"
 
 namespace cosda::ops {
 
@@ -22,22 +23,92 @@ using VecMap = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
 template <class T>
 using VecCMap = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>>;
 
-// Records that an op touches n elements from p, or a matrix (row by row when its rows are not
-// contiguous). Tally only: Plain compiles it away.
+// The memory record of an op (counting policies; Plain compiles it away). begin_op() starts
+// the op's time; in(), out() and inout() report the elements it reads, writes, or reads and
+// then overwrites, as n elements from p or a matrix (row by row when its rows are not
+// contiguous). They feed the liveness trace (attention/liveness.hpp: valley and peak) and,
+// under Tally, the footprint of touched bytes (attention/footprint.hpp: the roofline bytes).
+template <class E>
+void begin_op() {
+  if constexpr (E::kCounting)
+    if (Liveness* l = thread_liveness()) l->begin_op();
+}
+
+// Makes the ops called in its scope part of the enclosing op (a fused op's scalar-level path
+// runs the ops it fuses; they must not split its time).
+template <class E>
+class OneOp {
+ public:
+  OneOp() {
+    if constexpr (E::kCounting)
+      if (Liveness* l = thread_liveness()) l->fold(+1);
+  }
+  ~OneOp() {
+    if constexpr (E::kCounting)
+      if (Liveness* l = thread_liveness()) l->fold(-1);
+  }
+  OneOp(const OneOp&) = delete;
+  OneOp& operator=(const OneOp&) = delete;
+};
+
+enum class Access { kRead, kWrite, kReadWrite };
+
 template <class E, class T>
-void touch(const T* p, std::int64_t n) {
-  if constexpr (E::kCounting && !kScalarLevel<E>)
-    thread_footprint().record(p, n * std::int64_t(sizeof(T)));
+void record(const T* p, std::int64_t n, Access a) {
+  if constexpr (E::kCounting) {
+    const std::int64_t bytes = n * std::int64_t(sizeof(T));
+    if constexpr (!kScalarLevel<E>) thread_footprint().record(p, bytes);
+    if (Liveness* l = thread_liveness()) {
+      if (a != Access::kWrite) l->read(p, bytes);
+      if (a != Access::kRead) l->write(p, bytes);
+    }
+  }
+}
+// A matrix expression's elements by address: one range when they are contiguous, else a
+// range per contiguous row, else element by element (a column of a row-major matrix).
+template <class E, class M>
+void record(const M& m, Access a) {
+  if constexpr (E::kCounting) {
+    const std::int64_t r = m.rows(), c = m.cols();
+    if (r == 0 || c == 0) return;
+    const auto at = [&](std::int64_t i, std::int64_t j) {  // the address of element (i, j)
+      return M::IsRowMajor ? m.data() + i * m.outerStride() + j * m.innerStride()
+                           : m.data() + j * m.outerStride() + i * m.innerStride();
+    };
+    if (at(r - 1, c - 1) - at(0, 0) == r * c - 1) return record<E>(at(0, 0), r * c, a);
+    for (std::int64_t i = 0; i < r; ++i) {
+      if (at(i, c - 1) - at(i, 0) == c - 1) {
+        record<E>(at(i, 0), c, a);
+      } else {
+        for (std::int64_t j = 0; j < c; ++j) record<E>(at(i, j), 1, a);
+      }
+    }
+  }
+}
+
+template <class E, class T>
+void in(const T* p, std::int64_t n) {
+  record<E>(p, n, Access::kRead);
+}
+template <class E, class T>
+void out(T* p, std::int64_t n) {
+  record<E>(p, n, Access::kWrite);
+}
+template <class E, class T>
+void inout(T* p, std::int64_t n) {
+  record<E>(p, n, Access::kReadWrite);
 }
 template <class E, class M>
-void touch(const M& m) {
-  if constexpr (E::kCounting && !kScalarLevel<E>) {
-    if (m.outerStride() == m.cols() || m.rows() == 1)
-      touch<E>(m.data(), m.rows() * m.cols());
-    else
-      for (std::int64_t i = 0; i < m.rows(); ++i)
-        touch<E>(m.data() + i * m.outerStride(), m.cols());
-  }
+void in(const M& m) {
+  record<E>(m, Access::kRead);
+}
+template <class E, class M>
+void out(const M& m) {
+  record<E>(m, Access::kWrite);
+}
+template <class E, class M>
+void inout(const M& m) {
+  record<E>(m, Access::kReadWrite);
 }
 
 // The stabilised mode's exponent shift (Config::exp_shift): off, or a fixed constant c.

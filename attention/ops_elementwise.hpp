@@ -11,15 +11,15 @@
 namespace cosda::ops {
 
 // dst = [first, last) and dst = src (matrices of one shape).  No arithmetic: they move the
-// tokens into the state and record what they touch.
+// tokens into the state and record what they read and write.
 template <class E>
 void copy(const S<E>* first, const S<E>* last, S<E>* dst) {
-  touch<E>(first, last - first), touch<E>(dst, last - first);
+  begin_op<E>(), in<E>(first, last - first), out<E>(dst, last - first);
   std::copy(first, last, dst);
 }
 template <class E>
 void copy(MatCRef<S<E>> src, MatRef<S<E>> dst) {
-  touch<E>(src), touch<E>(dst);
+  begin_op<E>(), in<E>(src), out<E>(dst);
   dst = src;
 }
 
@@ -27,21 +27,18 @@ void copy(MatCRef<S<E>> src, MatRef<S<E>> dst) {
 // No arithmetic.
 template <class E>
 void copy_to_column(const S<E>* x, MatRef<S<E>> dst, std::int64_t j) {
-  touch<E>(x, dst.rows());
-  for (std::int64_t i = 0; i < dst.rows(); ++i) {
-    touch<E>(&dst(i, j), 1);
-    dst(i, j) = x[i];
-  }
+  begin_op<E>(), in<E>(x, dst.rows()), out<E>(dst.col(j));
+  for (std::int64_t i = 0; i < dst.rows(); ++i) dst(i, j) = x[i];
 }
 
 // x <- exp(x).  exp n.
 template <class E>
 void exp_inplace(S<E>* x, std::int64_t n) {
+  begin_op<E>(), inout<E>(x, n);
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < n; ++i) x[i] = exp(x[i]);
   } else {
     E::tally({.exp = n});
-    touch<E>(x, n);
     VecMap<S<E>>(x, n) = VecMap<S<E>>(x, n).array().exp();
   }
 }
@@ -53,12 +50,12 @@ void exp_inplace(MatRef<S<E>> x) {
 // x <- exp(x - c) when the shift is on: add n, exp n. Off: exp_inplace (exp n).
 template <class E>
 void exp_inplace(S<E>* x, std::int64_t n, const Shift<S<E>>& s) {
+  begin_op<E>(), inout<E>(x, n);
   if (!s.on) return exp_inplace<E>(x, n);
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < n; ++i) x[i] = exp(x[i] - s.c);
   } else {
     E::tally({.add = n, .exp = n});
-    touch<E>(x, n);
     VecMap<S<E>>(x, n) = (VecMap<S<E>>(x, n).array() - s.c).exp();
   }
 }
@@ -70,13 +67,13 @@ void exp_inplace(MatRef<S<E>> x, const Shift<S<E>>& s) {
 // sum of x.  add n-1.
 template <class E>
 S<E> sum(const S<E>* x, std::int64_t n) {
+  begin_op<E>(), in<E>(x, n);
   if constexpr (kScalarLevel<E>) {
     S<E> acc = x[0];
     for (std::int64_t i = 1; i < n; ++i) acc += x[i];
     return acc;
   } else {
     E::tally({.add = n - 1});
-    touch<E>(x, n);
     return VecCMap<S<E>>(x, n).sum();
   }
 }
@@ -84,13 +81,13 @@ S<E> sum(const S<E>* x, std::int64_t n) {
 // max of x (the random-feature queries' stabiliser).  other n-1 (one comparison each).
 template <class E>
 S<E> max_value(const S<E>* x, std::int64_t n) {
+  begin_op<E>(), in<E>(x, n);
   if constexpr (kScalarLevel<E>) {
     S<E> best = x[0];
     for (std::int64_t i = 1; i < n; ++i) best = max(best, x[i]);
     return best;
   } else {
     E::tally({.other = n - 1});
-    touch<E>(x, n);
     return VecCMap<S<E>>(x, n).maxCoeff();
   }
 }
@@ -98,13 +95,13 @@ S<E> max_value(const S<E>* x, std::int64_t n) {
 // a . b.  mul n, add n-1.
 template <class E>
 S<E> dot(const S<E>* a, const S<E>* b, std::int64_t n) {
+  begin_op<E>(), in<E>(a, n), in<E>(b, n);
   if constexpr (kScalarLevel<E>) {
     S<E> acc = a[0] * b[0];
     for (std::int64_t i = 1; i < n; ++i) acc += a[i] * b[i];
     return acc;
   } else {
     E::tally({.mul = n, .add = n - 1});
-    touch<E>(a, n), touch<E>(b, n);
     return VecCMap<S<E>>(a, n).dot(VecCMap<S<E>>(b, n));
   }
 }
@@ -120,14 +117,29 @@ S<E> reciprocal(S<E> a) {
   }
 }
 
+// y_i = 1 / x_i.  div n.
+template <class E>
+void reciprocals(const S<E>* x, S<E>* y, std::int64_t n) {
+  begin_op<E>(), in<E>(x, n), out<E>(y, n);
+  const OneOp<E> one;
+  for (std::int64_t i = 0; i < n; ++i) y[i] = reciprocal<E>(x[i]);
+}
+
+// *dst = a: a scalar result stored into a buffer.  No arithmetic.
+template <class E>
+void store(S<E> a, S<E>* dst) {
+  begin_op<E>(), out<E>(dst, 1);
+  *dst = a;
+}
+
 // x <- a x.  mul n.
 template <class E>
 void scale(S<E>* x, std::int64_t n, S<E> a) {
+  begin_op<E>(), inout<E>(x, n);
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < n; ++i) x[i] *= a;
   } else {
     E::tally({.mul = n});
-    touch<E>(x, n);
     VecMap<S<E>>(x, n) *= a;
   }
 }
@@ -135,11 +147,11 @@ void scale(S<E>* x, std::int64_t n, S<E> a) {
 // x <- x / a.  div n.
 template <class E>
 void divide(S<E>* x, std::int64_t n, S<E> a) {
+  begin_op<E>(), inout<E>(x, n);
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < n; ++i) x[i] /= a;
   } else {
     E::tally({.div = n});
-    touch<E>(x, n);
     VecMap<S<E>>(x, n) /= a;
   }
 }
@@ -147,6 +159,7 @@ void divide(S<E>* x, std::int64_t n, S<E> a) {
 // y <- y + a x (sign +1) or y - a x (sign -1).  mul n, add n.
 template <class E>
 void axpy(S<E> a, const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
+  begin_op<E>(), in<E>(x, n), inout<E>(y, n);
   if constexpr (kScalarLevel<E>) {
     if (sign > 0)
       for (std::int64_t i = 0; i < n; ++i) y[i] += a * x[i];
@@ -154,7 +167,6 @@ void axpy(S<E> a, const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
       for (std::int64_t i = 0; i < n; ++i) y[i] -= a * x[i];
   } else {
     E::tally({.mul = n, .add = n});
-    touch<E>(x, n), touch<E>(y, n);
     if (sign > 0)
       VecMap<S<E>>(y, n) += a * VecCMap<S<E>>(x, n);
     else
@@ -165,6 +177,7 @@ void axpy(S<E> a, const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
 // y <- y + x (sign +1) or y - x (sign -1).  add n.
 template <class E>
 void add(const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
+  begin_op<E>(), in<E>(x, n), inout<E>(y, n);
   if constexpr (kScalarLevel<E>) {
     if (sign > 0)
       for (std::int64_t i = 0; i < n; ++i) y[i] += x[i];
@@ -172,7 +185,6 @@ void add(const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
       for (std::int64_t i = 0; i < n; ++i) y[i] -= x[i];
   } else {
     E::tally({.add = n});
-    touch<E>(x, n), touch<E>(y, n);
     if (sign > 0)
       VecMap<S<E>>(y, n) += VecCMap<S<E>>(x, n);
     else
@@ -208,6 +220,7 @@ S<E> plus(S<E> a, S<E> b) {
 // x <- x + c (sign +1) or x - c (sign -1), a scalar offset.  add n.
 template <class E>
 void offset(S<E>* x, std::int64_t n, S<E> c, int sign = +1) {
+  begin_op<E>(), inout<E>(x, n);
   if constexpr (kScalarLevel<E>) {
     if (sign > 0)
       for (std::int64_t i = 0; i < n; ++i) x[i] += c;
@@ -215,7 +228,6 @@ void offset(S<E>* x, std::int64_t n, S<E> c, int sign = +1) {
       for (std::int64_t i = 0; i < n; ++i) x[i] -= c;
   } else {
     E::tally({.add = n});
-    touch<E>(x, n);
     VecMap<S<E>>(x, n).array() += sign > 0 ? c : -c;
   }
 }
@@ -223,11 +235,11 @@ void offset(S<E>* x, std::int64_t n, S<E> c, int sign = +1) {
 // y <- y .* w, element-wise.  mul n.
 template <class E>
 void multiply(const S<E>* w, S<E>* y, std::int64_t n) {
+  begin_op<E>(), in<E>(w, n), inout<E>(y, n);
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < n; ++i) y[i] *= w[i];
   } else {
     E::tally({.mul = n});
-    touch<E>(w, n), touch<E>(y, n);
     VecMap<S<E>>(y, n).array() *= VecCMap<S<E>>(w, n).array();
   }
 }
@@ -235,12 +247,12 @@ void multiply(const S<E>* w, S<E>* y, std::int64_t n) {
 // x <- max(x, 0).  other n (one comparison each).
 template <class E>
 void relu_inplace(S<E>* x, std::int64_t n) {
+  begin_op<E>(), inout<E>(x, n);
   if constexpr (kScalarLevel<E>) {
     const S<E> zero(0.0);
     for (std::int64_t i = 0; i < n; ++i) x[i] = max(x[i], zero);
   } else {
     E::tally({.other = n});
-    touch<E>(x, n);
     VecMap<S<E>>(x, n) = VecMap<S<E>>(x, n).cwiseMax(S<E>(0));
   }
 }
@@ -251,6 +263,7 @@ void relu_inplace(S<E>* x, std::int64_t n) {
 // quotient is then -0, the function's limit.
 template <class E>
 void gelu_inplace(S<E>* x, std::int64_t n) {
+  begin_op<E>(), inout<E>(x, n);
   constexpr double kCubic = 0.044715;
   const double k2 = -2.0 * std::sqrt(2.0 / 3.14159265358979323846);
   if constexpr (kScalarLevel<E>) {
@@ -264,7 +277,6 @@ void gelu_inplace(S<E>* x, std::int64_t n) {
     }
   } else {
     E::tally({.mul = 4 * n, .add = 2 * n, .div = n, .exp = n});
-    touch<E>(x, n);
     auto a = VecMap<S<E>>(x, n).array();
     using T = S<E>;
     a = a / (((a * a * a * T(kCubic) + a) * T(k2)).exp() + T(1));

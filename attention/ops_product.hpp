@@ -15,6 +15,7 @@ namespace cosda::ops {
 template <class E>
 void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
   const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();
+  begin_op<E>(), in<E>(a), in<E>(b), out<E>(c);
   if constexpr (kScalarLevel<E>) {
     const auto at = [&](std::int64_t i, std::int64_t l) { return trans_a ? a(l, i) : a(i, l); };
     const auto bt = [&](std::int64_t l, std::int64_t j) { return trans_b ? b(j, l) : b(l, j); };
@@ -26,7 +27,6 @@ void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S
       }
   } else {
     E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
-    touch<E>(a), touch<E>(b), touch<E>(c);
     if (r == 1 && !trans_a && !trans_b && k >= 1 && kernels::vector_matrix_fits<S<E>>(k, n))
       return kernels::vector_matrix(k, a.data(), b.data(), b.outerStride(), n, c.data());
     if (r == 1 && !trans_a && trans_b && k >= 1 && n * k <= kernels::kMatrixVectorMaxElements<S<E>>)

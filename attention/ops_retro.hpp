@@ -55,7 +55,10 @@ void retro_update(MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new, const S
                   const S<E>* v_new, S<E>* e_old, S<E>* e_new, S<E>* sums, MatRef<S<E>> y,
                   const Shift<S<E>>& s) {
   const std::int64_t r = x.rows(), d = x.cols(), dv = y.cols();
+  begin_op<E>(), in<E>(x), in<E>(k_old, d), in<E>(k_new, d), in<E>(v_old, dv), in<E>(v_new, dv);
+  out<E>(e_old, r), out<E>(e_new, r), inout<E>(sums, r), inout<E>(y);
   if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
     using Row = Eigen::Map<Mat<S<E>>>;
     using CRow = Eigen::Map<const Mat<S<E>>>;
     gemm_nt<E>(CRow(k_old, 1, d), x, Row(e_old, 1, r));
@@ -67,8 +70,6 @@ void retro_update(MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new, const S
     }
   } else {
     E::tally(retro_counts(r, d, dv, s.on));
-    touch<E>(x), touch<E>(k_old, d), touch<E>(k_new, d), touch<E>(e_old, r), touch<E>(e_new, r);
-    touch<E>(sums, r), touch<E>(v_old, dv), touch<E>(v_new, dv), touch<E>(y);
     for (std::int64_t i = 0; i < r; ++i)  // both dot products while x_i is in L1
       kernels::dot2(x.row(i).data(), k_old, k_new, d, &e_old[i], &e_new[i]);
     retro_exp_sums<E>(e_old, e_new, sums, r, s);
@@ -86,7 +87,10 @@ template <class E>
 void slide_sums(const S<E>* a_old, const S<E>* a_new, const S<E>* v_old, const S<E>* v_new,
                 S<E>* sums, MatRef<S<E>> y) {
   const std::int64_t r = y.rows(), dv = y.cols();
+  begin_op<E>(), in<E>(a_old, r), in<E>(a_new, r), in<E>(v_old, dv), in<E>(v_new, dv);
+  inout<E>(sums, r), inout<E>(y);
   if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
     add<E>(a_old, sums, r, -1);
     add<E>(a_new, sums, r, +1);
     for (std::int64_t i = 0; i < r; ++i) {
@@ -95,8 +99,6 @@ void slide_sums(const S<E>* a_old, const S<E>* a_new, const S<E>* v_old, const S
     }
   } else {
     E::tally({.mul = 2 * r * dv, .add = 2 * r * dv + 2 * r});
-    touch<E>(a_old, r), touch<E>(a_new, r), touch<E>(v_old, dv), touch<E>(v_new, dv);
-    touch<E>(sums, r), touch<E>(y);
     VecMap<S<E>> sm(sums, r);
     sm = sm - VecCMap<S<E>>(a_old, r) + VecCMap<S<E>>(a_new, r);
     for (std::int64_t i = 0; i < r; ++i)
@@ -115,7 +117,10 @@ void retro_update_cols(MatCRef<S<E>> xt, MatCRef<S<E>> k_old, MatCRef<S<E>> k_ne
                        S<E>* sums, MatRef<S<E>> yt, const Shift<S<E>>& s) {
   const std::int64_t r = xt.cols(), d = xt.rows(), dv = yt.rows();
   using Row = Eigen::Map<Mat<S<E>>>;
+  begin_op<E>(), in<E>(xt), in<E>(k_old), in<E>(k_new), in<E>(v_old), in<E>(v_new);
+  out<E>(e_old, r), out<E>(e_new, r), inout<E>(sums, r), inout<E>(yt);
   if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
     gemm_tn<E>(k_old, xt, Row(e_old, 1, r));
     gemm_tn<E>(k_new, xt, Row(e_new, 1, r));
     retro_exp_sums<E>(e_old, e_new, sums, r, s);
@@ -126,8 +131,6 @@ void retro_update_cols(MatCRef<S<E>> xt, MatCRef<S<E>> k_old, MatCRef<S<E>> k_ne
       }
   } else {
     E::tally(retro_counts(r, d, dv, s.on));
-    touch<E>(xt), touch<E>(k_old), touch<E>(k_new), touch<E>(e_old, r), touch<E>(e_new, r);
-    touch<E>(sums, r), touch<E>(v_old), touch<E>(v_new), touch<E>(yt);
     VecMap<S<E>> eo(e_old, r), en(e_new, r);
     eo = k_old(0, 0) * xt.row(0).transpose();  // both dot products in one pass over xt
     en = k_new(0, 0) * xt.row(0).transpose();

@@ -14,7 +14,8 @@ namespace cosda::ops {
 // out_i = sum_j x_ij.  add r*(c-1).
 template <class E>
 void row_sums(MatCRef<S<E>> x, S<E>* out) {
-  touch<E>(out, x.rows());
+  begin_op<E>(), in<E>(x), ops::out<E>(out, x.rows());
+  const OneOp<E> one;
   for (std::int64_t i = 0; i < x.rows(); ++i) out[i] = sum<E>(x.row(i).data(), x.cols());
 }
 
@@ -22,12 +23,13 @@ void row_sums(MatCRef<S<E>> x, S<E>* out) {
 // row_sums in one pass.  exp r*c, add r*(c-1).
 template <class E>
 void exp_row_sums(MatRef<S<E>> x, S<E>* out) {
+  begin_op<E>(), inout<E>(x), ops::out<E>(out, x.rows());
   if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
     exp_inplace<E>(x);
     row_sums<E>(x, out);
   } else {
     E::tally({.add = x.rows() * (x.cols() - 1), .exp = x.rows() * x.cols()});
-    touch<E>(x), touch<E>(out, x.rows());
     for (std::int64_t i = 0; i < x.rows(); ++i) {
       VecMap<S<E>> row(x.row(i).data(), x.cols());
       row = row.array().exp();
@@ -39,19 +41,20 @@ void exp_row_sums(MatRef<S<E>> x, S<E>* out) {
 // x_ij <- s_i x_ij.  mul r*c.
 template <class E>
 void scale_rows(MatRef<S<E>> x, const S<E>* s) {
-  touch<E>(s, x.rows());
+  begin_op<E>(), in<E>(s, x.rows()), inout<E>(x);
+  const OneOp<E> one;
   for (std::int64_t i = 0; i < x.rows(); ++i) scale<E>(&x(i, 0), x.cols(), s[i]);
 }
 
 // dst = a src (matrices of one shape): a copy and a scaling in one pass.  mul r*c.
 template <class E>
 void scale_into(MatCRef<S<E>> src, S<E> a, MatRef<S<E>> dst) {
+  begin_op<E>(), in<E>(src), out<E>(dst);
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < src.rows(); ++i)
       for (std::int64_t j = 0; j < src.cols(); ++j) dst(i, j) = src(i, j) * a;
   } else {
     E::tally({.mul = src.rows() * src.cols()});
-    touch<E>(src), touch<E>(dst);
     dst = src * a;
   }
 }
@@ -63,13 +66,13 @@ template <class E>
 void scale_rows_into(MatCRef<S<E>> src, const S<E>* s, MatRef<S<E>> dst,
                      bool src_transposed = false) {
   const std::int64_t r = dst.rows(), c = dst.cols();
+  begin_op<E>(), in<E>(s, r), in<E>(src), out<E>(dst);
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < r; ++i)
       for (std::int64_t j = 0; j < c; ++j)
         dst(i, j) = (src_transposed ? src(j, i) : src(i, j)) * s[i];
   } else {
     E::tally({.mul = r * c});
-    touch<E>(s, r), touch<E>(src), touch<E>(dst);
     if (!src_transposed) {
       for (std::int64_t i = 0; i < r; ++i)
         kernels::scaled_copy(src.row(i).data(), s[i], dst.row(i).data(), c);
@@ -102,12 +105,12 @@ void scale(MatRef<S<E>> x, S<E> a) {
 template <class E>
 void shifted_negation(MatCRef<S<E>> x, S<E> c, MatRef<S<E>> out) {
   const std::int64_t r = x.rows();
+  begin_op<E>(), in<E>(x), ops::out<E>(out);
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < r; ++i)
       for (std::int64_t j = 0; j < r; ++j) out(i, j) = i == j ? c - x(i, j) : -x(i, j);
   } else {
     E::tally({.add = r * r});
-    touch<E>(x), touch<E>(out);
     out = -x;
     out.diagonal().array() += c;
   }
@@ -117,6 +120,7 @@ void shifted_negation(MatCRef<S<E>> x, S<E> c, MatRef<S<E>> out) {
 template <class E>
 S<E> max_abs_row_sum(MatCRef<S<E>> x) {
   const std::int64_t r = x.rows(), c = x.cols();
+  begin_op<E>(), in<E>(x);
   if constexpr (kScalarLevel<E>) {
     S<E> best;
     for (std::int64_t i = 0; i < r; ++i) {
@@ -127,7 +131,6 @@ S<E> max_abs_row_sum(MatCRef<S<E>> x) {
     return best;
   } else {
     E::tally({.add = r * (c - 1), .other = r * c + (r - 1)});
-    touch<E>(x);
     return x.cwiseAbs().rowwise().sum().maxCoeff();
   }
 }
@@ -136,6 +139,7 @@ S<E> max_abs_row_sum(MatCRef<S<E>> x) {
 template <class E>
 S<E> max_abs_col_sum(MatCRef<S<E>> x) {
   const std::int64_t r = x.rows(), c = x.cols();
+  begin_op<E>(), in<E>(x);
   if constexpr (kScalarLevel<E>) {
     S<E> best;
     for (std::int64_t j = 0; j < c; ++j) {
@@ -146,9 +150,34 @@ S<E> max_abs_col_sum(MatCRef<S<E>> x) {
     return best;
   } else {
     E::tally({.add = c * (r - 1), .other = r * c + (c - 1)});
-    touch<E>(x);
     return x.cwiseAbs().colwise().sum().maxCoeff();
   }
+}
+
+// max_j sum_i x_ij (the scale of the pseudo-inverse's start).  add c*(r-1), other c-1.
+template <class E>
+S<E> max_col_sum(MatCRef<S<E>> x) {
+  const std::int64_t r = x.rows(), c = x.cols();
+  begin_op<E>(), in<E>(x);
+  if constexpr (kScalarLevel<E>) {
+    S<E> best;
+    for (std::int64_t j = 0; j < c; ++j) {
+      S<E> acc = x(0, j);
+      for (std::int64_t i = 1; i < r; ++i) acc += x(i, j);
+      best = j == 0 ? acc : max(best, acc);
+    }
+    return best;
+  } else {
+    E::tally({.add = c * (r - 1), .other = c - 1});
+    return x.colwise().sum().maxCoeff();
+  }
+}
+
+// dst = x^T.  No arithmetic.
+template <class E>
+void transpose_into(MatCRef<S<E>> x, MatRef<S<E>> dst) {
+  begin_op<E>(), in<E>(x), out<E>(dst);
+  dst = x.transpose();
 }
 
 }  // namespace cosda::ops

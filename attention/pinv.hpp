@@ -29,9 +29,6 @@ class Pinv {
           "use the iterative one for counting");
   }
 
-  // Elements of scratch live while compute() runs.
-  std::int64_t scratch_elements() const { return 3 * m_ * m_; }
-
   // out = X^+ (out must not alias x).
   void compute(MatCRef<S> x, MatRef<S> out) {
     if constexpr (E::kCounting) {
@@ -50,8 +47,8 @@ class Pinv {
 
  private:
   void iterate(MatCRef<S> x, MatRef<S> z) {
-    z = x.transpose();
-    ops::scale<E>(z, ops::reciprocal<E>(max_col_sum(x)));
+    ops::transpose_into<E>(x, z);
+    ops::scale<E>(z, ops::reciprocal<E>(ops::max_col_sum<E>(x)));
     for (int it = 0; it < iterations_; ++it) {
       ops::gemm_nn<E>(x, z, xz_);
       ops::shifted_negation<E>(xz_, S(7), t_);
@@ -60,28 +57,9 @@ class Pinv {
       ops::gemm_nn<E>(xz_, t_, u_);
       ops::shifted_negation<E>(u_, S(13), t_);
       ops::gemm_nn<E>(z, t_, u_);
-      z = u_;
+      ops::copy<E>(u_, z);
       ops::scale<E>(z, S(0.25));
     }
-  }
-
-  // max_j sum_i x_ij.  add m(m-1), other m-1 (comparisons).
-  S max_col_sum(MatCRef<S> x) {
-    S best = S(0);
-    for (std::int64_t j = 0; j < m_; ++j) {
-      S acc = x(0, j);
-      for (std::int64_t i = 1; i < m_; ++i) acc = add1(acc, x(i, j));
-      best = j == 0 ? acc : max1(best, acc);
-    }
-    return best;
-  }
-  static S add1(S a, S b) {
-    if constexpr (!ops::kScalarLevel<E>) E::tally({.add = 1});
-    return a + b;
-  }
-  static S max1(S a, S b) {
-    if constexpr (!ops::kScalarLevel<E>) E::tally({.other = 1});
-    return a < b ? b : a;
   }
 
   std::int64_t m_;

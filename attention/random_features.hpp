@@ -118,7 +118,6 @@ class FeatureMap {
       for (std::int64_t j = 0; j < d_; ++j) w_(i, j) = S(w(i, j) * s);
   }
 
-  std::int64_t elements() const { return m_ * d_; }  // the features, held by the variant
   std::int64_t m() const { return m_; }
 
   // u (m) = the query features of q (d), up to a positive factor of q's own.
@@ -148,7 +147,7 @@ class FeatureMap {
   void keys_transposed(MatCRef<S> k, S* h, MatRef<S> ut) const {
     const std::int64_t n = k.rows();
     ops::gemm_nt<E>(w_, k, ut);
-    for (std::int64_t j = 0; j < n; ++j) h[j] = key_offset(k.row(j).data());
+    for (std::int64_t j = 0; j < n; ++j) ops::store<E>(key_offset(k.row(j).data()), &h[j]);
     for (std::int64_t i = 0; i < m_; ++i) {
       ops::add<E>(h, &ut(i, 0), n, -1);
       ops::exp_inplace<E>(&ut(i, 0), n);
@@ -187,7 +186,6 @@ struct FeatureSums {
     s.setConstant(S(0.0));
     z.setConstant(S(0.0));
   }
-  std::int64_t elements() const { return s.size() + z.size(); }
 
   // The token with key features a and value v enters the sums (the warm-up: no token leaves).
   // mul m d, add m d + m.
@@ -219,7 +217,7 @@ struct FeatureSums {
           ops::gemm_nn<E>(u.middleRows(first, count), s, out.middleRows(row, count));
           ops::gemm_nn<E>(u.middleRows(first, count), z, Eigen::Map<Mat<S>>(den + row, count, 1));
         });
-    for (std::int64_t i = 0; i < r; ++i) den[i] = ops::reciprocal<E>(den[i]);
+    ops::reciprocals<E>(den, den, r);
     ops::scale_rows<E>(out, den);
   }
 };

@@ -39,7 +39,6 @@ class Rf final : public Attention<E> {
         h_(n_, 1),
         den_(n_, 1),
         out_(n_, d_) {
-    this->ledger_.hold(3 * n_ * d_ + features_.elements());
   }
 
   bool step(const S* q, const S* k, const S* v) override {
@@ -58,14 +57,12 @@ class Rf final : public Attention<E> {
   // q holds the window's queries as a ring whose oldest row is `oldest`.
   void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, std::int64_t oldest) {
     // The features of the queries and keys, h, the sums, the denominators and the output.
-    Live live(this->ledger_, 2 * n_ * m_ + n_ + sums_.elements() + n_ + n_ * d_);
     sums_.recompute(features_, k, v, h_.data(), ukt_);
     features_.queries(q, oldest, uq_);
     sums_.attend(uq_, den_.data(), out_);
   }
 
  private:
-  using Live = cosda::Live<typename E::Ledger>;
   std::int64_t n_, d_, m_, seen_ = 0;
   FeatureMap<E> features_;
   FeatureSums<E> sums_;

@@ -54,37 +54,19 @@ class TwoBlock final : public Attention<E> {
       qs_.resize(1, d_);
       out_.resize(1, d_);
     }
-    second_state_ = fixed_ ? fixed_->elements() : (fixed && window_ ? m_ * (2 * d_ + m_) : 0);
-    if (random_features_) second_state_ = m_ * d_;  // the second block's features
-    if constexpr (E::kCounting) this->ledger_.hold(first_->ledger().valley() + second_state_);
   }
 
   bool step(const S* q, const S* k, const S* v) override {
-    if constexpr (E::kCounting) first_->ledger().reset_peak();
     if (!first_->step(q, k, v)) return false;
     const MatCRef<S> y = first_->output();  // n x d, window order
-    std::int64_t live = 0;
-    if (window_) {
+    if (window_)
       window_->attend_window(y, y, y);
-      live = live_of(*window_);
-    } else if (single_ && random_features_) {
+    else if (single_ && random_features_)
       static_cast<CoRfSi<E>&>(*single_).attend(y.row(n_ - 1).data(), y, y);
-      live = live_of(*single_);
-    } else if (single_) {
+    else if (single_)
       static_cast<CoSi<E>&>(*single_).attend(y.row(n_ - 1).data(), y, y);
-      live = live_of(*single_);
-    } else {
-      live = nystrom_single(y);
-    }
-    if constexpr (E::kCounting) {
-      // Peak: the first block's own step, or the second block's step while the first block's
-      // state and output are held.
-      const std::int64_t p1 = first_->ledger().peak() + second_state_;
-      const std::int64_t p2 = first_->ledger().valley() + n_ * d_ + second_state_ + live;
-      const std::int64_t extra = std::max(p1, p2) - this->ledger_.valley();
-      this->ledger_.acquire(extra);
-      this->ledger_.release(extra);
-    }
+    else
+      nystrom_single(y);
     return true;
   }
 
@@ -99,15 +81,8 @@ class TwoBlock final : public Attention<E> {
   const Mat<S>* landmarks_k() const override { return first_->landmarks_k(); }
 
  private:
-  // Elements a window kernel had live during its last attend (its window buffers are unused
-  // in this role and are not counted).
-  static std::int64_t live_of(const Attention<E>& a) {
-    if constexpr (E::kCounting) return a.ledger().peak() - a.ledger().valley();
-    return 0;
-  }
-
   // The newest query's row of Att_Ny over the window y, one query through the core.
-  std::int64_t nystrom_single(MatCRef<S> y) {
+  void nystrom_single(MatCRef<S> y) {
     const Mat<S>* qt = &qt_;
     const Mat<S>* kt = &kt_;
     const Mat<S>* g = nullptr;
@@ -124,10 +99,8 @@ class TwoBlock final : public Attention<E> {
       }
       ops::scale<E>(qt_, inv_sqrt_d_);
     }
-    qs_ = y.row(n_ - 1);
-    ops::scale<E>(qs_.data(), d_, inv_sqrt_d_);
+    ops::scale_into<E>(y.bottomRows(1), inv_sqrt_d_, qs_);
     core_->attend(qs_, y, y, *qt, *kt, g, out_);
-    return (fixed_ ? 0 : 2 * m_ * d_) + d_ + core_->scratch_elements(fixed_ != nullptr) + d_;
   }
 
   std::int64_t n_, d_, m_;
@@ -138,7 +111,6 @@ class TwoBlock final : public Attention<E> {
   std::unique_ptr<FixedLandmarks<E>> fixed_;
   std::vector<std::int64_t> sizes_;
   Mat<S> qt_, kt_, qs_, out_;
-  std::int64_t second_state_ = 0;
 };
 
 }  // namespace cosda

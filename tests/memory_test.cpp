@@ -1,4 +1,5 @@
-// Memory: the logical ledger (valley, peak) and the physical heap.
+// Memory: the logical figures (valley, peak: liveness of what the kernels read and write) and
+// the physical heap.
 #include "analysis/heap.hpp"
 #include "analysis/measure.hpp"
 #include "tests/test_util.hpp"
@@ -19,8 +20,8 @@ TEST_P(Memory, SteadyStateStepAllocatesNothing) {
   }
 }
 
-// The state the ledger declares is physically there, and what is allocated beyond it is at
-// most the declared scratch plus bookkeeping.
+// The state the kernels keep is physically there, and what is allocated beyond it is at most
+// the live scratch plus bookkeeping.
 TEST_P(Memory, LogicalStateIsPhysicallyHeld) {
   if (!heap::enabled()) GTEST_SKIP() << "heap hooks are off in sanitizer builds";
   const Point p{GetParam(), 64, 32, 8, 1};
@@ -30,7 +31,7 @@ TEST_P(Memory, LogicalStateIsPhysicallyHeld) {
   EXPECT_EQ(c.heap_peak_bytes, c.heap_retained_bytes) << "nothing allocated during a step";
 }
 
-// Peak covers the valley and the output; the ledger is balanced after each step.
+// Peak covers the valley and the output.
 TEST_P(Memory, PeakCoversStateAndOutput) {
   const Point p{GetParam(), 20, 6, 4, 1};
   const Cost c = measure(p);

@@ -319,7 +319,7 @@ TEST(SweepCommitted, CheapPointsRemeasureToTheCommittedRows) {
     ASSERT_EQ(now.size(), cheap.size());
     // The physical heap depends on the vector unit Eigen compiles for (alignment, GEMM
     // blocking) and on the CPU OpenBLAS picks kernels for: compared where both match the
-    // machine that wrote the results; everywhere it must hold at least the ledger's peak.
+    // machine that wrote the results; everywhere it must hold at least the logical peak.
     const std::string meta = read(kRepo / "results" / name / "meta.json");
     const bool same_machine =
         meta.find("\"cpu\": \"" + roofline::cpu_name() + "\"") != std::string::npos &&

@@ -1,0 +1,138 @@
+// Memory measured by liveness (attention/liveness.hpp): the recorder's rules on hand traces,
+// and kernels whose buffers differ from co_si's by one unread buffer or by one n x d buffer
+// read in the next step. The measurement must follow what the code does with its buffers.
+#include "attention/liveness.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "analysis/measure.hpp"
+#include "attention/co_si.hpp"
+
+namespace cosda::test {
+namespace {
+
+constexpr std::int64_t kE = sizeof(double);
+
+// One element per buffer, written and read by hand: a value written in one step and read in
+// the next crosses the boundary; one overwritten first does not; one never read is never live.
+TEST(Liveness, ValueCrossesABoundaryOnlyIfReadAfterIt) {
+  double kept = 0, dropped = 0, unread = 0, in = 0;
+  Liveness l(kE);
+  l.begin_step(true);
+  l.write(&in, kE);
+  l.begin_op(), l.read(&in, kE), l.write(&kept, kE), l.write(&dropped, kE), l.write(&unread, kE);
+  l.end_step();
+  l.mark_pending();
+  l.begin_step(false);
+  l.begin_op(), l.write(&dropped, kE);
+  l.begin_op(), l.read(&kept, kE), l.read(&dropped, kE);
+  l.end_step();
+  EXPECT_EQ(l.pending(), 1);  // unread: neither read nor overwritten yet
+  const Liveness::Figures f = l.finish();
+  EXPECT_EQ(f.valley, 1);                                      // kept
+  EXPECT_EQ(f.step_peaks, std::vector<std::int64_t>({2}));  // in and kept, live at the op
+}
+
+// An op that reads and overwrites the same elements holds them once.
+TEST(Liveness, InPlaceOpCountsItsElementsOnce) {
+  double x[4] = {};
+  Liveness l(kE);
+  l.begin_step(true);
+  l.write(x, 4 * kE);
+  l.begin_op(), l.read(x, 4 * kE), l.write(x, 4 * kE);
+  l.begin_op(), l.read(x, 4 * kE);
+  l.end_step();
+  l.mark_pending();
+  const Liveness::Figures f = l.finish();
+  EXPECT_EQ(f.valley, 0);
+  EXPECT_EQ(f.step_peaks, std::vector<std::int64_t>({4}));
+}
+
+// Values written before the trace and read inside it are state: live from the start.
+TEST(Liveness, ReadBeforeAnyWriteIsStateFromBeforeTheTrace) {
+  double w[3] = {};
+  Liveness l(kE);
+  l.begin_step(true);
+  l.begin_op(), l.read(w, 3 * kE);
+  l.end_step();
+  l.mark_pending();
+  l.begin_step(false);
+  l.begin_op(), l.read(w, 2 * kE);
+  l.end_step();
+  const Liveness::Figures f = l.finish();
+  EXPECT_EQ(f.valley, 3);  // all three cross the first boundary; two cross the second
+  EXPECT_EQ(f.step_peaks, std::vector<std::int64_t>({3}));
+}
+
+// co_si with one buffer more: kExtraUnread writes an n x d buffer every step and never reads
+// it; kExtraKept reads and rewrites an n x d buffer every step, so each step's values are
+// read by the next.
+enum class Extra { kNone, kUnread, kKept };
+
+template <class E>
+class CoSiWith final : public Attention<E> {
+ public:
+  using S = typename E::Scalar;
+  CoSiWith(const Config& c, Extra extra)
+      : inner_(c), extra_(extra), n_(c.n), d_(c.d), buffer_(c.n, c.d) {
+    buffer_.setZero();
+  }
+  bool step(const S* q, const S* k, const S* v) override {
+    if (extra_ == Extra::kUnread)
+      for (std::int64_t i = 0; i < n_; ++i) ops::copy<E>(q, q + d_, &buffer_(i, 0));
+    if (extra_ == Extra::kKept) ops::scale<E>(buffer_.data(), n_ * d_, S(1));
+    return inner_.step(q, k, v);
+  }
+  MatCRef<S> output() const override { return inner_.output(); }
+
+ private:
+  CoSi<Tally<double>> inner_;
+  Extra extra_;
+  std::int64_t n_, d_;
+  Mat<S> buffer_;
+};
+
+// measure()'s protocol on one kernel: n warm-up tokens, one measured step, then steps until
+// every value held after it is read or overwritten.
+std::pair<std::int64_t, std::int64_t> valley_and_peak(Attention<Tally<double>>& a, std::int64_t n,
+                                                      std::int64_t d) {
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> normal;
+  std::vector<double> x(static_cast<std::size_t>(3 * d));
+  Liveness l(kE);
+  auto step = [&](bool measured) {
+    for (auto& e : x) e = normal(rng);
+    thread_liveness() = &l;
+    l.begin_step(measured);
+    l.write(x.data(), 3 * d * kE);
+    const bool ready = a.step(x.data(), x.data() + d, x.data() + 2 * d);
+    l.end_step();
+    if (ready) l.read(a.output().data(), a.output().size() * kE);
+    thread_liveness() = nullptr;
+  };
+  for (std::int64_t t = 0; t < n; ++t) step(false);
+  step(true);
+  l.mark_pending();
+  for (std::int64_t t = 0; t < n + 2 && l.pending() > 0; ++t) step(false);
+  const Liveness::Figures f = l.finish();
+  return {f.valley, f.step_peaks.at(0)};
+}
+
+TEST(Liveness, SeesWhatTheKernelDoesNotWhatItSays) {
+  for (const auto& [n, d] : {std::pair<std::int64_t, std::int64_t>{8, 4}, {5, 12}, {16, 16}}) {
+    Config c;
+    c.n = n, c.d = d;
+    CoSiWith<Tally<double>> plain(c, Extra::kNone), unread(c, Extra::kUnread),
+        kept(c, Extra::kKept);
+    const auto base = valley_and_peak(plain, n, d);
+    EXPECT_EQ(valley_and_peak(unread, n, d).first, base.first) << n << " " << d;
+    EXPECT_EQ(valley_and_peak(kept, n, d).first, base.first + n * d) << n << " " << d;
+    // And the plain kernel measured here is co_si as measure() sees it.
+    EXPECT_EQ(base.first, measure({std::string(CoSi<Tally<double>>::kTraits.id), n, d, 1}).valley);
+  }
+}
+
+}  // namespace
+}  // namespace cosda::test
