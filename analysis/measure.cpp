@@ -85,17 +85,18 @@ Cost run(const Point& p, Touched touched) {
   Footprint& footprint = thread_footprint();
   const bool record = touched == Touched::kRecord;
   if (record) footprint.reserve(std::size_t(1) << 14);  // before heap0: not the step's memory
+  cost.cycle_steps = t->landmarks == LandmarkKind::kContinual ? p.n : 1;
+  std::vector<bool> updated;  // per measured step; reserved before the heap is watched
+  updated.reserve(static_cast<std::size_t>(cost.cycle_steps));
+  std::vector<Liveness> traces(static_cast<std::size_t>(p.heads), Liveness(sizeof(S)));
   const std::int64_t heap0 = heap::current();
   MultiHead<E> mh(p.variant, c, p.heads, int(p.layers));
-  std::vector<Liveness> traces(static_cast<std::size_t>(p.heads), Liveness(sizeof(S)));
   mh.attach(&traces);
   for (std::int64_t i = 0; i < p.n; ++i) step(mh);
   const bool heap_on = heap::enabled();
   if (heap_on) cost.heap_retained_bytes = heap::current() - heap0;
-  cost.cycle_steps = t->landmarks == LandmarkKind::kContinual ? p.n : 1;
   std::int64_t heap_peak = 0, allocs = 0;
   mh.measure_steps(true);
-  std::vector<bool> updated;
   for (std::int64_t s = 0; s < cost.cycle_steps; ++s) {
     const OpCounts before = thread_counts();
     heap::reset_peak();

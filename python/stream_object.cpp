@@ -8,8 +8,11 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <utility>
 #include <variant>
 
+#include "analysis/measure.hpp"
 #include "attention/multi_head.hpp"
 #include "io/errors.hpp"
 #include "python/bindings.hpp"
@@ -25,7 +28,9 @@ class Stream {
   Stream(const std::string& variant, std::int64_t n, std::int64_t d, std::optional<std::int64_t> m,
          std::int64_t heads, std::int64_t layers, std::optional<py::array> landmarks,
          const std::string& scalar, bool exact_pinv, std::optional<double> exp_shift)
-      : s_(check_args(variant, n, m, heads, layers, scalar, landmarks.has_value())), d_(d) {
+      : s_(check_args(variant, n, m, heads, layers, scalar, landmarks.has_value())),
+        d_(d),
+        stabilised_(exp_shift.has_value()) {
     if (d < 1) throw InputError("cosda stream: d must be at least 1, got " + std::to_string(d));
     if (d % s_.heads != 0)
       throw InputError("cosda stream: flag --heads (" + std::to_string(s_.heads) +
@@ -57,16 +62,23 @@ class Stream {
     return d;
   }
 
-  // Logical memory in elements (all heads): held between steps, and the most live at once.
+  // Logical memory in elements (all heads) of a stream of this shape: held between steps, and
+  // the most live at once. Liveness needs a traced run with look-ahead (analysis/measure.hpp),
+  // so the figures are measure()'s for this point, measured once; they do not depend on values.
   py::dict memory() const {
     const std::lock_guard lock(mutex_);
+    if (!memory_) {
+      py::gil_scoped_release release;
+      Point p{s_.id, s_.n, d_, s_.traits->landmarks == LandmarkKind::kNone ? 1 : s_.m,
+              s_.heads, s_.layers};
+      p.stabilised = stabilised_;
+      const Cost c =
+          measure(p, Counting::kTally, s_.single ? Precision::kFloat : Precision::kDouble);
+      memory_ = std::pair{c.valley, c.peak};
+    }
     py::dict d;
-    std::visit(
-        [&](const auto& mh) {
-          d["valley"] = mh->valley();
-          d["peak"] = mh->peak();
-        },
-        model_);
+    d["valley"] = memory_->first;
+    d["peak"] = memory_->second;
     return d;
   }
 
@@ -107,6 +119,8 @@ class Stream {
 
   Setup s_;
   std::int64_t d_;
+  bool stabilised_;
+  mutable std::optional<std::pair<std::int64_t, std::int64_t>> memory_;
   std::variant<std::unique_ptr<MultiHead<Tally<double>>>, std::unique_ptr<MultiHead<Tally<float>>>>
       model_;
   mutable std::mutex mutex_;

@@ -77,7 +77,8 @@ class Stream:
     s = cosda.Stream("co_si", n=8, d=16); y = s.step(x_t) returns the step's output ((d,)
     single-output, (n, d) otherwise) or None during warm-up; s.counts() the operations
     executed so far, warm-up and priming included (the model runs under the Tally policy:
-    plain arithmetic, counted); s.memory() the logical valley and peak in elements. A step
+    plain arithmetic, counted); s.memory() the logical valley and peak in elements of a stream
+    of this shape (measured once, as cosda.count measures them). A step
     releases the GIL. Fixed-landmark variants need landmarks (m x d)."""
 
     def __init__(self, variant, n, d, m=None, heads=1, layers=1, landmarks=None,
