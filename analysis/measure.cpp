@@ -29,7 +29,9 @@ std::string skip_reason(const Point& p) {
 namespace {
 
 // Steps on until every value held at the end of the measured steps has been read (it was
-// live across that boundary) or overwritten (it was not). A value no step reads again is
+// live across that boundary) or overwritten (it was not). These steps record their accesses
+// and skip the arithmetic (ops::accesses_only): which elements a step reads and writes does not
+// depend on the values, and the stream is not used after them. A value no step reads again is
 // never resolved; it is left when a whole landmark cycle (or, without landmark updates, two
 // steps) resolves nothing more, and counts as not live. Any value a variant keeps is read
 // again within n steps, when its token leaves the window at the latest: that bounds the wait.
@@ -41,6 +43,10 @@ void look_ahead(std::vector<Liveness>& traces, const Point& p, Step&& step) {
     return s;
   };
   for (auto& t : traces) t.mark_pending();
+  struct AccessesOnly {  // the look-ahead needs the steps' accesses, not their values
+    AccessesOnly() { ops::accesses_only() = true; }
+    ~AccessesOnly() { ops::accesses_only() = false; }
+  } accesses_only;
   const bool cycles = find_variant(p.variant)->landmarks == LandmarkKind::kContinual;
   const std::int64_t patience = cycles ? p.n / p.m + 2 : 2;
   std::int64_t left = pending(), idle = 0;

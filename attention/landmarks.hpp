@@ -4,6 +4,7 @@
 // segments (oldest first) hold one extra token. A landmark is the mean of its segment.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -23,7 +24,11 @@ template <class E>
 void segment_mean(MatCRef<typename E::Scalar> x, std::int64_t first, std::int64_t count,
                   typename E::Scalar* out) {
   using S = typename E::Scalar;
-  const std::int64_t rows = x.rows(), d = x.cols();
+  const std::int64_t rows = x.rows(), d = x.cols(), start = (first % rows + rows) % rows;
+  const std::int64_t before_wrap = std::min(count, rows - start);
+  ops::begin_op<E>(), ops::in<E>(x.middleRows(start, before_wrap)), ops::out<E>(out, d);
+  if (count > before_wrap) ops::in<E>(x.topRows(count - before_wrap));
+  const ops::OneOp<E> one;  // one op: the copy, the additions and the division below
   auto row = [&](std::int64_t i) { return x.row(((first + i) % rows + rows) % rows).data(); };
   ops::copy<E>(row(0), row(0) + d, out);
   for (std::int64_t i = 1; i < count; ++i) ops::add<E>(row(i), out, d);

@@ -97,7 +97,9 @@ class Liveness {
   void begin_op() {
     if (fold_ == 0) ++op_;
   }
-  // Inside fold(+1) ... fold(-1), begin_op() keeps the current op (attention/ops_core.hpp OneOp).
+  // Inside fold(+1) ... fold(-1) the ops a fused op runs are part of it: begin_op() keeps the
+  // current op and their accesses, already recorded by the fused op, are not recorded again
+  // (attention/ops_core.hpp OneOp).
   void fold(int delta) { fold_ += delta; }
   void read(const void* p, std::int64_t bytes) { access(p, bytes, false); }
   void write(const void* p, std::int64_t bytes) { access(p, bytes, true); }
@@ -221,7 +223,7 @@ class Liveness {
   }
 
   void access(const void* p, std::int64_t bytes, bool is_write) {
-    if (bytes <= 0) return;
+    if (bytes <= 0 || fold_ > 0) return;  // a fused op recorded its operands at its start
     const auto b = reinterpret_cast<std::uintptr_t>(p), e = b + std::uintptr_t(bytes);
     split_at(b);
     split_at(e);

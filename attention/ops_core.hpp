@@ -34,8 +34,8 @@ void begin_op() {
     if (Liveness* l = thread_liveness()) l->begin_op();
 }
 
-// Makes the ops called in its scope part of the enclosing op (a fused op's scalar-level path
-// runs the ops it fuses; they must not split its time).
+// Makes the ops called in its scope part of the enclosing op, which has recorded all its
+// operands before: a fused op running the ops it fuses keeps one time and one record.
 template <class E>
 class OneOp {
  public:
@@ -50,6 +50,22 @@ class OneOp {
   OneOp(const OneOp&) = delete;
   OneOp& operator=(const OneOp&) = delete;
 };
+
+// The look-ahead of the memory measurement (analysis/measure.hpp) steps on only to see which
+// values are read again: there, ops under the counting policies record what they read and write
+// and skip their arithmetic. Neither counts nor access patterns depend on values (counting_test),
+// so the trace is the one full arithmetic would give; the stream's values are spoiled after it.
+inline bool& accesses_only() {
+  thread_local bool on = false;
+  return on;
+}
+template <class E>
+bool skip_arithmetic() {
+  if constexpr (E::kCounting)
+    return accesses_only();
+  else
+    return false;
+}
 
 enum class Access { kRead, kWrite, kReadWrite };
 

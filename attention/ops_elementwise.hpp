@@ -15,11 +15,13 @@ namespace cosda::ops {
 template <class E>
 void copy(const S<E>* first, const S<E>* last, S<E>* dst) {
   begin_op<E>(), in<E>(first, last - first), out<E>(dst, last - first);
+  if (skip_arithmetic<E>()) return;
   std::copy(first, last, dst);
 }
 template <class E>
 void copy(MatCRef<S<E>> src, MatRef<S<E>> dst) {
   begin_op<E>(), in<E>(src), out<E>(dst);
+  if (skip_arithmetic<E>()) return;
   dst = src;
 }
 
@@ -28,6 +30,7 @@ void copy(MatCRef<S<E>> src, MatRef<S<E>> dst) {
 template <class E>
 void copy_to_column(const S<E>* x, MatRef<S<E>> dst, std::int64_t j) {
   begin_op<E>(), in<E>(x, dst.rows()), out<E>(dst.col(j));
+  if (skip_arithmetic<E>()) return;
   for (std::int64_t i = 0; i < dst.rows(); ++i) dst(i, j) = x[i];
 }
 
@@ -35,6 +38,7 @@ void copy_to_column(const S<E>* x, MatRef<S<E>> dst, std::int64_t j) {
 template <class E>
 void exp_inplace(S<E>* x, std::int64_t n) {
   begin_op<E>(), inout<E>(x, n);
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < n; ++i) x[i] = exp(x[i]);
   } else {
@@ -51,6 +55,7 @@ void exp_inplace(MatRef<S<E>> x) {
 template <class E>
 void exp_inplace(S<E>* x, std::int64_t n, const Shift<S<E>>& s) {
   begin_op<E>(), inout<E>(x, n);
+  if (skip_arithmetic<E>()) return;
   if (!s.on) return exp_inplace<E>(x, n);
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < n; ++i) x[i] = exp(x[i] - s.c);
@@ -68,6 +73,7 @@ void exp_inplace(MatRef<S<E>> x, const Shift<S<E>>& s) {
 template <class E>
 S<E> sum(const S<E>* x, std::int64_t n) {
   begin_op<E>(), in<E>(x, n);
+  if (skip_arithmetic<E>()) return S<E>(0);
   if constexpr (kScalarLevel<E>) {
     S<E> acc = x[0];
     for (std::int64_t i = 1; i < n; ++i) acc += x[i];
@@ -82,6 +88,7 @@ S<E> sum(const S<E>* x, std::int64_t n) {
 template <class E>
 S<E> max_value(const S<E>* x, std::int64_t n) {
   begin_op<E>(), in<E>(x, n);
+  if (skip_arithmetic<E>()) return S<E>(0);
   if constexpr (kScalarLevel<E>) {
     S<E> best = x[0];
     for (std::int64_t i = 1; i < n; ++i) best = max(best, x[i]);
@@ -96,6 +103,7 @@ S<E> max_value(const S<E>* x, std::int64_t n) {
 template <class E>
 S<E> dot(const S<E>* a, const S<E>* b, std::int64_t n) {
   begin_op<E>(), in<E>(a, n), in<E>(b, n);
+  if (skip_arithmetic<E>()) return S<E>(0);
   if constexpr (kScalarLevel<E>) {
     S<E> acc = a[0] * b[0];
     for (std::int64_t i = 1; i < n; ++i) acc += a[i] * b[i];
@@ -121,6 +129,7 @@ S<E> reciprocal(S<E> a) {
 template <class E>
 void reciprocals(const S<E>* x, S<E>* y, std::int64_t n) {
   begin_op<E>(), in<E>(x, n), out<E>(y, n);
+  if (skip_arithmetic<E>()) return;
   const OneOp<E> one;
   for (std::int64_t i = 0; i < n; ++i) y[i] = reciprocal<E>(x[i]);
 }
@@ -129,6 +138,7 @@ void reciprocals(const S<E>* x, S<E>* y, std::int64_t n) {
 template <class E>
 void store(S<E> a, S<E>* dst) {
   begin_op<E>(), out<E>(dst, 1);
+  if (skip_arithmetic<E>()) return;
   *dst = a;
 }
 
@@ -136,6 +146,7 @@ void store(S<E> a, S<E>* dst) {
 template <class E>
 void scale(S<E>* x, std::int64_t n, S<E> a) {
   begin_op<E>(), inout<E>(x, n);
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < n; ++i) x[i] *= a;
   } else {
@@ -148,6 +159,7 @@ void scale(S<E>* x, std::int64_t n, S<E> a) {
 template <class E>
 void divide(S<E>* x, std::int64_t n, S<E> a) {
   begin_op<E>(), inout<E>(x, n);
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < n; ++i) x[i] /= a;
   } else {
@@ -160,6 +172,7 @@ void divide(S<E>* x, std::int64_t n, S<E> a) {
 template <class E>
 void axpy(S<E> a, const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
   begin_op<E>(), in<E>(x, n), inout<E>(y, n);
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     if (sign > 0)
       for (std::int64_t i = 0; i < n; ++i) y[i] += a * x[i];
@@ -178,6 +191,7 @@ void axpy(S<E> a, const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
 template <class E>
 void add(const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
   begin_op<E>(), in<E>(x, n), inout<E>(y, n);
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     if (sign > 0)
       for (std::int64_t i = 0; i < n; ++i) y[i] += x[i];
@@ -221,6 +235,7 @@ S<E> plus(S<E> a, S<E> b) {
 template <class E>
 void offset(S<E>* x, std::int64_t n, S<E> c, int sign = +1) {
   begin_op<E>(), inout<E>(x, n);
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     if (sign > 0)
       for (std::int64_t i = 0; i < n; ++i) x[i] += c;
@@ -236,6 +251,7 @@ void offset(S<E>* x, std::int64_t n, S<E> c, int sign = +1) {
 template <class E>
 void multiply(const S<E>* w, S<E>* y, std::int64_t n) {
   begin_op<E>(), in<E>(w, n), inout<E>(y, n);
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < n; ++i) y[i] *= w[i];
   } else {
@@ -248,6 +264,7 @@ void multiply(const S<E>* w, S<E>* y, std::int64_t n) {
 template <class E>
 void relu_inplace(S<E>* x, std::int64_t n) {
   begin_op<E>(), inout<E>(x, n);
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     const S<E> zero(0.0);
     for (std::int64_t i = 0; i < n; ++i) x[i] = max(x[i], zero);
@@ -264,6 +281,7 @@ void relu_inplace(S<E>* x, std::int64_t n) {
 template <class E>
 void gelu_inplace(S<E>* x, std::int64_t n) {
   begin_op<E>(), inout<E>(x, n);
+  if (skip_arithmetic<E>()) return;
   constexpr double kCubic = 0.044715;
   const double k2 = -2.0 * std::sqrt(2.0 / 3.14159265358979323846);
   if constexpr (kScalarLevel<E>) {

@@ -57,6 +57,7 @@ void retro_update(MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new, const S
   const std::int64_t r = x.rows(), d = x.cols(), dv = y.cols();
   begin_op<E>(), in<E>(x), in<E>(k_old, d), in<E>(k_new, d), in<E>(v_old, dv), in<E>(v_new, dv);
   out<E>(e_old, r), out<E>(e_new, r), inout<E>(sums, r), inout<E>(y);
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     using Row = Eigen::Map<Mat<S<E>>>;
@@ -89,6 +90,7 @@ void slide_sums(const S<E>* a_old, const S<E>* a_new, const S<E>* v_old, const S
   const std::int64_t r = y.rows(), dv = y.cols();
   begin_op<E>(), in<E>(a_old, r), in<E>(a_new, r), in<E>(v_old, dv), in<E>(v_new, dv);
   inout<E>(sums, r), inout<E>(y);
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     add<E>(a_old, sums, r, -1);
@@ -119,6 +121,7 @@ void retro_update_cols(MatCRef<S<E>> xt, MatCRef<S<E>> k_old, MatCRef<S<E>> k_ne
   using Row = Eigen::Map<Mat<S<E>>>;
   begin_op<E>(), in<E>(xt), in<E>(k_old), in<E>(k_new), in<E>(v_old), in<E>(v_new);
   out<E>(e_old, r), out<E>(e_new, r), inout<E>(sums, r), inout<E>(yt);
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     gemm_tn<E>(k_old, xt, Row(e_old, 1, r));

@@ -15,6 +15,7 @@ namespace cosda::ops {
 template <class E>
 void row_sums(MatCRef<S<E>> x, S<E>* out) {
   begin_op<E>(), in<E>(x), ops::out<E>(out, x.rows());
+  if (skip_arithmetic<E>()) return;
   const OneOp<E> one;
   for (std::int64_t i = 0; i < x.rows(); ++i) out[i] = sum<E>(x.row(i).data(), x.cols());
 }
@@ -24,6 +25,7 @@ void row_sums(MatCRef<S<E>> x, S<E>* out) {
 template <class E>
 void exp_row_sums(MatRef<S<E>> x, S<E>* out) {
   begin_op<E>(), inout<E>(x), ops::out<E>(out, x.rows());
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     exp_inplace<E>(x);
@@ -42,6 +44,7 @@ void exp_row_sums(MatRef<S<E>> x, S<E>* out) {
 template <class E>
 void scale_rows(MatRef<S<E>> x, const S<E>* s) {
   begin_op<E>(), in<E>(s, x.rows()), inout<E>(x);
+  if (skip_arithmetic<E>()) return;
   const OneOp<E> one;
   for (std::int64_t i = 0; i < x.rows(); ++i) scale<E>(&x(i, 0), x.cols(), s[i]);
 }
@@ -50,6 +53,7 @@ void scale_rows(MatRef<S<E>> x, const S<E>* s) {
 template <class E>
 void scale_into(MatCRef<S<E>> src, S<E> a, MatRef<S<E>> dst) {
   begin_op<E>(), in<E>(src), out<E>(dst);
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < src.rows(); ++i)
       for (std::int64_t j = 0; j < src.cols(); ++j) dst(i, j) = src(i, j) * a;
@@ -67,6 +71,7 @@ void scale_rows_into(MatCRef<S<E>> src, const S<E>* s, MatRef<S<E>> dst,
                      bool src_transposed = false) {
   const std::int64_t r = dst.rows(), c = dst.cols();
   begin_op<E>(), in<E>(s, r), in<E>(src), out<E>(dst);
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < r; ++i)
       for (std::int64_t j = 0; j < c; ++j)
@@ -106,6 +111,7 @@ template <class E>
 void shifted_negation(MatCRef<S<E>> x, S<E> c, MatRef<S<E>> out) {
   const std::int64_t r = x.rows();
   begin_op<E>(), in<E>(x), ops::out<E>(out);
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < r; ++i)
       for (std::int64_t j = 0; j < r; ++j) out(i, j) = i == j ? c - x(i, j) : -x(i, j);
@@ -121,6 +127,7 @@ template <class E>
 S<E> max_abs_row_sum(MatCRef<S<E>> x) {
   const std::int64_t r = x.rows(), c = x.cols();
   begin_op<E>(), in<E>(x);
+  if (skip_arithmetic<E>()) return S<E>(0);
   if constexpr (kScalarLevel<E>) {
     S<E> best;
     for (std::int64_t i = 0; i < r; ++i) {
@@ -140,6 +147,7 @@ template <class E>
 S<E> max_abs_col_sum(MatCRef<S<E>> x) {
   const std::int64_t r = x.rows(), c = x.cols();
   begin_op<E>(), in<E>(x);
+  if (skip_arithmetic<E>()) return S<E>(0);
   if constexpr (kScalarLevel<E>) {
     S<E> best;
     for (std::int64_t j = 0; j < c; ++j) {
@@ -159,6 +167,7 @@ template <class E>
 S<E> max_col_sum(MatCRef<S<E>> x) {
   const std::int64_t r = x.rows(), c = x.cols();
   begin_op<E>(), in<E>(x);
+  if (skip_arithmetic<E>()) return S<E>(0);
   if constexpr (kScalarLevel<E>) {
     S<E> best;
     for (std::int64_t j = 0; j < c; ++j) {
@@ -177,6 +186,7 @@ S<E> max_col_sum(MatCRef<S<E>> x) {
 template <class E>
 void transpose_into(MatCRef<S<E>> x, MatRef<S<E>> dst) {
   begin_op<E>(), in<E>(x), out<E>(dst);
+  if (skip_arithmetic<E>()) return;
   dst = x.transpose();
 }
 
