@@ -58,6 +58,21 @@ void look_ahead(std::vector<Liveness>& traces, const Point& p, Step&& step) {
   }
 }
 
+// Valley and peaks from the heads' traces: heads side by side add up, step by step.
+void memory_figures(std::vector<Liveness>& traces, const std::vector<bool>& updated, Cost& cost) {
+  std::vector<std::int64_t> peaks(updated.size(), 0);
+  for (auto& trace : traces) {
+    const Liveness::Figures f = trace.finish();
+    cost.valley += f.valley;
+    for (std::size_t i = 0; i < peaks.size(); ++i) peaks[i] += f.step_peaks[i];
+  }
+  for (std::size_t i = 0; i < peaks.size(); ++i) {
+    std::int64_t& kind = updated[i] ? cost.update_peak : cost.plain_peak;
+    kind = std::max(kind, peaks[i]);
+  }
+  cost.peak = std::max(cost.plain_peak, cost.update_peak);
+}
+
 template <class E>
 Cost run(const Point& p, Touched touched) {
   using S = typename E::Scalar;
@@ -128,17 +143,7 @@ Cost run(const Point& p, Touched touched) {
   }
   mh.measure_steps(false);
   look_ahead(traces, p, [&] { step(mh); });
-  std::vector<std::int64_t> peaks(updated.size(), 0);  // per step, summed over heads
-  for (auto& trace : traces) {
-    const Liveness::Figures f = trace.finish();
-    cost.valley += f.valley;
-    for (std::size_t i = 0; i < peaks.size(); ++i) peaks[i] += f.step_peaks[i];
-  }
-  for (std::size_t i = 0; i < peaks.size(); ++i) {
-    std::int64_t& kind = updated[i] ? cost.update_peak : cost.plain_peak;
-    kind = std::max(kind, peaks[i]);
-  }
-  cost.peak = std::max(cost.plain_peak, cost.update_peak);
+  memory_figures(traces, updated, cost);
   if (heap_on) {
     cost.heap_peak_bytes = heap_peak;
     cost.steady_allocations = allocs;

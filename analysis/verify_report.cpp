@@ -154,7 +154,8 @@ Report build_report(const Grid& g, const fs::path& config, const fs::path& corre
   head.p("## Findings (one line each)\n\n");
   head.p(
       "- cosda's exact forms (attention/<id>.cpp) equal execution at all {} points run, field "
-      "by field{}.\n",
+      "by field{} (memory where its forms are exact: n >= 3, 2 <= m < n, and valleys only for "
+      "the continual-landmark variants, whose peaks are measured only).\n",
       out.checks, out.mismatches ? fmt::format(" except {}", out.mismatches) : "");
   for (const std::string& f : body.findings) head.p("- {}\n", f);
   for (const std::string& f : note_list("findings")) head.p("- {}\n", f);

@@ -9,9 +9,10 @@ namespace cosda {
 // scaling.
 const exact::Forms& closed_forms_att() {
   using exact::Buckets, exact::f;
-  static const exact::Forms forms{{f({{2, 2, 1}, {2, 1, 1}}), f({{2, 2, 1}, {-1, 1, 1}, {-1, 1}}),
-                                   f({{1, 1}}), f({{1, 2}}), f({})},
-                                  std::nullopt,
+  static const exact::Forms forms{
+      {f({{2, 2, 1}, {2, 1, 1}}), f({{2, 2, 1}, {-1, 1, 1}, {-1, 1}}), f({{1, 1}}), f({{1, 2}}),
+       f({})},
+      std::nullopt,
       f({{3, 1, 1}, {-3, 0, 1}}),
       {Poly{{1, 2}, {1, 1, 1}, {1, 1}, {1, 0, 1}}, Poly{{1, 2}, {1, 1, 1}, {2, 0, 1}}},
       {}};

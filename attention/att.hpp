@@ -34,8 +34,7 @@ class Att final : public Attention<E> {
         v_(n_, d_),
         a_(n_, n_),
         rs_(n_),
-        out_(n_, d_) {
-  }
+        out_(n_, d_) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     ring_row<E>(q_, q, seen_);  // Q, K, V in rings, no shifting: the queries are put in window

@@ -46,8 +46,7 @@ class CoRe final : public Attention<E> {
         e_old_(1, n_),
         e_new_(1, n_),
         out_(n_, d_),
-        shift_(ops::shift_of<S>(c.exp_shift)) {
-  }
+        shift_(ops::shift_of<S>(c.exp_shift)) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t j = seen_ % n_;  // ring slot of the token leaving (and arriving)
@@ -71,7 +70,6 @@ class CoRe final : public Attention<E> {
   MatCRef<S> output() const override { return out_; }
 
  private:
-
   // Token j of the Q, K, V rings: row j, or column j when they are stored transposed.
   MatCRef<S> token(const Mat<S>& ring, std::int64_t j) const {
     return transposed_ ? MatCRef<S>(ring.middleCols(j, 1)) : MatCRef<S>(ring.middleRows(j, 1));

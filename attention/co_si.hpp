@@ -36,8 +36,7 @@ class CoSi final : public Attention<E> {
         q_(1, d_),
         a_(1, n_),
         out_(1, d_),
-        shift_(ops::shift_of<S>(c.exp_shift)) {
-  }
+        shift_(ops::shift_of<S>(c.exp_shift)) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t slot = seen_ % n_;
@@ -54,7 +53,6 @@ class CoSi final : public Attention<E> {
   void attend(const S* q, MatCRef<S> k, MatCRef<S> v) { run(q, k, false, v, false); }
 
  private:
-
   // Token x into slot of a ring stored a token per row or (by_column) a token per column.
   void store(const S* x, Mat<S>& ring, bool by_column, std::int64_t slot) {
     if (by_column)

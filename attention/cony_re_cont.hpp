@@ -47,8 +47,7 @@ class CoNyReCont final : public Attention<E> {
         bphi_(n_, m_),
         inv_(n_),
         scratch_(1, m_),
-        out_(n_, d_) {
-  }
+        out_(n_, d_) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t t = seen_, j = t % n_;

@@ -40,8 +40,7 @@ class CoNyReFix final : public Attention<E> {
         q_(1, d_),
         beta_(1, m_),
         scratch_(1, m_),
-        out_(n_, d_) {
-  }
+        out_(n_, d_) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t j = seen_ % n_;

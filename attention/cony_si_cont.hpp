@@ -43,8 +43,7 @@ class CoNySiCont final : public Attention<E> {
         beta_(1, m_),
         scratch_(1, m_),
         row_(1, m_),
-        out_(1, d_) {
-  }
+        out_(1, d_) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t t = seen_, j = t % n_, r = t % recent_rows_;

@@ -8,8 +8,9 @@ namespace cosda {
 // Exact forms (attention/closed_form.hpp): the plain step of cony_si_cont, every step.
 const exact::Forms& closed_forms_cony_si_fix() {
   using exact::Buckets, exact::f;
-  static const exact::Forms forms{closed_forms_cony_si_cont().step,
-                                  std::nullopt,
+  static const exact::Forms forms{
+      closed_forms_cony_si_cont().step,
+      std::nullopt,
       f({{2, 1, 1}, {3, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 0, 1}}),
       {Poly{{1, 0, 1, 1}, {1, 0, 1}, {1, 0, 0, 1}}, Poly{{1, 0, 1, 1}, {2, 0, 0, 1}}},
       {}};

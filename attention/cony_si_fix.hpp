@@ -39,8 +39,7 @@ class CoNySiFix final : public Attention<E> {
         beta_(1, m_),
         scratch_(1, m_),
         row_(1, m_),
-        out_(1, d_) {
-  }
+        out_(1, d_) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t j = seen_ % n_;

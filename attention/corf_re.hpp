@@ -37,8 +37,7 @@ class CoRfRe final : public Attention<E> {
         phi_q_(n_, m_),
         a_(1, m_),
         den_(n_, 1),
-        out_(n_, d_) {
-  }
+        out_(n_, d_) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t j = seen_ % n_;

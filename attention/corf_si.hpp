@@ -39,8 +39,7 @@ class CoRfSi final : public Attention<E> {
         a_(1, m_),
         u_(1, m_),
         den_(1, 1),
-        out_(1, d_) {
-  }
+        out_(1, d_) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t j = seen_ % n_;

@@ -172,7 +172,6 @@ class MultiHead {
   static constexpr std::chrono::seconds kRetime{1};
   static constexpr std::int64_t kWindow = 64;
 
-
   bool traced_step(std::int64_t i, const S* q, const S* k, const S* v) {
     if constexpr (!E::kCounting) {
       return heads_[i]->step(q, k, v);

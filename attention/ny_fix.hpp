@@ -58,8 +58,7 @@ class NyFix final : public Attention<E> {
         q_(n_, d_),
         k_(n_, d_),
         v_(n_, d_),
-        out_(n_, d_) {
-  }
+        out_(n_, d_) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     ring_row<E>(q_, q, seen_);  // Q, K, V in rings, no shifting: the queries are put in window

@@ -1,5 +1,6 @@
 // The seam's common ground (attention/ops.hpp): the scalar of a policy, whether it counts at
-// the scalar level, vector maps, the memory record of each op (in, out, inout) and the exponent shift.
+// the scalar level, vector maps, the memory record of each op (in, out, inout) and the exponent
+// shift.
 #pragma once
 
 #include <Eigen/Core>

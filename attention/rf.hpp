@@ -38,8 +38,7 @@ class Rf final : public Attention<E> {
         ukt_(m_, n_),
         h_(n_, 1),
         den_(n_, 1),
-        out_(n_, d_) {
-  }
+        out_(n_, d_) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     ring_row<E>(q_, q, seen_);  // Q, K, V in rings: the queries' features are put in window

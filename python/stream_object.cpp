@@ -69,7 +69,7 @@ class Stream {
     const std::lock_guard lock(mutex_);
     if (!memory_) {
       py::gil_scoped_release release;
-      Point p{s_.id, s_.n, d_, s_.traits->landmarks == LandmarkKind::kNone ? 1 : s_.m,
+      Point p{s_.id,    s_.n,     d_, s_.traits->landmarks == LandmarkKind::kNone ? 1 : s_.m,
               s_.heads, s_.layers};
       p.stabilised = stabilised_;
       const Cost c =

@@ -31,7 +31,7 @@ TEST(Liveness, ValueCrossesABoundaryOnlyIfReadAfterIt) {
   l.end_step();
   EXPECT_EQ(l.pending(), 2);  // unread and in: neither read nor overwritten yet
   const Liveness::Figures f = l.finish();
-  EXPECT_EQ(f.valley, 1);                                      // kept
+  EXPECT_EQ(f.valley, 1);                                   // kept
   EXPECT_EQ(f.step_peaks, std::vector<std::int64_t>({2}));  // in and kept, live at the op
 }
 
