@@ -122,46 +122,6 @@ void shifted_negation(MatCRef<S<E>> x, S<E> c, MatRef<S<E>> out) {
   }
 }
 
-// max_i sum_j |x_ij| (the infinity norm).  other r*c + (r-1), add r*(c-1).
-template <class E>
-S<E> max_abs_row_sum(MatCRef<S<E>> x) {
-  const std::int64_t r = x.rows(), c = x.cols();
-  begin_op<E>(), in<E>(x);
-  if (skip_arithmetic<E>()) return S<E>(0);
-  if constexpr (kScalarLevel<E>) {
-    S<E> best;
-    for (std::int64_t i = 0; i < r; ++i) {
-      S<E> acc = abs(x(i, 0));
-      for (std::int64_t j = 1; j < c; ++j) acc += abs(x(i, j));
-      best = i == 0 ? acc : max(best, acc);
-    }
-    return best;
-  } else {
-    E::tally({.add = r * (c - 1), .other = r * c + (r - 1)});
-    return x.cwiseAbs().rowwise().sum().maxCoeff();
-  }
-}
-
-// max_j sum_i |x_ij| (the 1-norm).  other r*c + (c-1), add c*(r-1).
-template <class E>
-S<E> max_abs_col_sum(MatCRef<S<E>> x) {
-  const std::int64_t r = x.rows(), c = x.cols();
-  begin_op<E>(), in<E>(x);
-  if (skip_arithmetic<E>()) return S<E>(0);
-  if constexpr (kScalarLevel<E>) {
-    S<E> best;
-    for (std::int64_t j = 0; j < c; ++j) {
-      S<E> acc = abs(x(0, j));
-      for (std::int64_t i = 1; i < r; ++i) acc += abs(x(i, j));
-      best = j == 0 ? acc : max(best, acc);
-    }
-    return best;
-  } else {
-    E::tally({.add = c * (r - 1), .other = r * c + (c - 1)});
-    return x.cwiseAbs().colwise().sum().maxCoeff();
-  }
-}
-
 // max_j sum_i x_ij (the scale of the pseudo-inverse's start).  add c*(r-1), other c-1.
 template <class E>
 S<E> max_col_sum(MatCRef<S<E>> x) {

@@ -125,8 +125,7 @@ TEST(Seam, EveryOpTalliesWhatItExecutes) {
               using S = typename E::Scalar;
               Mat<S> x = Mat<S>::Constant(r, r, S(0.5)), out(r, r);
               ops::shifted_negation<E>(x, S(7), out);
-              (void)ops::max_abs_row_sum<E>(x);
-              (void)ops::max_abs_col_sum<E>(x);
+              (void)ops::max_col_sum<E>(x);
             },
             "square " + shape);
       }

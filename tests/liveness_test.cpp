@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "analysis/measure.hpp"
 #include "attention/co_si.hpp"
+#include "attention/multi_head.hpp"
 
 namespace cosda::test {
 namespace {
@@ -131,6 +133,66 @@ TEST(Liveness, SeesWhatTheKernelDoesNotWhatItSays) {
     EXPECT_EQ(valley_and_peak(kept, n, d).first, base.first + n * d) << n << " " << d;
     // And the plain kernel measured here is co_si as measure() sees it.
     EXPECT_EQ(base.first, measure({std::string(CoSi<Tally<double>>::kTraits.id), n, d, 1}).valley);
+  }
+}
+
+// Per-step peaks over one landmark cycle of a continual-landmark variant (one head), after a
+// first cycle that starts from regular landmark updates rather than from priming.
+struct CyclePeaks {
+  std::vector<std::int64_t> peaks;
+  std::vector<bool> updated;
+};
+CyclePeaks cycle_peaks(std::string_view id, std::int64_t n, std::int64_t d, std::int64_t m) {
+  Config c;
+  c.n = n, c.d = d, c.m = m;
+  std::vector<Liveness> traces(1, Liveness(kE));
+  MultiHead<Tally<double>> mh(id, c, 1);
+  mh.attach(&traces);
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> normal;
+  std::vector<double> x(static_cast<std::size_t>(3 * d));
+  auto step = [&] {
+    for (auto& e : x) e = normal(rng);
+    mh.step(x.data(), x.data() + d, x.data() + 2 * d);
+  };
+  for (std::int64_t t = 0; t < 2 * n; ++t) step();
+  CyclePeaks out;
+  mh.measure_steps(true);
+  for (std::int64_t t = 0; t < n; ++t) step(), out.updated.push_back(mh.updated_landmarks());
+  mh.measure_steps(false);
+  traces[0].mark_pending();
+  for (std::int64_t t = 0; t < n + n / m + 2 && traces[0].pending() > 0; ++t) step();
+  out.peaks = traces[0].finish().step_peaks;
+  return out;
+}
+
+// Why the continual-landmark peaks are measured only: a plain step's peak grows with the
+// queries that arrived since the last landmark update, which the next update reads for its
+// segment mean (a q row of d each; cony_re_cont also rereads their rows of B and phi(B), m + 1
+// more). Within every segment the plain steps before its last rise by exactly that much per
+// step, so the peak of a cycle depends on the longest segment, not on n, d and m alone. The
+// cycle starts at ring slot 0, where the window lies in ring order and cony_re_cont's step
+// holds one element more than at any other slot: rises are taken after it.
+TEST(Liveness, ContinualLandmarkPeaksGrowWithPendingQueries) {
+  struct Shape {
+    std::int64_t n, d, m;
+  };
+  for (const Shape s : {Shape{20, 3, 4}, Shape{25, 5, 3}, Shape{31, 4, 5}}) {
+    for (const auto& [id, per_query] :
+         {std::pair<std::string_view, std::int64_t>{"cony_si_cont", s.d},
+          {"cony_re_cont", s.d + s.m + 1}}) {
+      const CyclePeaks c = cycle_peaks(id, s.n, s.d, s.m);
+      ASSERT_EQ(std::count(c.updated.begin(), c.updated.end(), true), s.m);
+      int rises = 0;
+      for (std::size_t i = 0, start = 0; i < c.peaks.size(); ++i) {
+        if (!c.updated[i]) continue;
+        for (std::size_t j = std::max<std::size_t>(start, 1); j + 2 < i;
+             ++j, ++rises)  // plain steps before the last
+          EXPECT_EQ(c.peaks[j + 1] - c.peaks[j], per_query) << id << " " << s.n << " step " << j;
+        start = i + 1;
+      }
+      EXPECT_GT(rises, 0) << id;
+    }
   }
 }
 
