@@ -1,12 +1,12 @@
 // h heads of one variant (or its two-block model) side by side (CoTrans Eq. 9 without the
 // projections): the token's d features are split into h slices of d/h, each fed to its own head;
-// outputs are concatenated along features. With several heads and threads the plain build runs
-// the heads in parallel with OpenMP where that is faster than one after another, as timed on the
-// object's first steady-state steps (chosen_step). Counting policies run them one after another
-// (the counters are per thread), and so does the plain build with one head or one thread:
-// entering a parallel region, even on one thread, can cost more than a whole small step
-// (docs/performance.md). Counts and logical memory are summed over heads: heads running in
-// parallel are all live at once.
+// outputs are concatenated along features. With several threads the plain build runs the heads
+// in parallel (one head: splits its large products among the threads, ops_product.hpp) where
+// that is faster than one after another on one thread, as timed on the object's first
+// steady-state steps (chosen_step). Counting policies run them one after another (the counters
+// are per thread): entering a parallel region, even on one thread, can cost more than a whole
+// small step (docs/performance.md). Counts and logical memory are summed over heads: heads
+// running in parallel are all live at once.
 #pragma once
 
 #include <omp.h>
@@ -51,7 +51,7 @@ class MultiHead {
 
   bool step(const S* q, const S* k, const S* v) {
     if constexpr (!E::kCounting) {
-      if (h_ > 1 && !omp_in_parallel()) {
+      if (!omp_in_parallel()) {
         const int threads = omp_get_max_threads();
         if (threads > 1) return chosen_step(threads, q, k, v);
       }
@@ -91,7 +91,15 @@ class MultiHead {
     return ready;
   }
 
+  // Heads in parallel; one head with its large products split among the threads.
   bool parallel_step(const S* q, const S* k, const S* v) {
+    if (h_ == 1) {
+      struct Split {  // on for this step only
+        Split() { ops::split_products() = true; }
+        ~Split() { ops::split_products() = false; }
+      } split;
+      return head_step(0, q, k, v);
+    }
     bool ready = false;
 #pragma omp parallel for reduction(|| : ready)
     for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v) || ready;

@@ -67,6 +67,20 @@ TEST_P(TimingConsistency, ParallelHeadsMatchTally) {
   omp_set_num_threads(before);
 }
 
+// With two threads MultiHead's trial steps for one head split the rows of large products (att's
+// at n = d = 160) between them (ops::product_threads): every output keeps Tally's bits.
+TEST_P(TimingConsistency, SplitProductsMatchTally) {
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(2);
+  ops::split_products() = true;
+  EXPECT_EQ(ops::product_threads(160, 160 * 160 * 160), 2);
+  ops::split_products() = false;
+  EXPECT_EQ(ops::product_threads(160, 160 * 160 * 160), 1);
+  expect_plain_equals_tally<double>(GetParam(), TimedShape{160, 160, 8, 1});
+  expect_plain_equals_tally<float>(GetParam(), TimedShape{160, 160, 8, 1});
+  omp_set_num_threads(before);
+}
+
 // MultiHead times its first steady-state steps one after another and in parallel and keeps the
 // faster way: through those trials and after them, on two threads, every output is Tally's.
 TEST_P(TimingConsistency, ThreadChoiceNeverChangesOutputs) {
