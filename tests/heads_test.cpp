@@ -1,11 +1,12 @@
-// Head-batched kernels (attention/ops_heads.hpp, attention/co_si_heads.hpp): the batched ops
+// Head-batched kernels (attention/ops_heads.hpp, attention/<id>_heads.hpp): the batched ops
 // count what they execute and what the per-head products they replace count, and one object
 // for h heads computes and counts what h single-head objects do.
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
-#include "attention/co_si_heads.hpp"
 #include "attention/multi_head.hpp"
+#include "attention/ops_heads.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {
@@ -47,9 +48,18 @@ TEST(HeadsSeam, EveryBatchedOpTalliesWhatItExecutes) {
           ops::heads_gemm_nt<E>(a, k, out);
           ops::heads_exp_scores<E>(q, k, a, sums.data(), ops::Shift<S>{});
           ops::heads_exp_scores<E>(q, k, a, sums.data(), ops::Shift<S>{true, S(0.5)});
+          // two rows per head, dv = n: x h*2 x dh, y h*2 x n, tokens of width d and h n
+          const Mat<S> x = filled<S>(2 * s.h, s.dh, 7), kk = filled<S>(2, d, 8);
+          const Mat<S> vv = filled<S>(2, s.h * s.n, 9);
+          Mat<S> y = filled<S>(2 * s.h, s.n, 10), e_old(1, 2 * s.h), e_new(1, 2 * s.h);
+          Mat<S> row_sums = Mat<S>::Constant(1, 2 * s.h, S(9));
+          for (bool shifted : {false, true})
+            ops::heads_retro_update<E>(s.h, x, &kk(0, 0), &kk(1, 0), &vv(0, 0), &vv(1, 0),
+                                       e_old.data(), e_new.data(), row_sums.data(), y,
+                                       ops::Shift<S>{shifted, S(0.5)});
         },
-        "heads_gemm_nn, heads_gemm_nt, heads_exp_scores h" + std::to_string(s.h) + " dh" +
-            std::to_string(s.dh) + " n" + std::to_string(s.n));
+        "heads_gemm_nn, heads_gemm_nt, heads_exp_scores, heads_retro_update h" +
+            std::to_string(s.h) + " dh" + std::to_string(s.dh) + " n" + std::to_string(s.n));
   }
 }
 
@@ -109,20 +119,27 @@ TEST(HeadsSeam, BatchedOpsEqualTheirPerHeadProducts) {
   }
 }
 
-// A co_si stream of h heads: one CoSiHeads object against h CoSi objects of width d / h fed
-// their slices, step by step over many passes of the rings. Outputs agree to tol relative to
-// the largest output, and every step's counts are h times one head's (the same for every head).
-template <class E>
-void expect_heads_equal_per_head(std::int64_t n, std::int64_t d, std::int64_t h, double tol,
-                                 bool shifted = false) {
+// A stream of h heads of variant id: one batched object (make_heads: make_co_si_heads or
+// make_cony_si_fix_heads) against h objects of the variant of width d / h fed their slices
+// (and their slices of the fixed landmarks), step by step over many passes of the rings.
+// Outputs agree to tol relative to the largest output, and every step's counts (the priming
+// step's too) are h times one head's, the same for every head.
+template <class E, class Make>
+void expect_heads_equal_per_head(const std::string& id, Make make_heads, std::int64_t n,
+                                 std::int64_t d, std::int64_t h, double tol, bool shifted = false) {
   using S = typename E::Scalar;
-  Config c{.n = n, .d = d};
+  Config c{.n = n, .d = d, .m = std::min<std::int64_t>(3, n)};
   if (shifted) c.exp_shift = 0.75;
-  auto batched = make_co_si_heads<E>(c, h);
+  const bool fixed = find_variant(id)->landmarks == LandmarkKind::kFixed;
+  if (fixed) c.fixed_q = c.fixed_k = random_stream(c.m, d, 7);
+  auto batched = make_heads(c, h);
   Config hc = c;
   hc.d = d / h;
   std::vector<std::unique_ptr<Attention<E>>> heads;
-  for (std::int64_t i = 0; i < h; ++i) heads.push_back(make_variant<E>("co_si", hc));
+  for (std::int64_t i = 0; i < h; ++i) {
+    if (fixed) hc.fixed_q = hc.fixed_k = c.fixed_q.middleCols(i * hc.d, hc.d);
+    heads.push_back(make_variant<E>(id, hc));
+  }
   const std::int64_t steps = std::is_same_v<S, Counted> ? 2 * n + 3 : 6 * n + 5;
   const Mat<S> x = filled<S>(steps, 3 * d, 6);
   std::int64_t compared = 0;
@@ -159,6 +176,17 @@ void expect_heads_equal_per_head(std::int64_t n, std::int64_t d, std::int64_t h,
   EXPECT_EQ(compared, steps - n + 1);
 }
 
+template <class E>
+void expect_co_si_heads(std::int64_t n, std::int64_t d, std::int64_t h, double tol,
+                        bool shifted = false) {
+  expect_heads_equal_per_head<E>("co_si", make_co_si_heads<E>, n, d, h, tol, shifted);
+}
+template <class E>
+void expect_cony_si_fix_heads(std::int64_t n, std::int64_t d, std::int64_t h, double tol,
+                              bool shifted = false) {
+  expect_heads_equal_per_head<E>("cony_si_fix", make_cony_si_fix_heads<E>, n, d, h, tol, shifted);
+}
+
 struct StreamShape {
   std::int64_t n, d, h;
 };
@@ -169,8 +197,8 @@ TEST(CoSiHeads, EqualsHeadsRunSeparatelyInDouble) {
   for (const StreamShape s : kStreams) {
     SCOPED_TRACE("n " + std::to_string(s.n) + " d " + std::to_string(s.d) + " h " +
                  std::to_string(s.h));
-    expect_heads_equal_per_head<Tally<double>>(s.n, s.d, s.h, 1e-12);
-    expect_heads_equal_per_head<Tally<double>>(s.n, s.d, s.h, 1e-12, true);
+    expect_co_si_heads<Tally<double>>(s.n, s.d, s.h, 1e-12);
+    expect_co_si_heads<Tally<double>>(s.n, s.d, s.h, 1e-12, true);
   }
 }
 
@@ -178,8 +206,8 @@ TEST(CoSiHeads, EqualsHeadsRunSeparatelyInFloat) {
   for (const StreamShape s : kStreams) {
     SCOPED_TRACE("n " + std::to_string(s.n) + " d " + std::to_string(s.d) + " h " +
                  std::to_string(s.h));
-    expect_heads_equal_per_head<Tally<float>>(s.n, s.d, s.h, 1e-5);
-    expect_heads_equal_per_head<Tally<float>>(s.n, s.d, s.h, 1e-5, true);
+    expect_co_si_heads<Tally<float>>(s.n, s.d, s.h, 1e-5);
+    expect_co_si_heads<Tally<float>>(s.n, s.d, s.h, 1e-5, true);
   }
 }
 
@@ -187,14 +215,31 @@ TEST(CoSiHeads, EqualsHeadsRunSeparatelyInFloat) {
 // head's, on shorter streams (Counted is slow).
 TEST(CoSiHeads, ScalarLevelCountsAreHTimesOneHead) {
   for (const StreamShape s : {StreamShape{9, 12, 1}, StreamShape{9, 12, 4}, StreamShape{7, 32, 16}})
-    expect_heads_equal_per_head<Exact>(s.n, s.d, s.h, 1e-12);
-  expect_heads_equal_per_head<Exact>(9, 12, 3, 1e-12, true);
+    expect_co_si_heads<Exact>(s.n, s.d, s.h, 1e-12);
+  expect_co_si_heads<Exact>(9, 12, 3, 1e-12, true);
 }
 
-// The timed build steps co_si's heads in one object; counting policies, one head and the other
-// variants keep one object per head.
-TEST(CoSiHeads, MultiHeadBatchesOnlyThePlainCoSiHeads) {
-  const Config c{.n = 8, .d = 12, .m = 2};
+TEST(CoNySiFixHeads, EqualsHeadsRunSeparately) {
+  for (const StreamShape s : kStreams) {
+    SCOPED_TRACE("n " + std::to_string(s.n) + " d " + std::to_string(s.d) + " h " +
+                 std::to_string(s.h));
+    expect_cony_si_fix_heads<Tally<double>>(s.n, s.d, s.h, 1e-12);
+    expect_cony_si_fix_heads<Tally<double>>(s.n, s.d, s.h, 1e-12, true);
+    expect_cony_si_fix_heads<Tally<float>>(s.n, s.d, s.h, 1e-4);
+    expect_cony_si_fix_heads<Tally<float>>(s.n, s.d, s.h, 1e-4, true);
+  }
+}
+
+TEST(CoNySiFixHeads, ScalarLevelCountsAreHTimesOneHead) {
+  for (const StreamShape s : {StreamShape{9, 12, 1}, StreamShape{9, 12, 4}, StreamShape{7, 32, 16}})
+    expect_cony_si_fix_heads<Exact>(s.n, s.d, s.h, 1e-12);
+  expect_cony_si_fix_heads<Exact>(9, 12, 3, 1e-12, true);
+}
+
+// The timed build steps the heads of co_si and cony_si_fix in one object; counting policies,
+// one head, two-block models and the other variants keep one object per head.
+TEST(MultiHeadBatching, OnlyThePlainBuildsHeadsOfBatchedVariants) {
+  Config c{.n = 8, .d = 12, .m = 2};
   EXPECT_TRUE(MultiHead<Plain<float>>("co_si", c, 4).batched());
   EXPECT_TRUE(MultiHead<Plain<double>>("co_si", c, 4).batched());
   EXPECT_FALSE(MultiHead<Plain<double>>("co_si", c, 1).batched());
@@ -202,6 +247,9 @@ TEST(CoSiHeads, MultiHeadBatchesOnlyThePlainCoSiHeads) {
   EXPECT_FALSE(MultiHead<Exact>("co_si", c, 4).batched());
   EXPECT_FALSE(MultiHead<Plain<double>>("co_re", c, 4).batched());
   EXPECT_FALSE(MultiHead<Plain<double>>("co_si", c, 4, 2).batched());
+  c.fixed_q = c.fixed_k = random_stream(c.m, c.d, 3);
+  EXPECT_TRUE(MultiHead<Plain<float>>("cony_si_fix", c, 4).batched());
+  EXPECT_FALSE(MultiHead<Tally<float>>("cony_si_fix", c, 4).batched());
 }
 
 }  // namespace
