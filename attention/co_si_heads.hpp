@@ -43,9 +43,10 @@ class CoSiHeads final : public Attention<E> {
     if (++seen_ < n_) return false;
     ops::copy<E>(q, q + d_, q_.data());
     ops::scale<E>(q_.data(), d_, inv_sqrt_dh_);
-    ops::heads_exp_scores<E>(q_, k_, a_, sums_.data(), shift_);  // a_i = exp(q_i K_i^T / sqrt(dh))
+    // a_i = exp(q_i K_i^T / sqrt(dh)), then a_i V_i / (a_i 1^T)   (CoTrans Eq. 7, per head)
+    ops::heads_exp_scores<E>(q_, k_, a_, sums_.data(), shift_);
     ops::reciprocals<E>(sums_.data(), sums_.data(), h_);
-    ops::heads_gemm_nt<E>(a_, v_, out_);  // a_i V_i, then each head's slice over its sum
+    ops::heads_gemm_nt<E>(a_, v_, out_);
     Eigen::Map<Mat<S>> heads_out(out_.data(), h_, dh_);
     ops::scale_rows<E>(heads_out, sums_.data());
     return true;
