@@ -6,7 +6,10 @@
 // steady-state steps (chosen_step). Counting policies run them one after another (the counters
 // are per thread): entering a parallel region, even on one thread, can cost more than a whole
 // small step (docs/performance.md). Counts and logical memory are summed over heads: heads
-// running in parallel are all live at once.
+// running in parallel are all live at once. Variants with a head-batched kernel (registry.hpp
+// make_batched) run all heads in one object in the plain build, one chain of seam ops per step
+// instead of h, with the same operations; counting policies keep the per-head objects and their
+// per-head traces.
 #pragma once
 
 #include <omp.h>
@@ -14,6 +17,8 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <memory>
+#include <string_view>
 #include <vector>
 
 #include "attention/liveness.hpp"
@@ -37,6 +42,10 @@ class MultiHead {
       throw std::invalid_argument("unknown variant '" + std::string(id) +
                                   "'; known: " + variant_list());
     rows_ = (layers == 2 ? t->continual : t->single_output) ? 1 : c.n;  // see two_block.hpp
+    if constexpr (!E::kCounting) {
+      batched_ = make_batched<E>(id, c, heads, layers);
+      if (batched_) return;
+    }
     for (std::int64_t i = 0; i < heads; ++i) {
       Config hc = c;
       hc.d = dh_;
@@ -51,6 +60,7 @@ class MultiHead {
 
   bool step(const S* q, const S* k, const S* v) {
     if constexpr (!E::kCounting) {
+      if (batched_) return batched_->step(q, k, v);  // one object: no heads to run in parallel
       if (!omp_in_parallel()) {
         const int threads = omp_get_max_threads();
         if (threads > 1) return chosen_step(threads, q, k, v);
@@ -59,10 +69,13 @@ class MultiHead {
     return serial_step(q, k, v);
   }
 
-  MatCRef<S> output() const { return h_ > 1 ? MatCRef<S>(out_) : heads_[0]->output(); }
-  bool updated_landmarks() const { return heads_[0]->updated_landmarks(); }
-  Attention<E>& head(std::int64_t i) { return *heads_[i]; }
+  MatCRef<S> output() const {
+    if (batched_) return batched_->output();
+    return h_ > 1 ? MatCRef<S>(out_) : heads_[0]->output();
+  }
+  bool updated_landmarks() const { return first().updated_landmarks(); }
   std::int64_t heads() const { return h_; }
+  bool batched() const { return batched_ != nullptr; }
 
   // Logical memory (counting policies; attention/liveness.hpp): with traces attached, one per
   // head, each head's seam ops report to its own trace, its input token written at the step's
@@ -72,6 +85,8 @@ class MultiHead {
   void measure_steps(bool measured) { measured_ = measured; }
 
  private:
+  const Attention<E>& first() const { return batched_ ? *batched_ : *heads_[0]; }
+
   // Head i's step, and its output copied into its columns of the concatenation while it is
   // still in this core's cache.
   bool head_step(std::int64_t i, const S* q, const S* k, const S* v) {
@@ -205,6 +220,7 @@ class MultiHead {
   bool measured_ = false;
   std::int64_t h_, dh_, rows_ = 0;
   std::vector<std::unique_ptr<Attention<E>>> heads_;
+  std::unique_ptr<Attention<E>> batched_;  // all heads in one object (make_batched), or null
   Mat<S> out_;
   int choice_threads_ = 0;  // the thread count parallel_ was chosen for (0: none yet)
   std::size_t trials_ = 0;

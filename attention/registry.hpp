@@ -168,6 +168,12 @@ COSDA_VARIANTS(COSDA_DECLARE_FACTORY)
 template <class E>
 std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
                                              std::unique_ptr<Attention<E>> first, const Config& c);
+// The head-batched kernels: one object for all heads of a variant (attention/<id>_heads.hpp,
+// made in attention/<id>.cpp). c.d is the full width.
+template <class E>
+std::unique_ptr<Attention<E>> make_co_si_heads(const Config& c, std::int64_t heads);
+template <class E>
+std::unique_ptr<Attention<E>> make_cony_si_fix_heads(const Config& c, std::int64_t heads);
 
 // In attention/<id>.cpp: the factory, then Class<E> and make_<id><E> for every policy.
 #define COSDA_INSTANTIATE_VARIANT(E, id, Class) \
@@ -205,6 +211,17 @@ std::unique_ptr<Attention<E>> make_model(std::string_view id, const Config& c, i
   if (layers == 1) return make_variant<E>(id, c);
   const VariantTraits& t = variant(id);
   return make_two_block<E>(t, make_variant<E>(first_block(t).id, c), c);
+}
+
+// One object stepping all h > 1 heads of one block of the variant, for the variants with a
+// head-batched kernel (MultiHead uses it in the plain build); nullptr for the others.
+template <class E>
+std::unique_ptr<Attention<E>> make_batched(std::string_view id, const Config& c, std::int64_t heads,
+                                           int layers) {
+  if (heads <= 1 || layers != 1) return nullptr;
+  if (id == "co_si") return make_co_si_heads<E>(c, heads);
+  if (id == "cony_si_fix") return make_cony_si_fix_heads<E>(c, heads);
+  return nullptr;
 }
 
 }  // namespace cosda

@@ -1,0 +1,68 @@
+// co_si for h heads in one object: every head's CoSiAtt = a_i V_i / (a_i 1^T),
+// a_i = exp(q_i K_i^T / sqrt(dh)), dh = d / h (CoTrans Eq. 7, per head; Eq. 9 without the
+// projections). MultiHead (attention/multi_head.hpp) steps this object instead of h CoSi
+// objects in the plain build: one chain of seam ops per step instead of h, on rows of n
+// instead of dh. The operations are exactly those of h CoSi heads (tests/heads_test.cpp), so
+// counts and closed forms are h times one head's (attention/co_si.cpp).
+// Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output 1 x d, the heads'
+// outputs concatenated. State: K and V rings, d x n each, a token per column.
+#pragma once
+
+#include <cmath>
+
+#include "attention/attention.hpp"
+#include "attention/ops.hpp"
+#include "attention/ops_heads.hpp"
+
+namespace cosda {
+
+template <class E>
+class CoSiHeads final : public Attention<E> {
+ public:
+  using S = typename E::Scalar;
+
+  // c.d is the full width; heads must divide it.
+  CoSiHeads(const Config& c, std::int64_t heads)
+      : n_(c.n),
+        d_(c.d),
+        h_(heads),
+        dh_(head_width(c, heads)),
+        inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
+        k_(d_, n_),
+        v_(d_, n_),
+        q_(1, d_),
+        a_(h_, n_),
+        sums_(1, h_),
+        out_(1, d_),
+        shift_(ops::shift_of<S>(c.exp_shift)) {}
+
+  bool step(const S* q, const S* k, const S* v) override {
+    const std::int64_t slot = seen_ % n_;
+    ops::copy_to_column<E>(k, k_, slot);
+    ops::copy_to_column<E>(v, v_, slot);
+    if (++seen_ < n_) return false;
+    ops::copy<E>(q, q + d_, q_.data());
+    ops::scale<E>(q_.data(), d_, inv_sqrt_dh_);
+    // a_i = exp(q_i K_i^T / sqrt(dh)), then a_i V_i / (a_i 1^T)   (CoTrans Eq. 7, per head)
+    ops::heads_exp_scores<E>(q_, k_, a_, sums_.data(), shift_);
+    ops::reciprocals<E>(sums_.data(), sums_.data(), h_);
+    ops::heads_gemm_nt<E>(a_, v_, out_);
+    Eigen::Map<Mat<S>> heads_out(out_.data(), h_, dh_);
+    ops::scale_rows<E>(heads_out, sums_.data());
+    return true;
+  }
+  MatCRef<S> output() const override { return out_; }
+
+ private:
+  static std::int64_t head_width(const Config& c, std::int64_t heads) {
+    require(heads >= 1 && c.d % heads == 0, "heads must divide d");
+    return c.d / heads;
+  }
+
+  std::int64_t n_, d_, h_, dh_, seen_ = 0;
+  S inv_sqrt_dh_;
+  Mat<S> k_, v_, q_, a_, sums_, out_;
+  ops::Shift<S> shift_;  // Config::exp_shift
+};
+
+}  // namespace cosda

@@ -1,0 +1,225 @@
+// The seam's head-batched ops (attention/ops.hpp): the per-head products, scores and
+// retroactive updates of h heads side by side in one call, for kernels that hold all heads in
+// one set of buffers (attention/co_si_heads.hpp, attention/cony_si_fix_heads.hpp). Features
+// are head-strided: a d x n state stores a token per column, and head i owns rows
+// [i dh, (i+1) dh) with dh = d / h. Each op's count is the sum over heads of the per-head ops'
+// counts it stands for, with the same textbook order.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <cstdint>
+
+#include "attention/ops_core.hpp"
+#include "attention/ops_elementwise.hpp"
+#include "attention/ops_retro.hpp"
+#include "attention/ops_rows.hpp"
+#include "attention/vector_matrix.hpp"
+
+// Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
+// vector attributes are not part of the argument, which does not matter for them.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+
+namespace cosda::kernels {
+
+namespace detail {
+
+// y[0, R W) = exp(x B[:, 0, R W) - c) for R packets of type P (c when shifted), a packet
+// accumulator per packet over the k rows of B as in vector_matrix, and their sum added to
+// total: the exponentials run on registers while the next rows of B load.
+template <class P, int R, class T>
+inline void exp_block(std::int64_t k, const T* x, const T* b, std::int64_t ldb, T* y, bool shifted,
+                      T c, P& total) {
+  using namespace Eigen::internal;
+  constexpr int W = unpacket_traits<P>::size;
+  P acc[R];
+  const P x0 = pset1<P>(x[0]);
+  for (int r = 0; r < R; ++r) acc[r] = pmul(x0, ploadu<P>(b + r * W));
+  for (std::int64_t l = 1; l < k; ++l) {
+    const T* bl = b + l * ldb;
+    const P xl = pset1<P>(x[l]);
+    for (int r = 0; r < R; ++r) acc[r] = pmadd(xl, ploadu<P>(bl + r * W), acc[r]);
+  }
+  const P pc = pset1<P>(c);
+  for (int r = 0; r < R; ++r) {
+    const P e = pexp(shifted ? psub(acc[r], pc) : acc[r]);
+    pstoreu(y + r * W, e);
+    total = padd(total, e);
+  }
+}
+
+}  // namespace detail
+
+// y[0, n) = exp(x B - c) (c when shifted) for a row vector x (1 x k) and a row-major B
+// (k x n, rows ldb apart), k >= 1; returns the sum of y. Four packets of columns at a time,
+// then two, one and a half, the last columns one by one.
+template <class T>
+inline T exp_vector_matrix(std::int64_t k, const T* x, const T* b, std::int64_t ldb, std::int64_t n,
+                           T* y, bool shifted, T c) {
+  using namespace Eigen::internal;
+  using P = typename packet_traits<T>::type;
+  using H = typename unpacket_traits<P>::half;
+  constexpr std::int64_t W = unpacket_traits<P>::size, WH = unpacket_traits<H>::size;
+  P total = pset1<P>(T(0));
+  std::int64_t j = 0;
+  for (; j + 4 * W <= n; j += 4 * W)
+    detail::exp_block<P, 4>(k, x, b + j, ldb, y + j, shifted, c, total);
+  if (n - j >= 2 * W) {
+    detail::exp_block<P, 2>(k, x, b + j, ldb, y + j, shifted, c, total);
+    j += 2 * W;
+  }
+  if (n - j >= W) {
+    detail::exp_block<P, 1>(k, x, b + j, ldb, y + j, shifted, c, total);
+    j += W;
+  }
+  T sum = predux(total);
+  if constexpr (WH < W) {
+    if (n - j >= WH) {
+      H half = pset1<H>(T(0));
+      detail::exp_block<H, 1>(k, x, b + j, ldb, y + j, shifted, c, half);
+      sum += predux(half);
+      j += WH;
+    }
+  }
+  for (; j < n; ++j) {
+    T s = x[0] * b[j];
+    for (std::int64_t l = 1; l < k; ++l) s += x[l] * b[l * ldb + j];
+    y[j] = std::exp(shifted ? s - c : s);
+    sum += y[j];
+  }
+  return sum;
+}
+
+}  // namespace cosda::kernels
+
+#pragma GCC diagnostic pop
+
+namespace cosda::ops {
+
+// a_i = q_i K_i for every head i: q is 1 x d, K is d x n (a token per column), a is h x n;
+// q_i is q[i dh, (i+1) dh) and K_i rows [i dh, (i+1) dh) of K (head i's gemm_nn, 1 x dh by
+// dh x n).  mul h*n*dh, add h*n*(dh-1).
+template <class E>
+void heads_gemm_nn(MatCRef<S<E>> q, MatCRef<S<E>> k, MatRef<S<E>> a) {
+  const std::int64_t h = a.rows(), n = a.cols(), dh = q.cols() / h;
+  begin_op<E>(), in<E>(q), in<E>(k), out<E>(a);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t i = 0; i < h; ++i)
+      for (std::int64_t t = 0; t < n; ++t) {
+        S<E> acc = q(0, i * dh) * k(i * dh, t);
+        for (std::int64_t l = 1; l < dh; ++l) acc += q(0, i * dh + l) * k(i * dh + l, t);
+        a(i, t) = acc;
+      }
+  } else {
+    E::tally({.mul = h * n * dh, .add = h * n * (dh - 1)});
+    for (std::int64_t i = 0; i < h; ++i) {
+      if (kernels::vector_matrix_fits<S<E>>(dh, n))
+        kernels::vector_matrix(dh, q.data() + i * dh, k.row(i * dh).data(), k.outerStride(), n,
+                               a.row(i).data());
+      else
+        a.row(i).noalias() = q.middleCols(i * dh, dh) * k.middleRows(i * dh, dh);
+    }
+  }
+}
+
+// a_i = exp(q_i K_i - c) and sums_i = a_i 1^T for every head i (c: the shift, when on): the
+// scores of all heads, heads_gemm_nn, exp_inplace and row_sums in one op, each block of
+// scores exponentiated in registers while the next rows of K stream in. sums has h elements.
+// mul h*n*dh, add h*n*(dh-1) + h*(n-1) (+ h*n shifted), exp h*n.
+template <class E>
+void heads_exp_scores(MatCRef<S<E>> q, MatCRef<S<E>> k, MatRef<S<E>> a, S<E>* sums,
+                      const Shift<S<E>>& shift) {
+  const std::int64_t h = a.rows(), n = a.cols(), dh = q.cols() / h;
+  begin_op<E>(), in<E>(q), in<E>(k), out<E>(a), out<E>(sums, h);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
+    heads_gemm_nn<E>(q, k, a);
+    exp_inplace<E>(a.data(), h * n, shift);
+    row_sums<E>(a, sums);
+  } else {
+    E::tally({.mul = h * n * dh,
+              .add = h * n * (dh - 1) + h * (n - 1) + (shift.on ? h * n : 0),
+              .exp = h * n});
+    const bool fits = kernels::vector_matrix_fits<S<E>>(dh, n);
+    for (std::int64_t i = 0; i < h; ++i) {
+      if (fits) {
+        sums[i] =
+            kernels::exp_vector_matrix(dh, q.data() + i * dh, k.row(i * dh).data(), k.outerStride(),
+                                       n, a.row(i).data(), shift.on, shift.c);
+        continue;
+      }
+      VecMap<S<E>> row(a.row(i).data(), n);
+      a.row(i).noalias() = q.middleCols(i * dh, dh) * k.middleRows(i * dh, dh);
+      if (shift.on)
+        row = (row.array() - shift.c).exp();
+      else
+        row = row.array().exp();
+      sums[i] = row.sum();
+    }
+  }
+}
+
+// out_i = a_i V_i^T for every head i: a is h x n, V is d x n (a token per column), out is
+// 1 x d; out[r] = a_{r / dh} . V[r, :] (head i's gemm_nt, 1 x n by (dh x n)^T).
+// mul d*n, add d*(n-1).
+template <class E>
+void heads_gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> v, MatRef<S<E>> out) {
+  const std::int64_t h = a.rows(), n = a.cols(), d = out.cols(), dh = d / h;
+  begin_op<E>(), in<E>(a), in<E>(v), ops::out<E>(out);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    for (std::int64_t r = 0; r < d; ++r) {
+      S<E> acc = a(r / dh, 0) * v(r, 0);
+      for (std::int64_t t = 1; t < n; ++t) acc += a(r / dh, t) * v(r, t);
+      out(0, r) = acc;
+    }
+  } else {
+    E::tally({.mul = d * n, .add = d * (n - 1)});
+    for (std::int64_t i = 0; i < h; ++i) {
+      if (dh * n <= kernels::kMatrixVectorMaxElements<S<E>>)
+        kernels::matrix_vector(n, a.row(i).data(), v.row(i * dh).data(), v.outerStride(), dh,
+                               out.data() + i * dh);
+      else
+        out.middleCols(i * dh, dh).noalias() = a.row(i) * v.middleRows(i * dh, dh).transpose();
+    }
+  }
+}
+
+// retro_update (ops_retro.hpp) for every head i: the rows [i r, (i+1) r) of x and y are head
+// i's r rows (x: h r x dh, y: h r x dv), against its slices of the tokens (k_old, k_new of
+// width h dh, v_old, v_new of width h dv); e_old, e_new and sums have h r elements. The
+// exponentials of all heads run in one pass. Counts h retro_updates of r rows:
+// retro_counts(h r, dh, dv).
+template <class E>
+void heads_retro_update(std::int64_t h, MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new,
+                        const S<E>* v_old, const S<E>* v_new, S<E>* e_old, S<E>* e_new, S<E>* sums,
+                        MatRef<S<E>> y, const Shift<S<E>>& s) {
+  const std::int64_t rows = x.rows(), r = rows / h, dh = x.cols(), dv = y.cols();
+  begin_op<E>(), in<E>(x), in<E>(k_old, h * dh), in<E>(k_new, h * dh), in<E>(v_old, h * dv);
+  in<E>(v_new, h * dv), out<E>(e_old, rows), out<E>(e_new, rows), inout<E>(sums, rows);
+  inout<E>(y);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
+    for (std::int64_t i = 0; i < h; ++i)
+      retro_update<E>(x.middleRows(i * r, r), k_old + i * dh, k_new + i * dh, v_old + i * dv,
+                      v_new + i * dv, e_old + i * r, e_new + i * r, sums + i * r,
+                      y.middleRows(i * r, r), s);
+  } else {
+    E::tally(retro_counts(rows, dh, dv, s.on));
+    for (std::int64_t j = 0; j < rows; ++j) {
+      const std::int64_t i = j / r;
+      kernels::dot2(x.row(j).data(), k_old + i * dh, k_new + i * dh, dh, &e_old[j], &e_new[j]);
+    }
+    retro_exp_sums<E>(e_old, e_new, sums, rows, s);
+    for (std::int64_t j = 0; j < rows; ++j) {
+      const std::int64_t i = j / r;
+      kernels::sub_add_scaled(&y(j, 0), e_old[j], v_old + i * dv, e_new[j], v_new + i * dv, dv);
+    }
+  }
+}
+
+}  // namespace cosda::ops

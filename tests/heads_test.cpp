@@ -1,0 +1,256 @@
+// Head-batched kernels (attention/ops_heads.hpp, attention/<id>_heads.hpp): the batched ops
+// count what they execute and what the per-head products they replace count, and one object
+// for h heads computes and counts what h single-head objects do.
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+#include "attention/multi_head.hpp"
+#include "attention/ops_heads.hpp"
+#include "tests/test_util.hpp"
+
+namespace cosda::test {
+namespace {
+
+double value_of(double x) { return x; }
+double value_of(float x) { return double(x); }
+double value_of(const Counted& x) { return x.value(); }
+
+template <class S>
+Mat<S> filled(std::int64_t r, std::int64_t c, std::uint64_t seed, double scale = 0.5) {
+  const MatD x = random_stream(r, c, seed, scale);
+  Mat<S> m(r, c);
+  for (std::int64_t i = 0; i < r; ++i)
+    for (std::int64_t j = 0; j < c; ++j) m(i, j) = S(x(i, j));
+  return m;
+}
+
+// h heads of dh features over n tokens: q 1 x d, K and V d x n (a token per column).
+struct HeadShape {
+  std::int64_t h, dh, n;
+};
+
+// The last: rows longer than vector_matrix takes (n = 450) and, in double, a head's V larger
+// than matrix_vector takes (300 x 450), both left to Eigen.
+const HeadShape kOpShapes[] = {{1, 1, 1}, {1, 5, 7},   {2, 1, 7},    {3, 5, 1},
+                               {3, 5, 7}, {16, 12, 9}, {2, 300, 450}};
+
+TEST(HeadsSeam, EveryBatchedOpTalliesWhatItExecutes) {
+  for (const HeadShape s : kOpShapes) {
+    const std::int64_t d = s.h * s.dh;
+    expect_same_count(
+        [&](auto e) {
+          using E = decltype(e);
+          using S = typename E::Scalar;
+          const Mat<S> q = filled<S>(1, d, 1), k = filled<S>(d, s.n, 2);
+          Mat<S> a(s.h, s.n), out(1, d), sums(1, s.h);
+          ops::heads_gemm_nn<E>(q, k, a);
+          ops::heads_gemm_nt<E>(a, k, out);
+          ops::heads_exp_scores<E>(q, k, a, sums.data(), ops::Shift<S>{});
+          ops::heads_exp_scores<E>(q, k, a, sums.data(), ops::Shift<S>{true, S(0.5)});
+          // two rows per head, dv = n: x h*2 x dh, y h*2 x n, tokens of width d and h n
+          const Mat<S> x = filled<S>(2 * s.h, s.dh, 7), kk = filled<S>(2, d, 8);
+          const Mat<S> vv = filled<S>(2, s.h * s.n, 9);
+          Mat<S> y = filled<S>(2 * s.h, s.n, 10), e_old(1, 2 * s.h), e_new(1, 2 * s.h);
+          Mat<S> row_sums = Mat<S>::Constant(1, 2 * s.h, S(9));
+          for (bool shifted : {false, true})
+            ops::heads_retro_update<E>(s.h, x, &kk(0, 0), &kk(1, 0), &vv(0, 0), &vv(1, 0),
+                                       e_old.data(), e_new.data(), row_sums.data(), y,
+                                       ops::Shift<S>{shifted, S(0.5)});
+        },
+        "heads_gemm_nn, heads_gemm_nt, heads_exp_scores, heads_retro_update h" +
+            std::to_string(s.h) + " dh" + std::to_string(s.dh) + " n" + std::to_string(s.n));
+  }
+}
+
+// Each batched op computes and counts the per-head ops it stands for: head i's gemm_nn
+// (q_i K_i) and gemm_nt (a_i V_i^T) on its slices, and for the scores gemm_nn, exp_inplace
+// and sum.
+template <class E>
+void expect_batched_ops_equal_per_head(const HeadShape& s, bool shifted, double tol) {
+  using S = typename E::Scalar;
+  const std::int64_t d = s.h * s.dh;
+  // q scaled by 1/sqrt(dh) as the kernels scale it: scores of order one at every dh.
+  const Mat<S> q = filled<S>(1, d, 3, 0.5 / std::sqrt(double(s.dh)));
+  const Mat<S> k = filled<S>(d, s.n, 4), v = filled<S>(d, s.n, 5);
+  const ops::Shift<S> shift{shifted, S(0.25)};
+  Mat<S> a(s.h, s.n), e(s.h, s.n), sums(1, s.h), out(1, d);
+  Mat<S> a_i(1, s.n), e_i(1, s.n), out_i(1, s.dh);
+  const OpCounts c0 = thread_counts();
+  ops::heads_gemm_nn<E>(q, k, a);
+  ops::heads_gemm_nt<E>(a, v, out);
+  const OpCounts c1 = thread_counts();
+  ops::heads_exp_scores<E>(q, k, e, sums.data(), shift);
+  const OpCounts products = c1 - c0, scores = thread_counts() - c1;
+  OpCounts per_head_products, per_head_scores;
+  for (std::int64_t i = 0; i < s.h; ++i) {
+    const OpCounts c2 = thread_counts();
+    ops::gemm_nn<E>(q.middleCols(i * s.dh, s.dh), k.middleRows(i * s.dh, s.dh), a_i);
+    ops::gemm_nt<E>(a.row(i), v.middleRows(i * s.dh, s.dh), out_i);
+    const OpCounts c3 = thread_counts();
+    ops::gemm_nn<E>(q.middleCols(i * s.dh, s.dh), k.middleRows(i * s.dh, s.dh), e_i);
+    ops::exp_inplace<E>(e_i.data(), s.n, shift);
+    const S sum_i = ops::sum<E>(e_i.data(), s.n);
+    per_head_products += c3 - c2;
+    per_head_scores += thread_counts() - c3;
+    EXPECT_NEAR(value_of(sums(0, i)), value_of(sum_i), tol * double(s.n)) << "head " << i;
+    for (std::int64_t t = 0; t < s.n; ++t) {
+      EXPECT_NEAR(value_of(a(i, t)), value_of(a_i(0, t)), tol) << "head " << i << " token " << t;
+      EXPECT_NEAR(value_of(e(i, t)), value_of(e_i(0, t)), tol) << "head " << i << " token " << t;
+    }
+    for (std::int64_t j = 0; j < s.dh; ++j)
+      EXPECT_NEAR(value_of(out(0, i * s.dh + j)), value_of(out_i(0, j)), tol * double(s.n))
+          << "head " << i << " feature " << j;
+  }
+  EXPECT_EQ(products, per_head_products)
+      << describe(products) << " vs " << describe(per_head_products);
+  EXPECT_EQ(scores, per_head_scores) << describe(scores) << " vs " << describe(per_head_scores);
+}
+
+TEST(HeadsSeam, BatchedOpsEqualTheirPerHeadProducts) {
+  for (const HeadShape s : kOpShapes) {
+    SCOPED_TRACE("h " + std::to_string(s.h) + " dh " + std::to_string(s.dh) + " n " +
+                 std::to_string(s.n));
+    for (bool shifted : {false, true}) {
+      expect_batched_ops_equal_per_head<Tally<double>>(s, shifted, 1e-13);
+      expect_batched_ops_equal_per_head<Tally<float>>(s, shifted, 1e-5);
+      expect_batched_ops_equal_per_head<Exact>(s, shifted, 1e-13);
+    }
+  }
+}
+
+// A stream of h heads of variant id: one batched object (make_heads: make_co_si_heads or
+// make_cony_si_fix_heads) against h objects of the variant of width d / h fed their slices
+// (and their slices of the fixed landmarks), step by step over many passes of the rings.
+// Outputs agree to tol relative to the largest output, and every step's counts (the priming
+// step's too) are h times one head's, the same for every head.
+template <class E, class Make>
+void expect_heads_equal_per_head(const std::string& id, Make make_heads, std::int64_t n,
+                                 std::int64_t d, std::int64_t h, double tol, bool shifted = false) {
+  using S = typename E::Scalar;
+  Config c{.n = n, .d = d, .m = std::min<std::int64_t>(3, n)};
+  if (shifted) c.exp_shift = 0.75;
+  const bool fixed = find_variant(id)->landmarks == LandmarkKind::kFixed;
+  if (fixed) c.fixed_q = c.fixed_k = random_stream(c.m, d, 7);
+  auto batched = make_heads(c, h);
+  Config hc = c;
+  hc.d = d / h;
+  std::vector<std::unique_ptr<Attention<E>>> heads;
+  for (std::int64_t i = 0; i < h; ++i) {
+    if (fixed) hc.fixed_q = hc.fixed_k = c.fixed_q.middleCols(i * hc.d, hc.d);
+    heads.push_back(make_variant<E>(id, hc));
+  }
+  const std::int64_t steps = std::is_same_v<S, Counted> ? 2 * n + 3 : 6 * n + 5;
+  const Mat<S> x = filled<S>(steps, 3 * d, 6);
+  std::int64_t compared = 0;
+  for (std::int64_t t = 0; t < steps; ++t) {
+    const S* q = &x(t, 0);
+    const OpCounts c0 = thread_counts();
+    const bool ready = batched->step(q, q + d, q + 2 * d);
+    const OpCounts all = thread_counts() - c0;
+    OpCounts one;
+    for (std::int64_t i = 0; i < h; ++i) {
+      const S* qi = q + i * hc.d;
+      const OpCounts c1 = thread_counts();
+      ASSERT_EQ(heads[i]->step(qi, qi + d, qi + 2 * d), ready);
+      const OpCounts head = thread_counts() - c1;
+      if (i == 0) one = head;
+      ASSERT_EQ(head, one) << "head " << i << " step " << t;
+    }
+    OpCounts h_times;
+    for (std::int64_t i = 0; i < h; ++i) h_times += one;
+    ASSERT_EQ(all, h_times) << "step " << t << ": " << describe(all) << " vs " << describe(one);
+    if (!ready) continue;
+    const MatCRef<S> out = batched->output();
+    ASSERT_EQ(out.rows(), 1);
+    ASSERT_EQ(out.cols(), d);
+    double diff = 0, scale = 0;
+    for (std::int64_t i = 0; i < h; ++i)
+      for (std::int64_t j = 0; j < hc.d; ++j) {
+        const double b = value_of(out(0, i * hc.d + j)), p = value_of(heads[i]->output()(0, j));
+        diff = std::max(diff, std::abs(b - p)), scale = std::max(scale, std::abs(p));
+      }
+    EXPECT_LE(diff, tol * scale) << "step " << t;
+    ++compared;
+  }
+  EXPECT_EQ(compared, steps - n + 1);
+}
+
+template <class E>
+void expect_co_si_heads(std::int64_t n, std::int64_t d, std::int64_t h, double tol,
+                        bool shifted = false) {
+  expect_heads_equal_per_head<E>("co_si", make_co_si_heads<E>, n, d, h, tol, shifted);
+}
+template <class E>
+void expect_cony_si_fix_heads(std::int64_t n, std::int64_t d, std::int64_t h, double tol,
+                              bool shifted = false) {
+  expect_heads_equal_per_head<E>("cony_si_fix", make_cony_si_fix_heads<E>, n, d, h, tol, shifted);
+}
+
+struct StreamShape {
+  std::int64_t n, d, h;
+};
+const StreamShape kStreams[] = {{37, 48, 1},  {37, 48, 2}, {37, 48, 3},
+                                {37, 48, 16}, {5, 32, 16}, {120, 192, 16}};
+
+TEST(CoSiHeads, EqualsHeadsRunSeparatelyInDouble) {
+  for (const StreamShape s : kStreams) {
+    SCOPED_TRACE("n " + std::to_string(s.n) + " d " + std::to_string(s.d) + " h " +
+                 std::to_string(s.h));
+    expect_co_si_heads<Tally<double>>(s.n, s.d, s.h, 1e-12);
+    expect_co_si_heads<Tally<double>>(s.n, s.d, s.h, 1e-12, true);
+  }
+}
+
+TEST(CoSiHeads, EqualsHeadsRunSeparatelyInFloat) {
+  for (const StreamShape s : kStreams) {
+    SCOPED_TRACE("n " + std::to_string(s.n) + " d " + std::to_string(s.d) + " h " +
+                 std::to_string(s.h));
+    expect_co_si_heads<Tally<float>>(s.n, s.d, s.h, 1e-5);
+    expect_co_si_heads<Tally<float>>(s.n, s.d, s.h, 1e-5, true);
+  }
+}
+
+// Scalar-level counting through the batched object: every executed operation, h times one
+// head's, on shorter streams (Counted is slow).
+TEST(CoSiHeads, ScalarLevelCountsAreHTimesOneHead) {
+  for (const StreamShape s : {StreamShape{9, 12, 1}, StreamShape{9, 12, 4}, StreamShape{7, 32, 16}})
+    expect_co_si_heads<Exact>(s.n, s.d, s.h, 1e-12);
+  expect_co_si_heads<Exact>(9, 12, 3, 1e-12, true);
+}
+
+TEST(CoNySiFixHeads, EqualsHeadsRunSeparately) {
+  for (const StreamShape s : kStreams) {
+    SCOPED_TRACE("n " + std::to_string(s.n) + " d " + std::to_string(s.d) + " h " +
+                 std::to_string(s.h));
+    expect_cony_si_fix_heads<Tally<double>>(s.n, s.d, s.h, 1e-12);
+    expect_cony_si_fix_heads<Tally<double>>(s.n, s.d, s.h, 1e-12, true);
+    expect_cony_si_fix_heads<Tally<float>>(s.n, s.d, s.h, 1e-4);
+    expect_cony_si_fix_heads<Tally<float>>(s.n, s.d, s.h, 1e-4, true);
+  }
+}
+
+TEST(CoNySiFixHeads, ScalarLevelCountsAreHTimesOneHead) {
+  for (const StreamShape s : {StreamShape{9, 12, 1}, StreamShape{9, 12, 4}, StreamShape{7, 32, 16}})
+    expect_cony_si_fix_heads<Exact>(s.n, s.d, s.h, 1e-12);
+  expect_cony_si_fix_heads<Exact>(9, 12, 3, 1e-12, true);
+}
+
+// The timed build steps the heads of co_si and cony_si_fix in one object; counting policies,
+// one head, two-block models and the other variants keep one object per head.
+TEST(MultiHeadBatching, OnlyThePlainBuildsHeadsOfBatchedVariants) {
+  Config c{.n = 8, .d = 12, .m = 2};
+  EXPECT_TRUE(MultiHead<Plain<float>>("co_si", c, 4).batched());
+  EXPECT_TRUE(MultiHead<Plain<double>>("co_si", c, 4).batched());
+  EXPECT_FALSE(MultiHead<Plain<double>>("co_si", c, 1).batched());
+  EXPECT_FALSE(MultiHead<Tally<double>>("co_si", c, 4).batched());
+  EXPECT_FALSE(MultiHead<Exact>("co_si", c, 4).batched());
+  EXPECT_FALSE(MultiHead<Plain<double>>("co_re", c, 4).batched());
+  EXPECT_FALSE(MultiHead<Plain<double>>("co_si", c, 4, 2).batched());
+  c.fixed_q = c.fixed_k = random_stream(c.m, c.d, 3);
+  EXPECT_TRUE(MultiHead<Plain<float>>("cony_si_fix", c, 4).batched());
+  EXPECT_FALSE(MultiHead<Tally<float>>("cony_si_fix", c, 4).batched());
+}
+
+}  // namespace
+}  // namespace cosda::test
