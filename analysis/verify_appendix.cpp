@@ -244,8 +244,10 @@ void section_forms(Text& r) {
     std::string live, ulive;
     for (const Poly& q : f.step_live) live += (live.empty() ? "" : ", ") + q.str();
     for (const Poly& q : f.update_live) ulive += (ulive.empty() ? "" : ", ") + q.str();
-    r.p("\nvalley: {}{}; live phases: max({}){}\n\n", f.valley.str(),
-        f.valley.per_s.is_zero() ? "" : " (s = c)", live,
+    // Continual-landmark peaks have no exact form (docs/counting.md): their phases estimate.
+    r.p("\nvalley: {}{}; live phases{}: max({}){}\n\n", f.valley.str(),
+        f.valley.per_s.is_zero() ? "" : " (s = c)",
+        f.update ? " (an estimate: the peak is measured only)" : "", live,
         f.update ? "; update steps: max(" + ulive + ")" : "");
   }
 }
