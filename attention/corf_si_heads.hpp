@@ -4,9 +4,10 @@
 // MultiHead (attention/multi_head.hpp) steps this object instead of h CoRfSi objects in the
 // plain build: one chain of seam ops per step instead of h, the exponentials of all heads in
 // one pass. The operations are exactly those of h CoRfSi heads (tests/heads_test.cpp).
-// Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output 1 x d. State: per
-// head i the rows [i m, (i+1) m) of the features W, of S and of z; the ring of the window's
-// key features (n x h m, head i's at columns [i m, (i+1) m)) and of its values (n x d).
+// Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output 1 x d. State: the
+// features W (m x dh, the same for every head), per head i the rows [i m, (i+1) m) of S and
+// of z; the ring of the window's key features (n x h m, head i's at columns [i m, (i+1) m))
+// and of its values (n x d).
 #pragma once
 
 #include "attention/ops_heads.hpp"
@@ -20,14 +21,15 @@ class CoRfSiHeads final : public Attention<E> {
   using S = typename E::Scalar;
 
   // c.d is the full width; heads must divide it. Every head's feature map is the one a CoRfSi
-  // of width d / heads draws from c (MultiHead gives every head c's feature_seed).
+  // of width d / heads draws from c: MultiHead gives every head c's feature_seed, so all heads
+  // share one W, and every head's W_i x_i is a row of one h x m product.
   CoRfSiHeads(const Config& c, std::int64_t heads)
       : n_(c.n),
         d_(c.d),
         h_(heads),
         dh_(head_width(c, heads)),
         m_(c.m),
-        w_(h_ * m_, dh_),
+        w_(m_, dh_),
         s_(h_ * m_, dh_),
         z_(h_ * m_, 1),
         phi_k_(n_, h_ * m_),
@@ -41,7 +43,7 @@ class CoRfSiHeads final : public Attention<E> {
     hc.d = dh_;
     const FeatureMap<E> head(hc);
     key_scale_ = head.key_scale();
-    for (std::int64_t i = 0; i < h_; ++i) w_.middleRows(i * m_, m_) = head.features();
+    w_ = head.features();
     s_.setConstant(S(0.0));
     z_.setConstant(S(0.0));
   }
@@ -49,7 +51,7 @@ class CoRfSiHeads final : public Attention<E> {
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t j = seen_ % n_;
     // a_i = phi(k_i) = exp(W_i k_i' - |k_i'|^2 / 2 [- C]), up to a factor common to every key
-    ops::heads_gemm_nt<E>(CMap(k, h_, dh_), w_, a_);
+    ops::gemm_nt<E>(CMap(k, h_, dh_), w_, Map(a_.data(), h_, m_));
     ops::heads_key_exp<E>(CMap(k, 1, d_), key_scale_, shift_, Map(a_.data(), h_, m_));
     if (seen_ >= n_)  // S_i, z_i lose the leaving token's terms and gain the new token's
       ops::heads_slide_sums<E>(h_, &phi_k_(j, 0), a_.data(), &v_(j, 0), v, z_.data(), s_);
@@ -59,7 +61,7 @@ class CoRfSiHeads final : public Attention<E> {
     ops::copy<E>(v, v + d_, &v_(j, 0));
     if (++seen_ < n_) return false;
     // u_i = phi(q_i) = exp(W_i q_i' - max), out_i = u_i S_i / (u_i . z_i)
-    ops::heads_gemm_nt<E>(CMap(q, h_, dh_), w_, u_);
+    ops::gemm_nt<E>(CMap(q, h_, dh_), w_, Map(u_.data(), h_, m_));
     ops::heads_max_exp<E>(Map(u_.data(), h_, m_));
     Map out(out_.data(), h_, dh_);
     ops::heads_gemm_nn<E>(u_, s_, out);
