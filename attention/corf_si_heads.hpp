@@ -22,7 +22,7 @@ class CoRfSiHeads final : public Attention<E> {
 
   // c.d is the full width; heads must divide it. Every head's feature map is the one a CoRfSi
   // of width d / heads draws from c: MultiHead gives every head c's feature_seed, so all heads
-  // share one W, and every head's W_i x_i is a row of one h x m product.
+  // share one W, and every head's W x_i is a row of one h x m product.
   CoRfSiHeads(const Config& c, std::int64_t heads)
       : n_(c.n),
         d_(c.d),
@@ -50,7 +50,7 @@ class CoRfSiHeads final : public Attention<E> {
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t j = seen_ % n_;
-    // a_i = phi(k_i) = exp(W_i k_i' - |k_i'|^2 / 2 [- C]), up to a factor common to every key
+    // a_i = phi(k_i) = exp(W k_i' - |k_i'|^2 / 2 [- C]), up to a factor common to every key
     ops::gemm_nt<E>(CMap(k, h_, dh_), w_, Map(a_.data(), h_, m_));
     ops::heads_key_exp<E>(CMap(k, 1, d_), key_scale_, shift_, Map(a_.data(), h_, m_));
     if (seen_ >= n_)  // S_i, z_i lose the leaving token's terms and gain the new token's
@@ -60,7 +60,7 @@ class CoRfSiHeads final : public Attention<E> {
     ops::copy<E>(a_.data(), a_.data() + h_ * m_, &phi_k_(j, 0));
     ops::copy<E>(v, v + d_, &v_(j, 0));
     if (++seen_ < n_) return false;
-    // u_i = phi(q_i) = exp(W_i q_i' - max), out_i = u_i S_i / (u_i . z_i)
+    // u_i = phi(q_i) = exp(W q_i' - max), out_i = u_i S_i / (u_i . z_i)
     ops::gemm_nt<E>(CMap(q, h_, dh_), w_, Map(u_.data(), h_, m_));
     ops::heads_max_exp<E>(Map(u_.data(), h_, m_));
     Map out(out_.data(), h_, dh_);
