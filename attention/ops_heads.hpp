@@ -1,9 +1,10 @@
-// The seam's head-batched ops (attention/ops.hpp): the per-head products, scores and
-// retroactive updates of h heads side by side in one call, for kernels that hold all heads in
-// one set of buffers (attention/co_si_heads.hpp, attention/cony_si_fix_heads.hpp). Features
-// are head-strided: a d x n state stores a token per column, and head i owns rows
-// [i dh, (i+1) dh) with dh = d / h. Each op's count is the sum over heads of the per-head ops'
-// counts it stands for, with the same textbook order.
+// The seam's head-batched ops (attention/ops.hpp): the per-head products, scores, retroactive
+// updates, sliding sums and random-feature exponentials of h heads side by side in one call,
+// for kernels that hold all heads in one set of buffers (attention/co_si_heads.hpp,
+// attention/cony_si_fix_heads.hpp, attention/corf_si_heads.hpp). Features are head-strided:
+// a d x n state stores a token per column, and head i owns rows [i dh, (i+1) dh) with
+// dh = d / h. Each op's count is the sum over heads of the per-head ops' counts it stands for,
+// with the same textbook order.
 #pragma once
 
 #include <Eigen/Core>
@@ -89,6 +90,42 @@ inline T exp_vector_matrix(std::int64_t k, const T* x, const T* b, std::int64_t 
     sum += y[j];
   }
   return sum;
+}
+
+namespace detail {
+
+// y[j, n) <- y - a x + b z in packets of type P from j while a whole one fits; returns the
+// first element left. The same operations per element as kernels::sub_add_scaled.
+template <class P, class T>
+inline std::int64_t sub_add_packets(T* y, T a, const T* x, T b, const T* z, std::int64_t j,
+                                    std::int64_t n) {
+  using namespace Eigen::internal;
+  constexpr std::int64_t W = unpacket_traits<P>::size;
+  const P pa = pset1<P>(a), pb = pset1<P>(b);
+  for (; j + W <= n; j += W) {
+    const P yj = psub(ploadu<P>(y + j), pmul(pa, ploadu<P>(x + j)));
+    pstoreu(y + j, padd(yj, pmul(pb, ploadu<P>(z + j))));
+  }
+  return j;
+}
+
+}  // namespace detail
+
+// y <- y - a x + b z over n elements: packets, then half and quarter packets, so that a
+// head's short rows (Table III: dh = 12, shorter than a packet of 16 floats) run in registers
+// rather than one element at a time.
+template <class T>
+inline void sub_add_scaled_short(T* y, T a, const T* x, T b, const T* z, std::int64_t n) {
+  using namespace Eigen::internal;
+  using P = typename packet_traits<T>::type;
+  using H = typename unpacket_traits<P>::half;
+  using Q = typename unpacket_traits<H>::half;
+  constexpr std::int64_t W = unpacket_traits<P>::size, WH = unpacket_traits<H>::size,
+                         WQ = unpacket_traits<Q>::size;
+  std::int64_t j = detail::sub_add_packets<P>(y, a, x, b, z, 0, n);
+  if constexpr (WH < W) j = detail::sub_add_packets<H>(y, a, x, b, z, j, n);
+  if constexpr (WQ < WH) j = detail::sub_add_packets<Q>(y, a, x, b, z, j, n);
+  for (; j < n; ++j) y[j] = y[j] - a * x[j] + b * z[j];
 }
 
 }  // namespace cosda::kernels
@@ -219,6 +256,102 @@ void heads_retro_update(std::int64_t h, MatCRef<S<E>> x, const S<E>* k_old, cons
       const std::int64_t i = j / r;
       kernels::sub_add_scaled(&y(j, 0), e_old[j], v_old + i * dv, e_new[j], v_new + i * dv, dv);
     }
+  }
+}
+
+// slide_sums (ops_retro.hpp) for every head i: the rows [i r, (i+1) r) of sums and y are
+// head i's r rows (y: h r x dv), with its weights at [i r, (i+1) r) of a_old and a_new (h r
+// elements each), against its slices of the values v_old, v_new (width h dv). Counts h
+// slide_sums of r rows: mul 2*h*r*dv, add 2*h*r*dv + 2*h*r.
+template <class E>
+void heads_slide_sums(std::int64_t h, const S<E>* a_old, const S<E>* a_new, const S<E>* v_old,
+                      const S<E>* v_new, S<E>* sums, MatRef<S<E>> y) {
+  const std::int64_t rows = y.rows(), r = rows / h, dv = y.cols();
+  begin_op<E>(), in<E>(a_old, rows), in<E>(a_new, rows), in<E>(v_old, h * dv);
+  in<E>(v_new, h * dv), inout<E>(sums, rows), inout<E>(y);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
+    for (std::int64_t i = 0; i < h; ++i)
+      slide_sums<E>(a_old + i * r, a_new + i * r, v_old + i * dv, v_new + i * dv, sums + i * r,
+                    y.middleRows(i * r, r));
+  } else {
+    E::tally({.mul = 2 * rows * dv, .add = 2 * rows * dv + 2 * rows});
+    VecMap<S<E>> sm(sums, rows);
+    sm = sm - VecCMap<S<E>>(a_old, rows) + VecCMap<S<E>>(a_new, rows);
+    for (std::int64_t j = 0; j < rows; ++j) {
+      const std::int64_t i = j / r;
+      kernels::sub_add_scaled_short(&y(j, 0), a_old[j], v_old + i * dv, a_new[j], v_new + i * dv,
+                                    dv);
+    }
+  }
+}
+
+namespace detail {
+// x <- exp(x), uncounted: one packet loop over all elements when the rows are contiguous
+// (h rows of m = 4 features are each shorter than a packet of float).
+template <class T>
+void exp_all(MatRef<T> x) {
+  if (x.outerStride() == x.cols()) {
+    VecMap<T> all(x.data(), x.size());
+    all = all.array().exp();
+  } else {
+    x = x.array().exp().matrix();
+  }
+}
+}  // namespace detail
+
+// u_i <- exp(u_i - (k_i . k_i) a [- c]) for every head i (c: the shift, when on), u h x m and
+// k 1 x d: the random-feature keys' exponentials after the products u_i = W_i k_i
+// (random_features.hpp, FeatureMap::key; a = 1 / (2 sqrt(dh))). Head i's dot, product (and
+// plus) of its offset, then exp_inplace shifted by it.
+// mul h*(dh+1), add h*(dh-1) + h*m (+ h shifted), exp h*m.
+template <class E>
+void heads_key_exp(MatCRef<S<E>> k, S<E> a, const Shift<S<E>>& shift, MatRef<S<E>> u) {
+  const std::int64_t h = u.rows(), m = u.cols(), dh = k.cols() / h;
+  begin_op<E>(), in<E>(k), inout<E>(u);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
+    for (std::int64_t i = 0; i < h; ++i) {
+      const S<E>* ki = k.data() + i * dh;
+      S<E> offset = product<E>(dot<E>(ki, ki, dh), a);
+      if (shift.on) offset = plus<E>(offset, shift.c);
+      exp_inplace<E>(&u(i, 0), m, Shift<S<E>>{true, offset});
+    }
+  } else {
+    E::tally({.mul = h * (dh + 1), .add = h * (dh - 1) + h * m + (shift.on ? h : 0), .exp = h * m});
+    for (std::int64_t i = 0; i < h; ++i) {
+      const VecCMap<S<E>> ki(k.data() + i * dh, dh);
+      S<E> offset = ki.dot(ki) * a;
+      if (shift.on) offset += shift.c;
+      u.row(i).array() -= offset;
+    }
+    detail::exp_all<S<E>>(u);
+  }
+}
+
+// u_i <- exp(u_i - max u_i) for every head i, u h x m: the random-feature queries' stabiliser
+// after the products u_i = W_i q_i (random_features.hpp, FeatureMap::query). Head i's
+// max_value, then exp_inplace shifted by it.  add h*m, exp h*m, other h*(m-1).
+template <class E>
+void heads_max_exp(MatRef<S<E>> u) {
+  const std::int64_t h = u.rows(), m = u.cols();
+  begin_op<E>(), inout<E>(u);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
+    for (std::int64_t i = 0; i < h; ++i) {
+      const S<E> top = max_value<E>(&u(i, 0), m);
+      exp_inplace<E>(&u(i, 0), m, Shift<S<E>>{true, top});
+    }
+  } else {
+    E::tally({.add = h * m, .exp = h * m, .other = h * (m - 1)});
+    for (std::int64_t i = 0; i < h; ++i) {
+      const S<E> top = u.row(i).maxCoeff();
+      u.row(i).array() -= top;
+    }
+    detail::exp_all<S<E>>(u);
   }
 }
 

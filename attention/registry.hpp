@@ -174,6 +174,8 @@ template <class E>
 std::unique_ptr<Attention<E>> make_co_si_heads(const Config& c, std::int64_t heads);
 template <class E>
 std::unique_ptr<Attention<E>> make_cony_si_fix_heads(const Config& c, std::int64_t heads);
+template <class E>
+std::unique_ptr<Attention<E>> make_corf_si_heads(const Config& c, std::int64_t heads);
 
 // In attention/<id>.cpp: the factory, then Class<E> and make_<id><E> for every policy.
 #define COSDA_INSTANTIATE_VARIANT(E, id, Class) \
@@ -221,6 +223,7 @@ std::unique_ptr<Attention<E>> make_batched(std::string_view id, const Config& c,
   if (heads <= 1 || layers != 1) return nullptr;
   if (id == "co_si") return make_co_si_heads<E>(c, heads);
   if (id == "cony_si_fix") return make_cony_si_fix_heads<E>(c, heads);
+  if (id == "corf_si") return make_corf_si_heads<E>(c, heads);
   return nullptr;
 }
 

@@ -57,8 +57,19 @@ TEST(HeadsSeam, EveryBatchedOpTalliesWhatItExecutes) {
             ops::heads_retro_update<E>(s.h, x, &kk(0, 0), &kk(1, 0), &vv(0, 0), &vv(1, 0),
                                        e_old.data(), e_new.data(), row_sums.data(), y,
                                        ops::Shift<S>{shifted, S(0.5)});
+          // the random-feature ops: n features per head, the sums' rows dh wide
+          const Mat<S> w = filled<S>(2, s.h * s.n, 11);
+          Mat<S> sums_rf = Mat<S>::Constant(1, s.h * s.n, S(1)),
+                 y_rf = filled<S>(s.h * s.n, s.dh, 12);
+          ops::heads_slide_sums<E>(s.h, &w(0, 0), &w(1, 0), &q(0, 0), &q(0, 0), sums_rf.data(),
+                                   y_rf);
+          Mat<S> u = filled<S>(s.h, s.n, 13);
+          for (bool shifted : {false, true})
+            ops::heads_key_exp<E>(q, S(0.25), ops::Shift<S>{shifted, S(0.5)}, u);
+          ops::heads_max_exp<E>(u);
         },
-        "heads_gemm_nn, heads_gemm_nt, heads_exp_scores, heads_retro_update h" +
+        "heads_gemm_nn, heads_gemm_nt, heads_exp_scores, heads_retro_update, heads_slide_sums, "
+        "heads_key_exp, heads_max_exp h" +
             std::to_string(s.h) + " dh" + std::to_string(s.dh) + " n" + std::to_string(s.n));
   }
 }
@@ -119,9 +130,60 @@ TEST(HeadsSeam, BatchedOpsEqualTheirPerHeadProducts) {
   }
 }
 
-// A stream of h heads of variant id: one batched object (make_heads: make_co_si_heads or
-// make_cony_si_fix_heads) against h objects of the variant of width d / h fed their slices
-// (and their slices of the fixed landmarks), step by step over many passes of the rings.
+// The random-feature ops compute and count the per-head ops they stand for (corf_si's step,
+// h heads of dh features, m = n features per head): slide_sums of head i's n rows of the sums
+// against its value slices; FeatureMap::key's offset (dot, product, plus when shifted) and
+// shifted exponentials; FeatureMap::query's max and shifted exponentials.
+template <class E>
+void expect_rf_ops_equal_per_head(const HeadShape& s, bool shifted, double tol) {
+  using S = typename E::Scalar;
+  const std::int64_t d = s.h * s.dh, m = s.n, hm = s.h * m;
+  const S scale(0.5 / std::sqrt(double(s.dh)));
+  const ops::Shift<S> shift{shifted, S(0.75)};
+  const Mat<S> k = filled<S>(1, d, 21), v = filled<S>(2, d, 22), a = filled<S>(2, hm, 23);
+  Mat<S> sums = filled<S>(1, hm, 24), y = filled<S>(hm, s.dh, 25), u = filled<S>(2, hm, 26);
+  Mat<S> sums_1 = sums, y_1 = y, u_1 = u;
+  const OpCounts c0 = thread_counts();
+  ops::heads_slide_sums<E>(s.h, &a(0, 0), &a(1, 0), &v(0, 0), &v(1, 0), sums.data(), y);
+  ops::heads_key_exp<E>(k, scale, shift, Eigen::Map<Mat<S>>(&u(0, 0), s.h, m));
+  ops::heads_max_exp<E>(Eigen::Map<Mat<S>>(&u(1, 0), s.h, m));
+  const OpCounts batched = thread_counts() - c0;
+  for (std::int64_t i = 0; i < s.h; ++i) {
+    const std::int64_t r = i * m, f = i * s.dh;
+    ops::slide_sums<E>(&a(0, r), &a(1, r), &v(0, f), &v(1, f), &sums_1(0, r), y_1.middleRows(r, m));
+    S offset = ops::product<E>(ops::dot<E>(&k(0, f), &k(0, f), s.dh), scale);
+    if (shifted) offset = ops::plus<E>(offset, shift.c);
+    ops::exp_inplace<E>(&u_1(0, r), m, ops::Shift<S>{true, offset});
+    const S top = ops::max_value<E>(&u_1(1, r), m);
+    ops::exp_inplace<E>(&u_1(1, r), m, ops::Shift<S>{true, top});
+  }
+  const OpCounts per_head = thread_counts() - c0 - batched;
+  EXPECT_EQ(batched, per_head) << describe(batched) << " vs " << describe(per_head);
+  for (std::int64_t j = 0; j < hm; ++j) {
+    EXPECT_NEAR(value_of(sums(0, j)), value_of(sums_1(0, j)), tol) << "row " << j;
+    for (std::int64_t l = 0; l < s.dh; ++l)
+      EXPECT_NEAR(value_of(y(j, l)), value_of(y_1(j, l)), tol) << "row " << j << " col " << l;
+    for (std::int64_t l = 0; l < 2; ++l)
+      EXPECT_NEAR(value_of(u(l, j)), value_of(u_1(l, j)), tol) << "feature " << j;
+  }
+}
+
+TEST(HeadsSeam, RandomFeatureOpsEqualTheirPerHeadOps) {
+  for (const HeadShape s : kOpShapes) {
+    SCOPED_TRACE("h " + std::to_string(s.h) + " dh " + std::to_string(s.dh) + " m " +
+                 std::to_string(s.n));
+    for (bool shifted : {false, true}) {
+      expect_rf_ops_equal_per_head<Tally<double>>(s, shifted, 1e-13);
+      expect_rf_ops_equal_per_head<Tally<float>>(s, shifted, 1e-5);
+      expect_rf_ops_equal_per_head<Exact>(s, shifted, 1e-13);
+    }
+  }
+}
+
+// A stream of h heads of variant id: one batched object (make_heads: make_co_si_heads,
+// make_cony_si_fix_heads or make_corf_si_heads) against h objects of the variant of width
+// d / h fed their slices (and their slices of the fixed landmarks), step by step over many
+// passes of the rings.
 // Outputs agree to tol relative to the largest output, and every step's counts (the priming
 // step's too) are h times one head's, the same for every head.
 template <class E, class Make>
@@ -187,6 +249,12 @@ void expect_cony_si_fix_heads(std::int64_t n, std::int64_t d, std::int64_t h, do
   expect_heads_equal_per_head<E>("cony_si_fix", make_cony_si_fix_heads<E>, n, d, h, tol, shifted);
 }
 
+template <class E>
+void expect_corf_si_heads(std::int64_t n, std::int64_t d, std::int64_t h, double tol,
+                          bool shifted = false) {
+  expect_heads_equal_per_head<E>("corf_si", make_corf_si_heads<E>, n, d, h, tol, shifted);
+}
+
 struct StreamShape {
   std::int64_t n, d, h;
 };
@@ -236,8 +304,25 @@ TEST(CoNySiFixHeads, ScalarLevelCountsAreHTimesOneHead) {
   expect_cony_si_fix_heads<Exact>(9, 12, 3, 1e-12, true);
 }
 
-// The timed build steps the heads of co_si and cony_si_fix in one object; counting policies,
-// one head, two-block models and the other variants keep one object per head.
+TEST(CoRfSiHeads, EqualsHeadsRunSeparately) {
+  for (const StreamShape s : kStreams) {
+    SCOPED_TRACE("n " + std::to_string(s.n) + " d " + std::to_string(s.d) + " h " +
+                 std::to_string(s.h));
+    expect_corf_si_heads<Tally<double>>(s.n, s.d, s.h, 1e-12);
+    expect_corf_si_heads<Tally<double>>(s.n, s.d, s.h, 1e-12, true);
+    expect_corf_si_heads<Tally<float>>(s.n, s.d, s.h, 1e-5);
+    expect_corf_si_heads<Tally<float>>(s.n, s.d, s.h, 1e-5, true);
+  }
+}
+
+TEST(CoRfSiHeads, ScalarLevelCountsAreHTimesOneHead) {
+  for (const StreamShape s : {StreamShape{9, 12, 1}, StreamShape{9, 12, 4}, StreamShape{7, 32, 16}})
+    expect_corf_si_heads<Exact>(s.n, s.d, s.h, 1e-12);
+  expect_corf_si_heads<Exact>(9, 12, 3, 1e-12, true);
+}
+
+// The timed build steps the heads of co_si, cony_si_fix and corf_si in one object; counting
+// policies, one head, two-block models and the other variants keep one object per head.
 TEST(MultiHeadBatching, OnlyThePlainBuildsHeadsOfBatchedVariants) {
   Config c{.n = 8, .d = 12, .m = 2};
   EXPECT_TRUE(MultiHead<Plain<float>>("co_si", c, 4).batched());
@@ -250,6 +335,12 @@ TEST(MultiHeadBatching, OnlyThePlainBuildsHeadsOfBatchedVariants) {
   c.fixed_q = c.fixed_k = random_stream(c.m, c.d, 3);
   EXPECT_TRUE(MultiHead<Plain<float>>("cony_si_fix", c, 4).batched());
   EXPECT_FALSE(MultiHead<Tally<float>>("cony_si_fix", c, 4).batched());
+  EXPECT_TRUE(MultiHead<Plain<float>>("corf_si", c, 4).batched());
+  EXPECT_TRUE(MultiHead<Plain<double>>("corf_si", c, 4).batched());
+  EXPECT_FALSE(MultiHead<Tally<double>>("corf_si", c, 4).batched());
+  EXPECT_FALSE(MultiHead<Exact>("corf_si", c, 4).batched());
+  EXPECT_FALSE(MultiHead<Plain<double>>("corf_si", c, 4, 2).batched());
+  EXPECT_FALSE(MultiHead<Plain<double>>("corf_re", c, 4).batched());
 }
 
 }  // namespace
