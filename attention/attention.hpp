@@ -110,4 +110,10 @@ inline void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument(what);
 }
 
+// The width of one of h heads side by side in c.d features (MultiHead, head-batched kernels).
+inline std::int64_t head_width(const Config& c, std::int64_t heads) {
+  require(heads >= 1 && c.d % heads == 0, "heads must divide d");
+  return c.d / heads;
+}
+
 }  // namespace cosda

@@ -54,11 +54,6 @@ class CoSiHeads final : public Attention<E> {
   MatCRef<S> output() const override { return out_; }
 
  private:
-  static std::int64_t head_width(const Config& c, std::int64_t heads) {
-    require(heads >= 1 && c.d % heads == 0, "heads must divide d");
-    return c.d / heads;
-  }
-
   std::int64_t n_, d_, h_, dh_, seen_ = 0;
   S inv_sqrt_dh_;
   Mat<S> k_, v_, q_, a_, sums_, out_;

@@ -92,11 +92,6 @@ class CoNySiFixHeads final : public Attention<E> {
   MatCRef<S> output() const override { return out_; }
 
  private:
-  static std::int64_t head_width(const Config& c, std::int64_t heads) {
-    require(heads >= 1 && c.d % heads == 0, "heads must divide d");
-    return c.d / heads;
-  }
-
   // Every head's Delta V and phi(Delta) from scratch over the first window, row by row as
   // DeltaState::recompute_row computes them  (Eqs. 17, 20).
   void prime() {

@@ -76,11 +76,6 @@ class CoRfSiHeads final : public Attention<E> {
   using Map = Eigen::Map<Mat<S>>;
   using CMap = Eigen::Map<const Mat<S>>;
 
-  static std::int64_t head_width(const Config& c, std::int64_t heads) {
-    require(heads >= 1 && c.d % heads == 0, "heads must divide d");
-    return c.d / heads;
-  }
-
   // The warm-up: the token enters every head's sums, no token leaves (FeatureSums::enter).
   void enter(const S* v) {
     ops::add<E>(a_.data(), z_.data(), h_ * m_, +1);

@@ -35,8 +35,7 @@ class MultiHead {
   // are sliced per head likewise.
   MultiHead(std::string_view id, const Config& c, std::int64_t heads, int layers = 1)
       : h_(heads), dh_(0) {
-    require(heads >= 1 && c.d % heads == 0, "heads must divide d");
-    dh_ = c.d / heads;
+    dh_ = head_width(c, heads);
     const VariantTraits* t = find_variant(id);
     if (t == nullptr)
       throw std::invalid_argument("unknown variant '" + std::string(id) +

@@ -343,5 +343,31 @@ TEST(MultiHeadBatching, OnlyThePlainBuildsHeadsOfBatchedVariants) {
   EXPECT_FALSE(MultiHead<Plain<double>>("corf_re", c, 4).batched());
 }
 
+// What cosda-bench times is what the counts describe: for every variant MultiHead batches, the
+// timed build's batched heads give the per-head objects' outputs (those the counting policies
+// run) from the same Config, so the slicing of fixed landmarks and the random features' seed
+// per head are the batched object's too.
+TEST(MultiHeadBatching, BatchedHeadsComputeWhatTheCountedHeadsCompute) {
+  int batched = 0;
+  for (const VariantTraits& v : kVariants) {
+    Config c{.n = 24, .d = 48, .m = 4};
+    if (v.landmarks == LandmarkKind::kFixed) c.fixed_q = c.fixed_k = random_stream(c.m, c.d, 5);
+    MultiHead<Plain<double>> timed(v.id, c, 4);
+    if (!timed.batched()) continue;
+    ++batched;
+    MultiHead<Tally<double>> counted(v.id, c, 4);
+    const MatD x = random_stream(3 * c.n, 3 * c.d, 6);
+    for (std::int64_t t = 0; t < x.rows(); ++t) {
+      const double* r = x.row(t).data();
+      const bool ready = timed.step(r, r + c.d, r + 2 * c.d);
+      ASSERT_EQ(ready, counted.step(r, r + c.d, r + 2 * c.d)) << v.id;
+      if (!ready) continue;
+      const MatD a = timed.output(), b = counted.output();
+      EXPECT_LE((a - b).norm(), 1e-12 * b.norm()) << v.id << " step " << t;
+    }
+  }
+  EXPECT_EQ(batched, 3);  // co_si, cony_si_fix, corf_si
+}
+
 }  // namespace
 }  // namespace cosda::test
