@@ -20,13 +20,5 @@ const exact::Forms& closed_forms_co_si() {
 
 COSDA_DEFINE_VARIANT(co_si, CoSi)
 
-template <class E>
-std::unique_ptr<Attention<E>> make_co_si_heads(const Config& c, std::int64_t heads) {
-  return std::make_unique<CoSiHeads<E>>(c, heads);
-}
-#define COSDA_INSTANTIATE_HEADS(E) \
-  template class CoSiHeads<E>;     \
-  template std::unique_ptr<Attention<E>> make_co_si_heads<E>(const Config&, std::int64_t);
-COSDA_POLICIES(COSDA_INSTANTIATE_HEADS)
-#undef COSDA_INSTANTIATE_HEADS
+COSDA_DEFINE_BATCHED(co_si, CoSiHeads)
 }  // namespace cosda

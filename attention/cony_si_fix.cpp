@@ -20,13 +20,5 @@ const exact::Forms& closed_forms_cony_si_fix() {
 
 COSDA_DEFINE_VARIANT(cony_si_fix, CoNySiFix)
 
-template <class E>
-std::unique_ptr<Attention<E>> make_cony_si_fix_heads(const Config& c, std::int64_t heads) {
-  return std::make_unique<CoNySiFixHeads<E>>(c, heads);
-}
-#define COSDA_INSTANTIATE_HEADS(E)  \
-  template class CoNySiFixHeads<E>; \
-  template std::unique_ptr<Attention<E>> make_cony_si_fix_heads<E>(const Config&, std::int64_t);
-COSDA_POLICIES(COSDA_INSTANTIATE_HEADS)
-#undef COSDA_INSTANTIATE_HEADS
+COSDA_DEFINE_BATCHED(cony_si_fix, CoNySiFixHeads)
 }  // namespace cosda

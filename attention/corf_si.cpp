@@ -23,13 +23,5 @@ const exact::Forms& closed_forms_corf_si() {
 
 COSDA_DEFINE_VARIANT(corf_si, CoRfSi)
 
-template <class E>
-std::unique_ptr<Attention<E>> make_corf_si_heads(const Config& c, std::int64_t heads) {
-  return std::make_unique<CoRfSiHeads<E>>(c, heads);
-}
-#define COSDA_INSTANTIATE_HEADS(E) \
-  template class CoRfSiHeads<E>;   \
-  template std::unique_ptr<Attention<E>> make_corf_si_heads<E>(const Config&, std::int64_t);
-COSDA_POLICIES(COSDA_INSTANTIATE_HEADS)
-#undef COSDA_INSTANTIATE_HEADS
+COSDA_DEFINE_BATCHED(corf_si, CoRfSiHeads)
 }  // namespace cosda

@@ -168,14 +168,18 @@ COSDA_VARIANTS(COSDA_DECLARE_FACTORY)
 template <class E>
 std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
                                              std::unique_ptr<Attention<E>> first, const Config& c);
-// The head-batched kernels: one object for all heads of a variant (attention/<id>_heads.hpp,
-// made in attention/<id>.cpp). c.d is the full width.
-template <class E>
-std::unique_ptr<Attention<E>> make_co_si_heads(const Config& c, std::int64_t heads);
-template <class E>
-std::unique_ptr<Attention<E>> make_cony_si_fix_heads(const Config& c, std::int64_t heads);
-template <class E>
-std::unique_ptr<Attention<E>> make_corf_si_heads(const Config& c, std::int64_t heads);
+// The variants with a head-batched kernel, X(id, Class): one object for all heads of a block
+// (attention/<id>_heads.hpp), made in attention/<id>.cpp by COSDA_DEFINE_BATCHED. c.d is the
+// full width.
+#define COSDA_BATCHED(X)         \
+  X(co_si, CoSiHeads)            \
+  X(cony_si_fix, CoNySiFixHeads) \
+  X(corf_si, CoRfSiHeads)
+#define COSDA_DECLARE_BATCHED(id, Class) \
+  template <class E>                     \
+  std::unique_ptr<Attention<E>> make_##id##_heads(const Config& c, std::int64_t heads);
+COSDA_BATCHED(COSDA_DECLARE_BATCHED)
+#undef COSDA_DECLARE_BATCHED
 
 // In attention/<id>.cpp: the factory, then Class<E> and make_<id><E> for every policy.
 #define COSDA_INSTANTIATE_VARIANT(E, id, Class) \
@@ -187,6 +191,18 @@ std::unique_ptr<Attention<E>> make_corf_si_heads(const Config& c, std::int64_t h
     return std::make_unique<Class<E>>(c);                    \
   }                                                          \
   COSDA_POLICIES(COSDA_INSTANTIATE_VARIANT, id, Class)
+
+// In attention/<id>.cpp of a variant in COSDA_BATCHED: its head-batched factory, then Class<E>
+// and make_<id>_heads<E> for every policy.
+#define COSDA_INSTANTIATE_BATCHED(E, id, Class) \
+  template class Class<E>;                      \
+  template std::unique_ptr<Attention<E>> make_##id##_heads<E>(const Config&, std::int64_t);
+#define COSDA_DEFINE_BATCHED(id, Class)                                                  \
+  template <class E>                                                                     \
+  std::unique_ptr<Attention<E>> make_##id##_heads(const Config& c, std::int64_t heads) { \
+    return std::make_unique<Class<E>>(c, heads);                                         \
+  }                                                                                      \
+  COSDA_POLICIES(COSDA_INSTANTIATE_BATCHED, id, Class)
 
 template <class E>
 std::unique_ptr<Attention<E>> make_variant(std::string_view id, const Config& c) {
@@ -221,9 +237,10 @@ template <class E>
 std::unique_ptr<Attention<E>> make_batched(std::string_view id, const Config& c, std::int64_t heads,
                                            int layers) {
   if (heads <= 1 || layers != 1) return nullptr;
-  if (id == "co_si") return make_co_si_heads<E>(c, heads);
-  if (id == "cony_si_fix") return make_cony_si_fix_heads<E>(c, heads);
-  if (id == "corf_si") return make_corf_si_heads<E>(c, heads);
+#define COSDA_MAKE_BATCHED(vid, Class) \
+  if (id == #vid) return make_##vid##_heads<E>(c, heads);
+  COSDA_BATCHED(COSDA_MAKE_BATCHED)
+#undef COSDA_MAKE_BATCHED
   return nullptr;
 }
 

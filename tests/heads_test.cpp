@@ -180,8 +180,8 @@ TEST(HeadsSeam, RandomFeatureOpsEqualTheirPerHeadOps) {
   }
 }
 
-// A stream of h heads of variant id: one batched object (make_heads: make_co_si_heads,
-// make_cony_si_fix_heads or make_corf_si_heads) against h objects of the variant of width
+// A stream of h heads of variant id: one batched object (make_heads: make_<id>_heads, for a
+// variant in COSDA_BATCHED) against h objects of the variant of width
 // d / h fed their slices (and their slices of the fixed landmarks), step by step over many
 // passes of the rings.
 // Outputs agree to tol relative to the largest output, and every step's counts (the priming
