@@ -74,15 +74,18 @@ const Cost& cost_of(const Case& c);
 
 struct StepCost {
   double flops = 0, bytes = 0;
+  double exps = 0;  // the exponentials among the flops
 };
 
 StepCost step_cost(const Case& c, const Cost& k);
 
 // Collecting the results for realized.md and points.tsv.
 struct Measured {
-  std::vector<double> seconds;  // per step, one entry per repetition
-  double median() const {
-    std::vector<double> s = seconds;
+  std::vector<double> seconds;       // per step, one entry per repetition, the case's clock
+  std::vector<double> wall_seconds;  // the same repetitions on the wall clock
+  double median() const { return median_of(seconds); }
+  double wall_median() const { return median_of(wall_seconds); }
+  static double median_of(std::vector<double> s) {
     std::sort(s.begin(), s.end());
     const std::size_t k = s.size();
     return k == 0 ? 0 : (k % 2 ? s[k / 2] : 0.5 * (s[k / 2 - 1] + s[k / 2]));

@@ -17,7 +17,8 @@
 // plain-Eigen ring (bench/plain_ring.hpp, benchmarks named ring/...) is timed beside it on one
 // thread, its outputs checked against the variant's first. One-thread cases are timed on the
 // thread's CPU clock (the time the step spent on a core: the machine is shared, and other processes
-// must not inflate it), all-core cases on the wall clock.
+// must not inflate it), all-core cases on the wall clock; the all-cores table compares both
+// settings on the wall clock, and repetitions run interleaved in random order.
 //
 // Counters: flops per step as counted by executing the kernels under Tally (measure(), the
 // fast counting path; for update steps the cycle's update steps on average); FLOP/s; bytes,
@@ -79,14 +80,17 @@ StepCost step_cost(const Case& c, const Cost& k) {
     case Kind::kPlain:
       s.flops = double(k.plain_step.flops());
       s.bytes = double(k.plain_bytes);
+      s.exps = double(k.plain_step.exp);
       break;
     case Kind::kUpdate:
       s.flops = double(k.cycle_total.flops() - k.plain_steps * k.plain_step.flops()) / updates;
       s.bytes = double(k.cycle_bytes - k.plain_steps * k.plain_bytes) / updates;
+      s.exps = double(k.cycle_total.exp - k.plain_steps * k.plain_step.exp) / updates;
       break;
     case Kind::kCycle:
       s.flops = k.amortized_flops();
       s.bytes = k.amortized_bytes();
+      s.exps = double(k.cycle_total.exp) / double(k.cycle_steps);
       break;
   }
   return s;
@@ -219,9 +223,10 @@ class CollectingReporter : public benchmark::ConsoleReporter {
       const bool cpu = r.run_name.time_type.empty();
       const auto steps = r.counters.find("steps");
       const double per_iteration = steps == r.counters.end() ? 1.0 : double(steps->second);
-      results[r.run_name.function_name].seconds.push_back(
-          (cpu ? r.cpu_accumulated_time : r.real_accumulated_time) / double(r.iterations) /
-          std::max(per_iteration, 1.0));
+      const double per_step = double(r.iterations) * std::max(per_iteration, 1.0);
+      Measured& m = results[r.run_name.function_name];
+      m.seconds.push_back((cpu ? r.cpu_accumulated_time : r.real_accumulated_time) / per_step);
+      m.wall_seconds.push_back(r.real_accumulated_time / per_step);
     }
     ConsoleReporter::ReportRuns(runs);
   }
@@ -363,7 +368,12 @@ int run_main(int argc, char** argv) {
   const std::string out_tmp =
       o.out.empty() ? "" : fmt::format("{}.tmp.{}", o.out, static_cast<long>(::getpid()));
   std::vector<std::string> extra;
+  extra.reserve(2);  // args hold pointers into these strings
   std::vector<char*> args(argv, argv + argc);
+  // Repetitions of all benchmarks interleaved in random order, so that one thread and all
+  // cores (and any two cases compared) meet the machine's load alike; a later flag overrides.
+  extra.push_back("--benchmark_enable_random_interleaving=true");
+  args.insert(args.begin() + 1, extra.back().data());
   if (!o.out.empty()) {
     const auto parent = std::filesystem::path(o.out).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent);

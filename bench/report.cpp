@@ -214,6 +214,11 @@ double realized_time(const Lookup& find, const std::string& id, const TimingShap
   auto [c, r] = find(id, s, single, all, realized_kind(id), ring);
   return c && r ? r->median() : 0;
 }
+double wall_time(const Lookup& find, const std::string& id, const TimingShape& s, bool single,
+                 bool all) {
+  auto [c, r] = find(id, s, single, all, realized_kind(id));
+  return c && r ? r->wall_median() : 0;
+}
 
 std::string ratio_cell(double num, double den) {
   return num > 0 && den > 0 ? fmt::format("{:.2f}", num / den) : "n/a";
@@ -264,22 +269,24 @@ std::string batching_table(const Lookup& find, const TimingConfig& cfg) {
           auto [hc, hr] = find(id, s, single, false, realized_kind(id));
           auto [oc, orr] = find(id, o, single, false, realized_kind(id));
           if (!(hc && hr && oc && orr)) continue;
-          const double fh = step_cost(*hc, cost_of(*hc)).flops;
-          const double fo = step_cost(*oc, cost_of(*oc)).flops;
-          const double ph = hr->median() / fh, po = orr->median() / fo;
-          rows += fmt::format("| `{}` | {} | {} | {} | {:.3g} | {} | {} | {:.3g} | {:.2f} |\n", id,
-                              single ? "float" : "double", si(fh), duration(hr->median()),
-                              ph * 1e12, si(fo), duration(orr->median()), po * 1e12, ph / po);
+          const StepCost ch = step_cost(*hc, cost_of(*hc)), co = step_cost(*oc, cost_of(*oc));
+          const double ph = hr->median() / ch.flops, po = orr->median() / co.flops;
+          rows += fmt::format(
+              "| `{}` | {} | {} | {} | {} | {:.3g} | {} | {} | {} | {:.3g} | {:.2f} |\n", id,
+              single ? "float" : "double", si(ch.flops), si(ch.exps), duration(hr->median()),
+              ph * 1e12, si(co.flops), si(co.exps), duration(orr->median()), po * 1e12, ph / po);
         }
       if (rows.empty()) continue;
       md += fmt::format(
           "## Head batching: {} heads of {} against one head of {} (n = {}, m = {})\n\n"
           "Time per executed FLOP (Tally counts, ps/FLOP) of `{}` and `{}`, one thread, "
           "medians of this run; **ratio** = per-FLOP time with {} heads / with one head (the "
-          "target of batching the heads: at most 1.3).\n\n"
-          "| variant | scalar | FLOPs/step, {} heads | time/step | ps/FLOP | FLOPs/step, one "
-          "head | time/step | ps/FLOP | ratio |\n"
-          "|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+          "target of batching the heads: at most 1.3). **exps**: the exponentials among the "
+          "FLOPs, each counted as one FLOP though it costs many instructions; every head's "
+          "softmax over the window takes its own exponentials.\n\n"
+          "| variant | scalar | FLOPs/step, {} heads | exps | time/step | ps/FLOP | FLOPs/step, "
+          "one head | exps | time/step | ps/FLOP | ratio |\n"
+          "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
           s.heads, s.d / s.heads, s.d, s.n, s.m, s.name, o.name, s.heads, s.heads);
       md += rows + "\n";
     }
@@ -287,7 +294,7 @@ std::string batching_table(const Lookup& find, const TimingConfig& cfg) {
 }
 
 // All cores against one thread, every variant and shape of the run: wall-clock time with
-// MultiHead's choice of parallel heads / thread CPU time on one thread.
+// MultiHead's choice of parallel heads / wall-clock time on one thread, interleaved repetitions.
 std::string threads_table(const Lookup& find, const TimingConfig& cfg) {
   std::string rows;
   for (const auto& s : cfg.shapes)
@@ -296,8 +303,8 @@ std::string threads_table(const Lookup& find, const TimingConfig& cfg) {
       std::string cells;
       bool any = false;
       for (const bool single : {true, false}) {
-        const double one = realized_time(find, id, s, single, false);
-        const double all = realized_time(find, id, s, single, true);
+        const double one = wall_time(find, id, s, single, false);
+        const double all = wall_time(find, id, s, single, true);
         any = any || (one > 0 && all > 0);
         cells += fmt::format(" {} | {} | {} |", one > 0 ? duration(one) : "n/a",
                              all > 0 ? duration(all) : "n/a", ratio_cell(all, one));
@@ -307,10 +314,11 @@ std::string threads_table(const Lookup& find, const TimingConfig& cfg) {
   if (rows.empty()) return "";
   return fmt::format(
              "## All {} cores against one thread\n\n"
-             "**ratio** = time on all cores (wall clock; MultiHead runs the heads in parallel "
-             "only where its first steps timed that faster) / time on one thread (thread CPU "
-             "time), medians of this run (target: at most 1). With one head both run the same "
-             "code, and the ratio is the two clocks' difference under the machine's load.\n\n"
+             "**ratio** = time on all cores (MultiHead runs the heads in parallel, or splits "
+             "one head's large products, only where its first steps timed that faster) / time "
+             "on one thread, both on the wall clock, medians of this run's repetitions, which "
+             "ran interleaved in random order (target: at most 1). Where both settings run the "
+             "same code the ratio measures the machine's load between repetitions.\n\n"
              "| shape | heads | variant | float one | float all | ratio | double one | double "
              "all | ratio |\n|---|---:|---|---:|---:|---:|---:|---:|---:|\n",
              cores()) +
