@@ -8,6 +8,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -126,6 +127,151 @@ inline void sub_add_scaled_short(T* y, T a, const T* x, T b, const T* z, std::in
   if constexpr (WH < W) j = detail::sub_add_packets<H>(y, a, x, b, z, j, n);
   if constexpr (WQ < WH) j = detail::sub_add_packets<Q>(y, a, x, b, z, j, n);
   for (; j < n; ++j) y[j] = y[j] - a * x[j] + b * z[j];
+}
+
+// A column of features, elements ld apart: a token of a ring stored a token per column, or
+// (ld = 1) a token as it arrives.
+template <class T>
+struct Strided {
+  const T* p;
+  std::int64_t ld;
+  T operator[](std::int64_t l) const { return p[l * ld]; }
+};
+
+namespace detail {
+
+// The retroactive update of one head's rows R W columns at a time, packets of type P, on a
+// state stored a token per column (x: dh rows of Q, y: dv rows of AV, rows ldx and ldy
+// apart, from the block's first column): the two dot products accumulate in registers over
+// the dh rows, are exponentiated there, update the sums and then every row of y, so each
+// element of x and y is read once. The same operations per element as
+// ops::retro_update_cols.
+template <class P, int R, class T>
+inline void retro_cols_block(std::int64_t dh, const T* x, std::int64_t ldx, Strided<T> ko,
+                             Strided<T> kn, std::int64_t dv, Strided<T> vo, Strided<T> vn, T* eo,
+                             T* en, T* sums, T* y, std::int64_t ldy, bool shifted, T c) {
+  using namespace Eigen::internal;
+  constexpr int W = unpacket_traits<P>::size;
+  P ao[R], an[R];
+  {
+    const P k0o = pset1<P>(ko[0]), k0n = pset1<P>(kn[0]);
+    for (int r = 0; r < R; ++r) {
+      const P xr = ploadu<P>(x + r * W);
+      ao[r] = pmul(k0o, xr);
+      an[r] = pmul(k0n, xr);
+    }
+  }
+  for (std::int64_t l = 1; l < dh; ++l) {
+    const T* xl = x + l * ldx;
+    const P klo = pset1<P>(ko[l]), kln = pset1<P>(kn[l]);
+    for (int r = 0; r < R; ++r) {
+      const P xr = ploadu<P>(xl + r * W);
+      ao[r] = pmadd(klo, xr, ao[r]);
+      an[r] = pmadd(kln, xr, an[r]);
+    }
+  }
+  const P pc = pset1<P>(c);
+  for (int r = 0; r < R; ++r) {
+    ao[r] = pexp(shifted ? psub(ao[r], pc) : ao[r]);
+    an[r] = pexp(shifted ? psub(an[r], pc) : an[r]);
+    pstoreu(eo + r * W, ao[r]);
+    pstoreu(en + r * W, an[r]);
+    pstoreu(sums + r * W, padd(psub(ploadu<P>(sums + r * W), ao[r]), an[r]));
+  }
+  for (std::int64_t l = 0; l < dv; ++l) {
+    T* yl = y + l * ldy;
+    const P vlo = pset1<P>(vo[l]), vln = pset1<P>(vn[l]);
+    for (int r = 0; r < R; ++r) {
+      const P yr = psub(ploadu<P>(yl + r * W), pmul(vlo, ao[r]));
+      pstoreu(yl + r * W, padd(yr, pmul(vln, an[r])));
+    }
+  }
+}
+
+}  // namespace detail
+
+// One head's retroactive update over the n columns of a state stored a token per column
+// (see detail::retro_cols_block): four packets of columns at a time, then two, one, a half
+// and a quarter packet, the last columns one by one.
+template <class T>
+inline void retro_update_cols(std::int64_t n, std::int64_t dh, const T* x, std::int64_t ldx,
+                              Strided<T> ko, Strided<T> kn, std::int64_t dv, Strided<T> vo,
+                              Strided<T> vn, T* eo, T* en, T* sums, T* y, std::int64_t ldy,
+                              bool shifted, T c) {
+  using namespace Eigen::internal;
+  using P = typename packet_traits<T>::type;
+  using H = typename unpacket_traits<P>::half;
+  using Q = typename unpacket_traits<H>::half;
+  constexpr std::int64_t W = unpacket_traits<P>::size, WH = unpacket_traits<H>::size,
+                         WQ = unpacket_traits<Q>::size;
+  const auto block = [&]<class B, int R>(std::int64_t j) {
+    detail::retro_cols_block<B, R>(dh, x + j, ldx, ko, kn, dv, vo, vn, eo + j, en + j, sums + j,
+                                   y + j, ldy, shifted, c);
+    return j + R * unpacket_traits<B>::size;
+  };
+  std::int64_t j = 0;
+  while (j + 4 * W <= n) j = block.template operator()<P, 4>(j);
+  if (n - j >= 2 * W) j = block.template operator()<P, 2>(j);
+  if (n - j >= W) j = block.template operator()<P, 1>(j);
+  if constexpr (WH < W) {
+    if (n - j >= WH) j = block.template operator()<H, 1>(j);
+  }
+  if constexpr (WQ < WH) {
+    if (n - j >= WQ) j = block.template operator()<Q, 1>(j);
+  }
+  for (; j < n; ++j) {
+    T so = ko[0] * x[j], sn = kn[0] * x[j];
+    for (std::int64_t l = 1; l < dh; ++l) {
+      so += ko[l] * x[l * ldx + j];
+      sn += kn[l] * x[l * ldx + j];
+    }
+    eo[j] = std::exp(shifted ? so - c : so);
+    en[j] = std::exp(shifted ? sn - c : sn);
+    sums[j] = sums[j] - eo[j] + en[j];
+    for (std::int64_t l = 0; l < dv; ++l)
+      y[l * ldy + j] = y[l * ldy + j] - vo[l] * eo[j] + vn[l] * en[j];
+  }
+}
+
+// Columns of a state stored a token per column rounded up to whole packets of T: the width
+// that lets heads_scale_rows_into read every token in whole packets.
+template <class T>
+constexpr std::int64_t padded_cols(std::int64_t n) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
+  return (n + W - 1) / W * W;
+}
+
+// dst(row(t), f) = s[(f / dh) lds + t] src[f lds' + t] for the r tokens t of a state of d
+// features stored a token per column (src rows ldsrc apart, s: a row of scales per head, lds
+// apart), row(t) = (t - oldest) mod r; dst rows ldd apart. Tiles of W tokens by W features,
+// scaled in registers and transposed there; src and s are read in whole packets up to column
+// padded_cols(r) - 1. Features beyond the last whole tile one by one.
+template <class T>
+inline void scale_transpose_heads(std::int64_t r, std::int64_t d, std::int64_t dh, const T* src,
+                                  std::int64_t ldsrc, const T* s, std::int64_t lds,
+                                  std::int64_t oldest, T* dst, std::int64_t ldd) {
+  using namespace Eigen::internal;
+  using P = typename packet_traits<T>::type;
+  constexpr std::int64_t W = unpacket_traits<P>::size;
+  const auto row = [&](std::int64_t t) { return t >= oldest ? t - oldest : t - oldest + r; };
+  std::int64_t f0 = 0;
+  if constexpr (W > 1) {
+    for (; f0 + W <= d; f0 += W)
+      for (std::int64_t t0 = 0; t0 < r; t0 += W) {
+        PacketBlock<P, W> b;
+        for (std::int64_t k = 0; k < W; ++k) {
+          const std::int64_t f = f0 + k;
+          b.packet[k] = pmul(ploadu<P>(src + f * ldsrc + t0), ploadu<P>(s + (f / dh) * lds + t0));
+        }
+        ptranspose(b);
+        const std::int64_t tokens = std::min(W, r - t0);
+        for (std::int64_t k = 0; k < tokens; ++k)
+          pstoreu(dst + row(t0 + k) * ldd + f0, b.packet[k]);
+      }
+  }
+  for (std::int64_t f = f0; f < d; ++f)
+    for (std::int64_t t = 0; t < r; ++t)
+      dst[row(t) * ldd + f] = src[f * ldsrc + t] * s[(f / dh) * lds + t];
 }
 
 }  // namespace cosda::kernels
@@ -284,6 +430,78 @@ void heads_slide_sums(std::int64_t h, const S<E>* a_old, const S<E>* a_new, cons
       kernels::sub_add_scaled_short(&y(j, 0), a_old[j], v_old + i * dv, a_new[j], v_new + i * dv,
                                     dv);
     }
+  }
+}
+
+// retro_update_cols (ops_retro.hpp) for every head i, on a state stored a token per column:
+// xt (d x r) and yt (h dv x r) hold head i's rows at [i dh, (i+1) dh) and [i dv, (i+1) dv), as
+// do the columns k_old, k_new (d x 1) and v_old, v_new (h dv x 1); row i of e_old, e_new and
+// sums (h x r each) is head i's. Every head's exponentials and axpys run on its r columns in
+// registers. Counts h retro_update_cols of r rows: retro_counts(h r, dh, dv).
+template <class E>
+void heads_retro_update_cols(MatCRef<S<E>> xt, MatCRef<S<E>> k_old, MatCRef<S<E>> k_new,
+                             MatCRef<S<E>> v_old, MatCRef<S<E>> v_new, MatRef<S<E>> e_old,
+                             MatRef<S<E>> e_new, MatRef<S<E>> sums, MatRef<S<E>> yt,
+                             const Shift<S<E>>& s) {
+  const std::int64_t h = e_old.rows(), r = xt.cols(), dh = xt.rows() / h, dv = yt.rows() / h;
+  begin_op<E>(), in<E>(xt), in<E>(k_old), in<E>(k_new), in<E>(v_old), in<E>(v_new);
+  out<E>(e_old), out<E>(e_new), inout<E>(sums), inout<E>(yt);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
+    for (std::int64_t i = 0; i < h; ++i)
+      retro_update_cols<E>(xt.middleRows(i * dh, dh), k_old.middleRows(i * dh, dh),
+                           k_new.middleRows(i * dh, dh), v_old.middleRows(i * dv, dv),
+                           v_new.middleRows(i * dv, dv), &e_old(i, 0), &e_new(i, 0), &sums(i, 0),
+                           yt.middleRows(i * dv, dv), s);
+  } else {
+    E::tally(retro_counts(h * r, dh, dv, s.on));
+    if (r == 0) return;
+    const auto row = [](auto&& m, std::int64_t i) { return m.data() + i * m.outerStride(); };
+    const auto col = [&](const auto& m, std::int64_t i) {
+      return kernels::Strided<S<E>>{row(m, i), m.outerStride()};
+    };
+    for (std::int64_t i = 0; i < h; ++i)
+      kernels::retro_update_cols(r, dh, row(xt, i * dh), xt.outerStride(), col(k_old, i * dh),
+                                 col(k_new, i * dh), dv, col(v_old, i * dv), col(v_new, i * dv),
+                                 row(e_old, i), row(e_new, i), row(sums, i), row(yt, i * dv),
+                                 yt.outerStride(), s.on, s.c);
+  }
+}
+
+// scale_rows_into with src transposed (ops_rows.hpp) for every head i, the tokens of a ring
+// put in window order: src is d x c (a token per column, head i's features at rows
+// [i dh, (i+1) dh)), s is h x c (head i's scales in row i) and dst r x d with r <= c; ring
+// slot t lands on row (t - oldest) mod r, dst(row, i dh + l) = s(i, t) src(i dh + l, t).
+// Columns r to c - 1 of src and s are padding, read and never used: c >= padded_cols(r)
+// lets every token be read in whole packets. Per head, scale_rows_into of the ring's two runs.
+// mul r*d.
+template <class E>
+void heads_scale_rows_into(MatCRef<S<E>> src, MatCRef<S<E>> s, std::int64_t oldest,
+                           MatRef<S<E>> dst) {
+  const std::int64_t h = s.rows(), r = dst.rows(), d = dst.cols(), dh = d / h;
+  begin_op<E>(), in<E>(src.leftCols(r)), in<E>(s.leftCols(r)), out<E>(dst);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
+    for (std::int64_t i = 0; i < h; ++i) {
+      const auto run = [&](std::int64_t first, std::int64_t count, std::int64_t row) {
+        scale_rows_into<E>(src.block(i * dh, first, dh, count),
+                           s.data() + i * s.outerStride() + first,
+                           dst.block(row, i * dh, count, dh), true);
+      };
+      run(oldest, r - oldest, 0);
+      if (oldest > 0) run(0, oldest, r - oldest);
+    }
+  } else {
+    E::tally({.mul = r * d});
+    if (src.cols() >= kernels::padded_cols<S<E>>(r) && s.cols() >= kernels::padded_cols<S<E>>(r))
+      kernels::scale_transpose_heads(r, d, dh, src.data(), src.outerStride(), s.data(),
+                                     s.outerStride(), oldest, dst.data(), dst.outerStride());
+    else
+      for (std::int64_t t = 0; t < r; ++t)
+        for (std::int64_t f = 0; f < d; ++f)
+          dst((t - oldest + r) % r, f) = src(f, t) * s(f / dh, t);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "attention/co_re_heads.hpp"
 #include "attention/multi_head.hpp"
 #include "attention/ops_heads.hpp"
 #include "tests/test_util.hpp"
@@ -67,9 +68,20 @@ TEST(HeadsSeam, EveryBatchedOpTalliesWhatItExecutes) {
           for (bool shifted : {false, true})
             ops::heads_key_exp<E>(q, S(0.25), ops::Shift<S>{shifted, S(0.5)}, u);
           ops::heads_max_exp<E>(u);
+          // the token-per-column state: n columns, dv = dh, padded scales as co_re pads them
+          const Mat<S> xt = filled<S>(d, s.n, 14), kt = filled<S>(d, 2, 15);
+          Mat<S> yt = filled<S>(d, s.n, 16), eo(s.h, s.n), en(s.h, s.n);
+          Mat<S> den = Mat<S>::Constant(s.h, s.n, S(9));
+          for (bool shifted : {false, true})
+            ops::heads_retro_update_cols<E>(xt, kt.col(0), kt.col(1), kt.col(1), kt.col(0), eo, en,
+                                            den, yt, ops::Shift<S>{shifted, S(0.5)});
+          const std::int64_t np = kernels::padded_cols<S>(s.n);
+          const Mat<S> av = filled<S>(d, np, 17), inv = filled<S>(s.h, np, 18);
+          Mat<S> out_t(s.n, d);
+          ops::heads_scale_rows_into<E>(av, inv, s.n / 2, out_t);
         },
         "heads_gemm_nn, heads_gemm_nt, heads_exp_scores, heads_retro_update, heads_slide_sums, "
-        "heads_key_exp, heads_max_exp h" +
+        "heads_key_exp, heads_max_exp, heads_retro_update_cols, heads_scale_rows_into h" +
             std::to_string(s.h) + " dh" + std::to_string(s.dh) + " n" + std::to_string(s.n));
   }
 }
@@ -180,11 +192,73 @@ TEST(HeadsSeam, RandomFeatureOpsEqualTheirPerHeadOps) {
   }
 }
 
+// The token-per-column ops compute and count the per-head ops they stand for (co_re's step,
+// h heads of dh features over r kept columns of a ring of n): head i's retro_update_cols on
+// its rows of Q and AV against its slices of the leaving and entering tokens, and
+// scale_rows_into (src transposed) of its rows of AV over the ring's two runs in window order.
+template <class E>
+void expect_cols_ops_equal_per_head(const HeadShape& s, bool shifted, double tol) {
+  using S = typename E::Scalar;
+  const std::int64_t d = s.h * s.dh, n = s.n, first = n / 3, r = n - first;
+  const ops::Shift<S> shift{shifted, S(0.75)};
+  const Mat<S> x = filled<S>(d, n, 31, 0.5 / std::sqrt(double(s.dh))), k = filled<S>(d, 2, 32);
+  const Mat<S> v = filled<S>(d, 2, 33);
+  Mat<S> y = filled<S>(d, kernels::padded_cols<S>(n), 34), sums = filled<S>(s.h, n, 35, 2.0);
+  Mat<S> scales = filled<S>(s.h, kernels::padded_cols<S>(n), 36), y_1 = y, sums_1 = sums;
+  Mat<S> eo(s.h, n), en(s.h, n), eo_1(1, n), en_1(1, n), out(n, d), out_1(n, d);
+  const OpCounts c0 = thread_counts();
+  ops::heads_retro_update_cols<E>(x.middleCols(first, r), k.col(0), k.col(1), v.col(0), v.col(1),
+                                  eo.middleCols(first, r), en.middleCols(first, r),
+                                  sums.middleCols(first, r), y.middleCols(first, r), shift);
+  ops::heads_scale_rows_into<E>(y, scales, first, out);
+  const OpCounts batched = thread_counts() - c0;
+  for (std::int64_t i = 0; i < s.h; ++i) {
+    const std::int64_t f = i * s.dh;
+    ops::retro_update_cols<E>(x.block(f, first, s.dh, r), k.block(f, 0, s.dh, 1),
+                              k.block(f, 1, s.dh, 1), v.block(f, 0, s.dh, 1),
+                              v.block(f, 1, s.dh, 1), &eo_1(0, first), &en_1(0, first),
+                              &sums_1(i, first), y_1.block(f, first, s.dh, r), shift);
+    for (std::int64_t t = first; t < n; ++t) {
+      EXPECT_NEAR(value_of(eo(i, t)), value_of(eo_1(0, t)), tol) << "head " << i << " col " << t;
+      EXPECT_NEAR(value_of(en(i, t)), value_of(en_1(0, t)), tol) << "head " << i << " col " << t;
+    }
+    for_ring_in_window_order(n, first, [&](std::int64_t a, std::int64_t count, std::int64_t row) {
+      ops::scale_rows_into<E>(y_1.block(f, a, s.dh, count), &scales(i, a),
+                              out_1.block(row, f, count, s.dh), true);
+    });
+  }
+  const OpCounts per_head = thread_counts() - c0 - batched;
+  EXPECT_EQ(batched, per_head) << describe(batched) << " vs " << describe(per_head);
+  for (std::int64_t i = 0; i < s.h; ++i)
+    for (std::int64_t t = 0; t < n; ++t)
+      EXPECT_NEAR(value_of(sums(i, t)), value_of(sums_1(i, t)), tol)
+          << "head " << i << " col " << t;
+  for (std::int64_t f = 0; f < d; ++f)
+    for (std::int64_t t = 0; t < n; ++t)
+      EXPECT_NEAR(value_of(y(f, t)), value_of(y_1(f, t)), tol) << "row " << f << " col " << t;
+  for (std::int64_t t = 0; t < n; ++t)
+    for (std::int64_t f = 0; f < d; ++f)
+      EXPECT_NEAR(value_of(out(t, f)), value_of(out_1(t, f)), tol) << "row " << t << " col " << f;
+}
+
+TEST(HeadsSeam, TokenPerColumnOpsEqualTheirPerHeadOps) {
+  for (const HeadShape s : kOpShapes) {
+    SCOPED_TRACE("h " + std::to_string(s.h) + " dh " + std::to_string(s.dh) + " n " +
+                 std::to_string(s.n));
+    for (bool shifted : {false, true}) {
+      expect_cols_ops_equal_per_head<Tally<double>>(s, shifted, 1e-13);
+      expect_cols_ops_equal_per_head<Tally<float>>(s, shifted, 1e-5);
+      expect_cols_ops_equal_per_head<Exact>(s, shifted, 1e-13);
+    }
+  }
+}
+
 // A stream of h heads of variant id: one batched object (make_heads: make_<id>_heads, for a
 // variant in COSDA_BATCHED) against h objects of the variant of width
 // d / h fed their slices (and their slices of the fixed landmarks), step by step over many
 // passes of the rings.
-// Outputs agree to tol relative to the largest output, and every step's counts (the priming
+// Outputs (one row, or co_re's n rows in window order) agree to tol relative to the largest
+// output, and every step's counts (the priming
 // step's too) are h times one head's, the same for every head.
 template <class E, class Make>
 void expect_heads_equal_per_head(const std::string& id, Make make_heads, std::int64_t n,
@@ -224,14 +298,16 @@ void expect_heads_equal_per_head(const std::string& id, Make make_heads, std::in
     ASSERT_EQ(all, h_times) << "step " << t << ": " << describe(all) << " vs " << describe(one);
     if (!ready) continue;
     const MatCRef<S> out = batched->output();
-    ASSERT_EQ(out.rows(), 1);
+    const std::int64_t rows = heads[0]->output().rows();
+    ASSERT_EQ(out.rows(), rows);
     ASSERT_EQ(out.cols(), d);
     double diff = 0, scale = 0;
     for (std::int64_t i = 0; i < h; ++i)
-      for (std::int64_t j = 0; j < hc.d; ++j) {
-        const double b = value_of(out(0, i * hc.d + j)), p = value_of(heads[i]->output()(0, j));
-        diff = std::max(diff, std::abs(b - p)), scale = std::max(scale, std::abs(p));
-      }
+      for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t j = 0; j < hc.d; ++j) {
+          const double b = value_of(out(r, i * hc.d + j)), p = value_of(heads[i]->output()(r, j));
+          diff = std::max(diff, std::abs(b - p)), scale = std::max(scale, std::abs(p));
+        }
     EXPECT_LE(diff, tol * scale) << "step " << t;
     ++compared;
   }
@@ -253,6 +329,15 @@ template <class E>
 void expect_corf_si_heads(std::int64_t n, std::int64_t d, std::int64_t h, double tol,
                           bool shifted = false) {
   expect_heads_equal_per_head<E>("corf_si", make_corf_si_heads<E>, n, d, h, tol, shifted);
+}
+
+template <class E>
+void expect_co_re_heads(std::int64_t n, std::int64_t d, std::int64_t h, double tol,
+                        bool shifted = false) {
+  const auto make = [](const Config& c, std::int64_t heads) {
+    return std::make_unique<CoReHeads<E>>(c, heads);
+  };
+  expect_heads_equal_per_head<E>("co_re", make, n, d, h, tol, shifted);
 }
 
 struct StreamShape {
@@ -319,6 +404,35 @@ TEST(CoRfSiHeads, ScalarLevelCountsAreHTimesOneHead) {
   for (const StreamShape s : {StreamShape{9, 12, 1}, StreamShape{9, 12, 4}, StreamShape{7, 32, 16}})
     expect_corf_si_heads<Exact>(s.n, s.d, s.h, 1e-12);
   expect_corf_si_heads<Exact>(9, 12, 3, 1e-12, true);
+}
+
+// co_re's heads: the streams above, and windows of one and two tokens.
+TEST(CoReHeads, EqualsHeadsRunSeparatelyInDouble) {
+  for (const StreamShape s : kStreams) {
+    SCOPED_TRACE("n " + std::to_string(s.n) + " d " + std::to_string(s.d) + " h " +
+                 std::to_string(s.h));
+    expect_co_re_heads<Tally<double>>(s.n, s.d, s.h, 1e-12);
+    expect_co_re_heads<Tally<double>>(s.n, s.d, s.h, 1e-12, true);
+  }
+  for (const StreamShape s : {StreamShape{1, 6, 3}, StreamShape{2, 6, 3}}) {
+    expect_co_re_heads<Tally<double>>(s.n, s.d, s.h, 1e-12);
+    expect_co_re_heads<Tally<double>>(s.n, s.d, s.h, 1e-12, true);
+  }
+}
+
+TEST(CoReHeads, EqualsHeadsRunSeparatelyInFloat) {
+  for (const StreamShape s : kStreams) {
+    SCOPED_TRACE("n " + std::to_string(s.n) + " d " + std::to_string(s.d) + " h " +
+                 std::to_string(s.h));
+    expect_co_re_heads<Tally<float>>(s.n, s.d, s.h, 1e-5);
+    expect_co_re_heads<Tally<float>>(s.n, s.d, s.h, 1e-5, true);
+  }
+}
+
+TEST(CoReHeads, ScalarLevelCountsAreHTimesOneHead) {
+  for (const StreamShape s : {StreamShape{9, 12, 1}, StreamShape{9, 12, 4}, StreamShape{7, 32, 16}})
+    expect_co_re_heads<Exact>(s.n, s.d, s.h, 1e-12);
+  expect_co_re_heads<Exact>(9, 12, 3, 1e-12, true);
 }
 
 // The timed build steps the heads of co_si, cony_si_fix and corf_si in one object; counting
