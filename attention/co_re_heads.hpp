@@ -14,7 +14,6 @@
 #include "attention/attention.hpp"
 #include "attention/ops.hpp"
 #include "attention/ops_heads.hpp"
-#include "attention/window.hpp"
 
 namespace cosda {
 
@@ -30,14 +29,14 @@ class CoReHeads final : public Attention<E> {
         h_(heads),
         dh_(head_width(c, heads)),
         inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
-        q_(d_, n_),
+        q_(Mat<S>::Zero(d_, kernels::padded_cols<S>(n_))),
         k_(d_, n_),
         v_(d_, n_),
         av_(Mat<S>::Zero(d_, kernels::padded_cols<S>(n_))),
-        den_(h_, n_),
+        den_(Mat<S>::Zero(h_, kernels::padded_cols<S>(n_))),
         inv_(Mat<S>::Zero(h_, kernels::padded_cols<S>(n_))),
-        e_old_(h_, n_),
-        e_new_(h_, n_),
+        e_old_(Mat<S>::Zero(h_, kernels::padded_cols<S>(n_))),
+        e_new_(Mat<S>::Zero(h_, kernels::padded_cols<S>(n_))),
         q_row_(1, d_),
         a_(h_, n_),
         sums_(1, h_),
@@ -75,7 +74,7 @@ class CoReHeads final : public Attention<E> {
   void prime() {
     Mat<S> a(n_, n_);
     for (std::int64_t i = 0; i < h_; ++i) {
-      ops::gemm_tn<E>(q_.middleRows(i * dh_, dh_), k_.middleRows(i * dh_, dh_), a);
+      ops::gemm_tn<E>(q_.block(i * dh_, 0, dh_, n_), k_.middleRows(i * dh_, dh_), a);
       ops::exp_inplace<E>(a, shift_);
       ops::row_sums<E>(a, &den_(i, 0));
       ops::gemm_nt<E>(v_.middleRows(i * dh_, dh_), a, av_.block(i * dh_, 0, dh_, n_));
@@ -85,12 +84,8 @@ class CoReHeads final : public Attention<E> {
   void update(std::int64_t j, const S* q, const S* k, const S* v) {
     // Every head's n-1 kept queries lose k_old and gain k_new, in d (Eq. 2) and AV (Eq. 4).
     const Eigen::Map<const Mat<S>> k_new(k, d_, 1), v_new(v, d_, 1);
-    for_rows_except(n_, j, [&](std::int64_t first, std::int64_t count) {
-      ops::heads_retro_update_cols<E>(
-          q_.middleCols(first, count), k_.middleCols(j, 1), k_new, v_.middleCols(j, 1), v_new,
-          e_old_.middleCols(first, count), e_new_.middleCols(first, count),
-          den_.middleCols(first, count), av_.middleCols(first, count), shift_);
-    });
+    ops::heads_retro_update_cols<E>(n_, j, q_, k_.middleCols(j, 1), k_new, v_.middleCols(j, 1),
+                                    v_new, e_old_, e_new_, den_, av_, shift_);
     store(j, q, k, v);
     // Every head's newest query gets a full row over the window (Eqs. 3, 5).
     ops::heads_exp_scores<E>(q_row_, k_, a_, sums_.data(), shift_);
@@ -101,7 +96,8 @@ class CoReHeads final : public Attention<E> {
 
   std::int64_t n_, d_, h_, dh_, seen_ = 0;
   S inv_sqrt_dh_;
-  // av_ and inv_ have their columns padded to whole packets (heads_scale_rows_into).
+  // q_, av_, den_, inv_, e_old_ and e_new_ have their columns padded to whole packets
+  // (heads_retro_update_cols, heads_scale_rows_into).
   Mat<S> q_, k_, v_, av_, den_, inv_, e_old_, e_new_, q_row_, a_, sums_, av_new_, out_;
   ops::Shift<S> shift_;  // Config::exp_shift
 };

@@ -138,21 +138,44 @@ struct Strided {
   T operator[](std::int64_t l) const { return p[l * ld]; }
 };
 
+// Columns of a state stored a token per column rounded up to whole packets of T: the width
+// that lets heads_scale_rows_into read every token in whole packets.
+template <class T>
+constexpr std::int64_t padded_cols(std::int64_t n) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
+  return (n + W - 1) / W * W;
+}
+
 namespace detail {
 
 // The retroactive update of one head's rows R W columns at a time, packets of type P, on a
 // state stored a token per column (x: dh rows of Q, y: dv rows of AV, rows ldx and ldy
-// apart, from the block's first column): the two dot products accumulate in registers over
-// the dh rows, are exponentiated there, update the sums and then every row of y, so each
-// element of x and y is read once. The same operations per element as
-// ops::retro_update_cols.
-template <class P, int R, class T>
-inline void retro_cols_block(std::int64_t dh, const T* x, std::int64_t ldx, Strided<T> ko,
-                             Strided<T> kn, std::int64_t dv, Strided<T> vo, Strided<T> vn, T* eo,
-                             T* en, T* sums, T* y, std::int64_t ldy, bool shifted, T c) {
+// apart; every pointer at the block's first column, col0): the two dot products accumulate
+// in registers over the dh rows, are exponentiated there, update the sums and then every row
+// of y, so each element of x and y is read once. The same operations per element as
+// ops::retro_update_cols. Masked: only the columns below n other than skip are written (the
+// others' lanes are computed and dropped).
+template <class P, int R, bool Masked, class T>
+inline void retro_cols_block(std::int64_t col0, std::int64_t n, std::int64_t skip, std::int64_t dh,
+                             const T* x, std::int64_t ldx, Strided<T> ko, Strided<T> kn,
+                             std::int64_t dv, Strided<T> vo, Strided<T> vn, T* eo, T* en, T* sums,
+                             T* y, std::int64_t ldy, bool shifted, T c) {
   using namespace Eigen::internal;
   constexpr int W = unpacket_traits<P>::size;
-  P ao[R], an[R];
+  P ao[R], an[R], keep[R];
+  if constexpr (Masked) {
+    const P pn = pset1<P>(T(n)), pskip = pset1<P>(T(skip));
+    for (int r = 0; r < R; ++r) {
+      const P col = plset<P>(T(col0 + r * W));
+      keep[r] = pandnot(pcmp_lt(col, pn), pcmp_eq(col, pskip));
+    }
+  }
+  const auto put = [&](T* to, int r, const P& value) {
+    if constexpr (Masked)
+      pstoreu(to, pselect(keep[r], value, ploadu<P>(to)));
+    else
+      pstoreu(to, value);
+  };
   {
     const P k0o = pset1<P>(ko[0]), k0n = pset1<P>(kn[0]);
     for (int r = 0; r < R; ++r) {
@@ -174,78 +197,57 @@ inline void retro_cols_block(std::int64_t dh, const T* x, std::int64_t ldx, Stri
   for (int r = 0; r < R; ++r) {
     ao[r] = pexp(shifted ? psub(ao[r], pc) : ao[r]);
     an[r] = pexp(shifted ? psub(an[r], pc) : an[r]);
-    pstoreu(eo + r * W, ao[r]);
-    pstoreu(en + r * W, an[r]);
-    pstoreu(sums + r * W, padd(psub(ploadu<P>(sums + r * W), ao[r]), an[r]));
+    put(eo + r * W, r, ao[r]);
+    put(en + r * W, r, an[r]);
+    put(sums + r * W, r, padd(psub(ploadu<P>(sums + r * W), ao[r]), an[r]));
   }
   for (std::int64_t l = 0; l < dv; ++l) {
     T* yl = y + l * ldy;
     const P vlo = pset1<P>(vo[l]), vln = pset1<P>(vn[l]);
     for (int r = 0; r < R; ++r) {
       const P yr = psub(ploadu<P>(yl + r * W), pmul(vlo, ao[r]));
-      pstoreu(yl + r * W, padd(yr, pmul(vln, an[r])));
+      put(yl + r * W, r, padd(yr, pmul(vln, an[r])));
     }
   }
 }
 
 }  // namespace detail
 
-// One head's retroactive update over the n columns of a state stored a token per column
-// (see detail::retro_cols_block): four packets of columns at a time, then two, one, a half
-// and a quarter packet, the last columns one by one.
+// One head's retroactive update of the columns [0, n) other than skip of a state stored a
+// token per column (see detail::retro_cols_block): x, y, eo, en and sums are read in whole
+// packets up to column padded_cols(n) - 1, four packets at a time; the blocks holding skip or
+// the padding are masked.
 template <class T>
-inline void retro_update_cols(std::int64_t n, std::int64_t dh, const T* x, std::int64_t ldx,
-                              Strided<T> ko, Strided<T> kn, std::int64_t dv, Strided<T> vo,
-                              Strided<T> vn, T* eo, T* en, T* sums, T* y, std::int64_t ldy,
-                              bool shifted, T c) {
-  using namespace Eigen::internal;
-  using P = typename packet_traits<T>::type;
-  using H = typename unpacket_traits<P>::half;
-  using Q = typename unpacket_traits<H>::half;
-  constexpr std::int64_t W = unpacket_traits<P>::size, WH = unpacket_traits<H>::size,
-                         WQ = unpacket_traits<Q>::size;
-  const auto block = [&]<class B, int R>(std::int64_t j) {
-    detail::retro_cols_block<B, R>(dh, x + j, ldx, ko, kn, dv, vo, vn, eo + j, en + j, sums + j,
-                                   y + j, ldy, shifted, c);
-    return j + R * unpacket_traits<B>::size;
+inline void retro_update_cols(std::int64_t n, std::int64_t skip, std::int64_t dh, const T* x,
+                              std::int64_t ldx, Strided<T> ko, Strided<T> kn, std::int64_t dv,
+                              Strided<T> vo, Strided<T> vn, T* eo, T* en, T* sums, T* y,
+                              std::int64_t ldy, bool shifted, T c) {
+  using P = typename Eigen::internal::packet_traits<T>::type;
+  constexpr std::int64_t W = Eigen::internal::unpacket_traits<P>::size;
+  const std::int64_t np = padded_cols<T>(n);
+  const auto block = [&]<int R, bool Masked>(std::int64_t j) {
+    detail::retro_cols_block<P, R, Masked>(j, n, skip, dh, x + j, ldx, ko, kn, dv, vo, vn, eo + j,
+                                           en + j, sums + j, y + j, ldy, shifted, c);
+  };
+  const auto blocks = [&]<int R>(std::int64_t j) {
+    if (j + R * W > n || (skip >= j && skip < j + R * W))
+      block.template operator()<R, true>(j);
+    else
+      block.template operator()<R, false>(j);
   };
   std::int64_t j = 0;
-  while (j + 4 * W <= n) j = block.template operator()<P, 4>(j);
-  if (n - j >= 2 * W) j = block.template operator()<P, 2>(j);
-  if (n - j >= W) j = block.template operator()<P, 1>(j);
-  if constexpr (WH < W) {
-    if (n - j >= WH) j = block.template operator()<H, 1>(j);
-  }
-  if constexpr (WQ < WH) {
-    if (n - j >= WQ) j = block.template operator()<Q, 1>(j);
-  }
-  for (; j < n; ++j) {
-    T so = ko[0] * x[j], sn = kn[0] * x[j];
-    for (std::int64_t l = 1; l < dh; ++l) {
-      so += ko[l] * x[l * ldx + j];
-      sn += kn[l] * x[l * ldx + j];
-    }
-    eo[j] = std::exp(shifted ? so - c : so);
-    en[j] = std::exp(shifted ? sn - c : sn);
-    sums[j] = sums[j] - eo[j] + en[j];
-    for (std::int64_t l = 0; l < dv; ++l)
-      y[l * ldy + j] = y[l * ldy + j] - vo[l] * eo[j] + vn[l] * en[j];
-  }
+  for (; j + 4 * W <= np; j += 4 * W) blocks.template operator()<4>(j);
+  if (np - j == 3 * W) blocks.template operator()<3>(j);
+  if (np - j == 2 * W) blocks.template operator()<2>(j);
+  if (np - j == W) blocks.template operator()<1>(j);
 }
 
-// Columns of a state stored a token per column rounded up to whole packets of T: the width
-// that lets heads_scale_rows_into read every token in whole packets.
-template <class T>
-constexpr std::int64_t padded_cols(std::int64_t n) {
-  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
-  return (n + W - 1) / W * W;
-}
-
-// dst(row(t), f) = s[(f / dh) lds + t] src[f lds' + t] for the r tokens t of a state of d
+// dst(row(t), f) = s[(f / dh) lds + t] src[f ldsrc + t] for the r tokens t of a state of d
 // features stored a token per column (src rows ldsrc apart, s: a row of scales per head, lds
-// apart), row(t) = (t - oldest) mod r; dst rows ldd apart. Tiles of W tokens by W features,
-// scaled in registers and transposed there; src and s are read in whole packets up to column
-// padded_cols(r) - 1. Features beyond the last whole tile one by one.
+// apart), row(t) = (t - oldest) mod r; dst rows ldd apart. Tiles of W features by W tokens,
+// scaled in registers and transposed there, W tokens' rows of dst written whole at a time; src and
+// s are read in whole packets up to column padded_cols(r) - 1. Features beyond the last whole tile
+// one by one.
 template <class T>
 inline void scale_transpose_heads(std::int64_t r, std::int64_t d, std::int64_t dh, const T* src,
                                   std::int64_t ldsrc, const T* s, std::int64_t lds,
@@ -254,22 +256,28 @@ inline void scale_transpose_heads(std::int64_t r, std::int64_t d, std::int64_t d
   using P = typename packet_traits<T>::type;
   constexpr std::int64_t W = unpacket_traits<P>::size;
   const auto row = [&](std::int64_t t) { return t >= oldest ? t - oldest : t - oldest + r; };
-  std::int64_t f0 = 0;
+  const std::int64_t tiles = W > 1 ? d / W * W : 0;  // features in whole tiles
   if constexpr (W > 1) {
-    for (; f0 + W <= d; f0 += W)
-      for (std::int64_t t0 = 0; t0 < r; t0 += W) {
-        PacketBlock<P, W> b;
+    for (std::int64_t t0 = 0; t0 < r; t0 += W) {  // a run of W tokens' rows of dst at a time
+      const std::int64_t tokens = std::min(W, r - t0);
+      std::int64_t head = 0, in_head = 0;  // feature f0 + k is feature in_head of head
+      for (std::int64_t f0 = 0; f0 < tiles; f0 += W) {
+        const T* scale[W];  // each feature's row of scales
         for (std::int64_t k = 0; k < W; ++k) {
-          const std::int64_t f = f0 + k;
-          b.packet[k] = pmul(ploadu<P>(src + f * ldsrc + t0), ploadu<P>(s + (f / dh) * lds + t0));
+          scale[k] = s + head * lds + t0;
+          if (++in_head == dh) in_head = 0, ++head;
         }
+        PacketBlock<P, W> b;  // unrolled, so that the tile stays in registers
+#pragma GCC unroll 16
+        for (std::int64_t k = 0; k < W; ++k)
+          b.packet[k] = pmul(ploadu<P>(src + (f0 + k) * ldsrc + t0), ploadu<P>(scale[k]));
         ptranspose(b);
-        const std::int64_t tokens = std::min(W, r - t0);
         for (std::int64_t k = 0; k < tokens; ++k)
           pstoreu(dst + row(t0 + k) * ldd + f0, b.packet[k]);
       }
+    }
   }
-  for (std::int64_t f = f0; f < d; ++f)
+  for (std::int64_t f = tiles; f < d; ++f)
     for (std::int64_t t = 0; t < r; ++t)
       dst[row(t) * ldd + f] = src[f * ldsrc + t] * s[(f / dh) * lds + t];
 }
@@ -433,36 +441,47 @@ void heads_slide_sums(std::int64_t h, const S<E>* a_old, const S<E>* a_new, cons
   }
 }
 
-// retro_update_cols (ops_retro.hpp) for every head i, on a state stored a token per column:
-// xt (d x r) and yt (h dv x r) hold head i's rows at [i dh, (i+1) dh) and [i dv, (i+1) dv), as
-// do the columns k_old, k_new (d x 1) and v_old, v_new (h dv x 1); row i of e_old, e_new and
-// sums (h x r each) is head i's. Every head's exponentials and axpys run on its r columns in
-// registers. Counts h retro_update_cols of r rows: retro_counts(h r, dh, dv).
+// retro_update_cols (ops_retro.hpp) for every head i over the n - 1 columns of [0, n) other
+// than j, on a state stored a token per column: xt (d x c) and yt (h dv x c) hold head i's rows
+// at [i dh, (i+1) dh) and [i dv, (i+1) dv), as do the columns k_old, k_new (d x 1) and v_old,
+// v_new (h dv x 1); row i of e_old, e_new and sums (h x c each) is head i's. Every head's
+// exponentials and axpys run on its columns in registers, in whole packets: c >=
+// kernels::padded_cols(n), and columns j and n to c - 1 are read, never written. Counts h
+// retro_update_cols of the two runs beside j: retro_counts(h (n-1), dh, dv).
 template <class E>
-void heads_retro_update_cols(MatCRef<S<E>> xt, MatCRef<S<E>> k_old, MatCRef<S<E>> k_new,
-                             MatCRef<S<E>> v_old, MatCRef<S<E>> v_new, MatRef<S<E>> e_old,
-                             MatRef<S<E>> e_new, MatRef<S<E>> sums, MatRef<S<E>> yt,
-                             const Shift<S<E>>& s) {
-  const std::int64_t h = e_old.rows(), r = xt.cols(), dh = xt.rows() / h, dv = yt.rows() / h;
-  begin_op<E>(), in<E>(xt), in<E>(k_old), in<E>(k_new), in<E>(v_old), in<E>(v_new);
-  out<E>(e_old), out<E>(e_new), inout<E>(sums), inout<E>(yt);
+void heads_retro_update_cols(std::int64_t n, std::int64_t j, MatCRef<S<E>> xt, MatCRef<S<E>> k_old,
+                             MatCRef<S<E>> k_new, MatCRef<S<E>> v_old, MatCRef<S<E>> v_new,
+                             MatRef<S<E>> e_old, MatRef<S<E>> e_new, MatRef<S<E>> sums,
+                             MatRef<S<E>> yt, const Shift<S<E>>& s) {
+  const std::int64_t h = e_old.rows(), dh = xt.rows() / h, dv = yt.rows() / h;
+  [[maybe_unused]] const std::int64_t np = kernels::padded_cols<S<E>>(n);
+  eigen_assert(xt.cols() >= np && yt.cols() >= np && e_old.cols() >= np && e_new.cols() >= np &&
+               sums.cols() >= np && "the state's columns padded to whole packets");
+  begin_op<E>(), in<E>(xt.leftCols(n)), in<E>(k_old), in<E>(k_new), in<E>(v_old), in<E>(v_new);
+  out<E>(e_old.leftCols(n)), out<E>(e_new.leftCols(n)), inout<E>(sums.leftCols(n));
+  inout<E>(yt.leftCols(n));
   if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
-    for (std::int64_t i = 0; i < h; ++i)
-      retro_update_cols<E>(xt.middleRows(i * dh, dh), k_old.middleRows(i * dh, dh),
-                           k_new.middleRows(i * dh, dh), v_old.middleRows(i * dv, dv),
-                           v_new.middleRows(i * dv, dv), &e_old(i, 0), &e_new(i, 0), &sums(i, 0),
-                           yt.middleRows(i * dv, dv), s);
+    for (std::int64_t i = 0; i < h; ++i) {
+      const auto run = [&](std::int64_t first, std::int64_t count) {
+        retro_update_cols<E>(xt.block(i * dh, first, dh, count), k_old.middleRows(i * dh, dh),
+                             k_new.middleRows(i * dh, dh), v_old.middleRows(i * dv, dv),
+                             v_new.middleRows(i * dv, dv), &e_old(i, first), &e_new(i, first),
+                             &sums(i, first), yt.block(i * dv, first, dv, count), s);
+      };
+      if (j > 0) run(0, j);
+      if (j + 1 < n) run(j + 1, n - j - 1);
+    }
   } else {
-    E::tally(retro_counts(h * r, dh, dv, s.on));
-    if (r == 0) return;
+    E::tally(retro_counts(h * (n - 1), dh, dv, s.on));
+    if (n < 2) return;
     const auto row = [](auto&& m, std::int64_t i) { return m.data() + i * m.outerStride(); };
     const auto col = [&](const auto& m, std::int64_t i) {
       return kernels::Strided<S<E>>{row(m, i), m.outerStride()};
     };
     for (std::int64_t i = 0; i < h; ++i)
-      kernels::retro_update_cols(r, dh, row(xt, i * dh), xt.outerStride(), col(k_old, i * dh),
+      kernels::retro_update_cols(n, j, dh, row(xt, i * dh), xt.outerStride(), col(k_old, i * dh),
                                  col(k_new, i * dh), dv, col(v_old, i * dv), col(v_new, i * dv),
                                  row(e_old, i), row(e_new, i), row(sums, i), row(yt, i * dv),
                                  yt.outerStride(), s.on, s.c);

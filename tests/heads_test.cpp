@@ -8,6 +8,7 @@
 #include "attention/co_re_heads.hpp"
 #include "attention/multi_head.hpp"
 #include "attention/ops_heads.hpp"
+#include "attention/window.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {
@@ -68,14 +69,15 @@ TEST(HeadsSeam, EveryBatchedOpTalliesWhatItExecutes) {
           for (bool shifted : {false, true})
             ops::heads_key_exp<E>(q, S(0.25), ops::Shift<S>{shifted, S(0.5)}, u);
           ops::heads_max_exp<E>(u);
-          // the token-per-column state: n columns, dv = dh, padded scales as co_re pads them
-          const Mat<S> xt = filled<S>(d, s.n, 14), kt = filled<S>(d, 2, 15);
-          Mat<S> yt = filled<S>(d, s.n, 16), eo(s.h, s.n), en(s.h, s.n);
-          Mat<S> den = Mat<S>::Constant(s.h, s.n, S(9));
-          for (bool shifted : {false, true})
-            ops::heads_retro_update_cols<E>(xt, kt.col(0), kt.col(1), kt.col(1), kt.col(0), eo, en,
-                                            den, yt, ops::Shift<S>{shifted, S(0.5)});
+          // the token-per-column state: n columns padded as co_re pads them, dv = dh
           const std::int64_t np = kernels::padded_cols<S>(s.n);
+          const Mat<S> xt = filled<S>(d, np, 14), kt = filled<S>(d, 2, 15);
+          Mat<S> yt = filled<S>(d, np, 16), eo(s.h, np), en(s.h, np);
+          Mat<S> den = Mat<S>::Constant(s.h, np, S(9));
+          for (bool shifted : {false, true})
+            ops::heads_retro_update_cols<E>(s.n, s.n / 2, xt, kt.col(0), kt.col(1), kt.col(1),
+                                            kt.col(0), eo, en, den, yt,
+                                            ops::Shift<S>{shifted, S(0.5)});
           const Mat<S> av = filled<S>(d, np, 17), inv = filled<S>(s.h, np, 18);
           Mat<S> out_t(s.n, d);
           ops::heads_scale_rows_into<E>(av, inv, s.n / 2, out_t);
@@ -193,36 +195,39 @@ TEST(HeadsSeam, RandomFeatureOpsEqualTheirPerHeadOps) {
 }
 
 // The token-per-column ops compute and count the per-head ops they stand for (co_re's step,
-// h heads of dh features over r kept columns of a ring of n): head i's retro_update_cols on
-// its rows of Q and AV against its slices of the leaving and entering tokens, and
-// scale_rows_into (src transposed) of its rows of AV over the ring's two runs in window order.
+// h heads of dh features, a ring of n tokens whose slot j is replaced): head i's
+// retro_update_cols on its rows of Q and AV in the two runs beside j, against its slices of
+// the leaving and entering tokens, and scale_rows_into (src transposed) of its rows of AV over
+// the ring's two runs in window order. Column j and the padding stay as they were.
 template <class E>
 void expect_cols_ops_equal_per_head(const HeadShape& s, bool shifted, double tol) {
   using S = typename E::Scalar;
-  const std::int64_t d = s.h * s.dh, n = s.n, first = n / 3, r = n - first;
+  const std::int64_t d = s.h * s.dh, n = s.n, j = n / 3, np = kernels::padded_cols<S>(n);
   const ops::Shift<S> shift{shifted, S(0.75)};
-  const Mat<S> x = filled<S>(d, n, 31, 0.5 / std::sqrt(double(s.dh))), k = filled<S>(d, 2, 32);
+  const Mat<S> x = filled<S>(d, np, 31, 0.5 / std::sqrt(double(s.dh))), k = filled<S>(d, 2, 32);
   const Mat<S> v = filled<S>(d, 2, 33);
-  Mat<S> y = filled<S>(d, kernels::padded_cols<S>(n), 34), sums = filled<S>(s.h, n, 35, 2.0);
-  Mat<S> scales = filled<S>(s.h, kernels::padded_cols<S>(n), 36), y_1 = y, sums_1 = sums;
-  Mat<S> eo(s.h, n), en(s.h, n), eo_1(1, n), en_1(1, n), out(n, d), out_1(n, d);
+  Mat<S> y = filled<S>(d, np, 34), sums = filled<S>(s.h, np, 35, 2.0);
+  Mat<S> scales = filled<S>(s.h, np, 36), y_1 = y, sums_1 = sums;
+  Mat<S> eo = Mat<S>::Zero(s.h, np), en = eo, eo_1(1, n), en_1(1, n), out(n, d), out_1(n, d);
   const OpCounts c0 = thread_counts();
-  ops::heads_retro_update_cols<E>(x.middleCols(first, r), k.col(0), k.col(1), v.col(0), v.col(1),
-                                  eo.middleCols(first, r), en.middleCols(first, r),
-                                  sums.middleCols(first, r), y.middleCols(first, r), shift);
-  ops::heads_scale_rows_into<E>(y, scales, first, out);
+  ops::heads_retro_update_cols<E>(n, j, x, k.col(0), k.col(1), v.col(0), v.col(1), eo, en, sums, y,
+                                  shift);
+  ops::heads_scale_rows_into<E>(y, scales, j, out);
   const OpCounts batched = thread_counts() - c0;
   for (std::int64_t i = 0; i < s.h; ++i) {
     const std::int64_t f = i * s.dh;
-    ops::retro_update_cols<E>(x.block(f, first, s.dh, r), k.block(f, 0, s.dh, 1),
-                              k.block(f, 1, s.dh, 1), v.block(f, 0, s.dh, 1),
-                              v.block(f, 1, s.dh, 1), &eo_1(0, first), &en_1(0, first),
-                              &sums_1(i, first), y_1.block(f, first, s.dh, r), shift);
-    for (std::int64_t t = first; t < n; ++t) {
-      EXPECT_NEAR(value_of(eo(i, t)), value_of(eo_1(0, t)), tol) << "head " << i << " col " << t;
-      EXPECT_NEAR(value_of(en(i, t)), value_of(en_1(0, t)), tol) << "head " << i << " col " << t;
-    }
-    for_ring_in_window_order(n, first, [&](std::int64_t a, std::int64_t count, std::int64_t row) {
+    for_rows_except(n, j, [&](std::int64_t first, std::int64_t r) {
+      ops::retro_update_cols<E>(x.block(f, first, s.dh, r), k.block(f, 0, s.dh, 1),
+                                k.block(f, 1, s.dh, 1), v.block(f, 0, s.dh, 1),
+                                v.block(f, 1, s.dh, 1), &eo_1(0, first), &en_1(0, first),
+                                &sums_1(i, first), y_1.block(f, first, s.dh, r), shift);
+      for (std::int64_t t = first; t < first + r; ++t) {
+        EXPECT_NEAR(value_of(eo(i, t)), value_of(eo_1(0, t)), tol) << "head " << i << " col " << t;
+        EXPECT_NEAR(value_of(en(i, t)), value_of(en_1(0, t)), tol) << "head " << i << " col " << t;
+      }
+    });
+    EXPECT_EQ(value_of(eo(i, j)), 0.0) << "head " << i;
+    for_ring_in_window_order(n, j, [&](std::int64_t a, std::int64_t count, std::int64_t row) {
       ops::scale_rows_into<E>(y_1.block(f, a, s.dh, count), &scales(i, a),
                               out_1.block(row, f, count, s.dh), true);
     });
@@ -230,11 +235,11 @@ void expect_cols_ops_equal_per_head(const HeadShape& s, bool shifted, double tol
   const OpCounts per_head = thread_counts() - c0 - batched;
   EXPECT_EQ(batched, per_head) << describe(batched) << " vs " << describe(per_head);
   for (std::int64_t i = 0; i < s.h; ++i)
-    for (std::int64_t t = 0; t < n; ++t)
+    for (std::int64_t t = 0; t < np; ++t)
       EXPECT_NEAR(value_of(sums(i, t)), value_of(sums_1(i, t)), tol)
           << "head " << i << " col " << t;
   for (std::int64_t f = 0; f < d; ++f)
-    for (std::int64_t t = 0; t < n; ++t)
+    for (std::int64_t t = 0; t < np; ++t)
       EXPECT_NEAR(value_of(y(f, t)), value_of(y_1(f, t)), tol) << "row " << f << " col " << t;
   for (std::int64_t t = 0; t < n; ++t)
     for (std::int64_t f = 0; f < d; ++f)
