@@ -1,10 +1,10 @@
 // The seam's head-batched ops (attention/ops.hpp): the per-head products, scores, retroactive
 // updates, sliding sums and random-feature exponentials of h heads side by side in one call,
 // for kernels that hold all heads in one set of buffers (attention/co_si_heads.hpp,
-// attention/cony_si_fix_heads.hpp, attention/corf_si_heads.hpp). Features are head-strided:
-// a d x n state stores a token per column, and head i owns rows [i dh, (i+1) dh) with
-// dh = d / h. Each op's count is the sum over heads of the per-head ops' counts it stands for,
-// with the same textbook order.
+// attention/co_re_heads.hpp, attention/cony_si_fix_heads.hpp, attention/corf_si_heads.hpp).
+// Features are head-strided: a d x n state stores a token per column, and head i owns rows
+// [i dh, (i+1) dh) with dh = d / h. Each op's count is the sum over heads of the per-head ops'
+// counts it stands for, with the same textbook order.
 #pragma once
 
 #include <Eigen/Core>

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <type_traits>
 
-#include "attention/co_re_heads.hpp"
 #include "attention/multi_head.hpp"
 #include "attention/ops_heads.hpp"
 #include "attention/window.hpp"
@@ -339,10 +338,7 @@ void expect_corf_si_heads(std::int64_t n, std::int64_t d, std::int64_t h, double
 template <class E>
 void expect_co_re_heads(std::int64_t n, std::int64_t d, std::int64_t h, double tol,
                         bool shifted = false) {
-  const auto make = [](const Config& c, std::int64_t heads) {
-    return std::make_unique<CoReHeads<E>>(c, heads);
-  };
-  expect_heads_equal_per_head<E>("co_re", make, n, d, h, tol, shifted);
+  expect_heads_equal_per_head<E>("co_re", make_co_re_heads<E>, n, d, h, tol, shifted);
 }
 
 struct StreamShape {
@@ -440,7 +436,7 @@ TEST(CoReHeads, ScalarLevelCountsAreHTimesOneHead) {
   expect_co_re_heads<Exact>(9, 12, 3, 1e-12, true);
 }
 
-// The timed build steps the heads of co_si, cony_si_fix and corf_si in one object; counting
+// The timed build steps the heads of co_si, co_re, cony_si_fix and corf_si in one object; counting
 // policies, one head, two-block models and the other variants keep one object per head.
 TEST(MultiHeadBatching, OnlyThePlainBuildsHeadsOfBatchedVariants) {
   Config c{.n = 8, .d = 12, .m = 2};
@@ -449,7 +445,12 @@ TEST(MultiHeadBatching, OnlyThePlainBuildsHeadsOfBatchedVariants) {
   EXPECT_FALSE(MultiHead<Plain<double>>("co_si", c, 1).batched());
   EXPECT_FALSE(MultiHead<Tally<double>>("co_si", c, 4).batched());
   EXPECT_FALSE(MultiHead<Exact>("co_si", c, 4).batched());
-  EXPECT_FALSE(MultiHead<Plain<double>>("co_re", c, 4).batched());
+  EXPECT_TRUE(MultiHead<Plain<float>>("co_re", c, 4).batched());
+  EXPECT_TRUE(MultiHead<Plain<double>>("co_re", c, 4).batched());
+  EXPECT_FALSE(MultiHead<Tally<double>>("co_re", c, 4).batched());
+  EXPECT_FALSE(MultiHead<Exact>("co_re", c, 4).batched());
+  EXPECT_FALSE(MultiHead<Plain<double>>("co_re", c, 4, 2).batched());
+  EXPECT_FALSE(MultiHead<Plain<double>>("att", c, 4).batched());
   EXPECT_FALSE(MultiHead<Plain<double>>("co_si", c, 4, 2).batched());
   c.fixed_q = c.fixed_k = random_stream(c.m, c.d, 3);
   EXPECT_TRUE(MultiHead<Plain<float>>("cony_si_fix", c, 4).batched());
@@ -485,7 +486,7 @@ TEST(MultiHeadBatching, BatchedHeadsComputeWhatTheCountedHeadsCompute) {
       EXPECT_LE((a - b).norm(), 1e-12 * b.norm()) << v.id << " step " << t;
     }
   }
-  EXPECT_EQ(batched, 3);  // co_si, cony_si_fix, corf_si
+  EXPECT_EQ(batched, 4);  // co_si, co_re, cony_si_fix, corf_si
 }
 
 }  // namespace
