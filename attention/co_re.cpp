@@ -1,6 +1,7 @@
 #include "attention/co_re.hpp"
 
 #include "attention/closed_form.hpp"
+#include "attention/co_re_heads.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
@@ -19,4 +20,5 @@ const exact::Forms& closed_forms_co_re() {
 }
 
 COSDA_DEFINE_VARIANT(co_re, CoRe)
+COSDA_DEFINE_BATCHED(co_re, CoReHeads)
 }  // namespace cosda

@@ -17,7 +17,7 @@
 //                        whole-model ops of the encoder (LayerNorm, biases, activations)
 //   ops_retro.hpp        the retroactive updates of continual states
 //   ops_rows.hpp         row sums, row scalings, the shifted negation, the matrix norms
-// and a sixth part, included by the head-batched kernels only (attention/co_si_heads.hpp):
+// and a sixth part, included by the head-batched kernels only (attention/<id>_heads.hpp):
 //   ops_heads.hpp        the per-head products of h heads side by side, in one call
 #pragma once
 

@@ -1,16 +1,17 @@
 // The seam's head-batched ops (attention/ops.hpp): the per-head products, scores, retroactive
 // updates, sliding sums and random-feature exponentials of h heads side by side in one call,
 // for kernels that hold all heads in one set of buffers (attention/co_si_heads.hpp,
-// attention/cony_si_fix_heads.hpp, attention/corf_si_heads.hpp). Features are head-strided:
-// a d x n state stores a token per column, and head i owns rows [i dh, (i+1) dh) with
-// dh = d / h. Each op's count is the sum over heads of the per-head ops' counts it stands for,
-// with the same textbook order.
+// attention/co_re_heads.hpp, attention/cony_si_fix_heads.hpp, attention/corf_si_heads.hpp).
+// Features are head-strided: a d x n state stores a token per column, and head i owns rows
+// [i dh, (i+1) dh) with dh = d / h. Each op's count is the sum over heads of the per-head ops'
+// counts it stands for, with the same textbook order.
 #pragma once
 
 #include <Eigen/Core>
 #include <cmath>
 #include <cstdint>
 
+#include "attention/heads_kernels.hpp"
 #include "attention/ops_core.hpp"
 #include "attention/ops_elementwise.hpp"
 #include "attention/ops_retro.hpp"
@@ -284,6 +285,89 @@ void heads_slide_sums(std::int64_t h, const S<E>* a_old, const S<E>* a_new, cons
       kernels::sub_add_scaled_short(&y(j, 0), a_old[j], v_old + i * dv, a_new[j], v_new + i * dv,
                                     dv);
     }
+  }
+}
+
+// retro_update_cols (ops_retro.hpp) for every head i over the n - 1 columns of [0, n) other
+// than j, on a state stored a token per column: xt (d x c) and yt (h dv x c) hold head i's rows
+// at [i dh, (i+1) dh) and [i dv, (i+1) dv), as do the columns k_old, k_new (d x 1) and v_old,
+// v_new (h dv x 1); row i of e_old, e_new and sums (h x c each) is head i's. Every head's
+// exponentials and axpys run on its columns in registers, in whole packets: c >=
+// kernels::padded_cols(n), and columns j and n to c - 1 are read, never written. Counts h
+// retro_update_cols of the two runs beside j: retro_counts(h (n-1), dh, dv).
+template <class E>
+void heads_retro_update_cols(std::int64_t n, std::int64_t j, MatCRef<S<E>> xt, MatCRef<S<E>> k_old,
+                             MatCRef<S<E>> k_new, MatCRef<S<E>> v_old, MatCRef<S<E>> v_new,
+                             MatRef<S<E>> e_old, MatRef<S<E>> e_new, MatRef<S<E>> sums,
+                             MatRef<S<E>> yt, const Shift<S<E>>& s) {
+  const std::int64_t h = e_old.rows(), dh = xt.rows() / h, dv = yt.rows() / h;
+  [[maybe_unused]] const std::int64_t np = kernels::padded_cols<S<E>>(n);
+  eigen_assert(xt.cols() >= np && yt.cols() >= np && e_old.cols() >= np && e_new.cols() >= np &&
+               sums.cols() >= np && "the state's columns padded to whole packets");
+  begin_op<E>(), in<E>(xt.leftCols(n)), in<E>(k_old), in<E>(k_new), in<E>(v_old), in<E>(v_new);
+  out<E>(e_old.leftCols(n)), out<E>(e_new.leftCols(n)), inout<E>(sums.leftCols(n));
+  inout<E>(yt.leftCols(n));
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
+    for (std::int64_t i = 0; i < h; ++i) {
+      const auto run = [&](std::int64_t first, std::int64_t count) {
+        retro_update_cols<E>(xt.block(i * dh, first, dh, count), k_old.middleRows(i * dh, dh),
+                             k_new.middleRows(i * dh, dh), v_old.middleRows(i * dv, dv),
+                             v_new.middleRows(i * dv, dv), &e_old(i, first), &e_new(i, first),
+                             &sums(i, first), yt.block(i * dv, first, dv, count), s);
+      };
+      if (j > 0) run(0, j);
+      if (j + 1 < n) run(j + 1, n - j - 1);
+    }
+  } else {
+    E::tally(retro_counts(h * (n - 1), dh, dv, s.on));
+    if (n < 2) return;
+    const auto row = [](auto&& m, std::int64_t i) { return m.data() + i * m.outerStride(); };
+    const auto col = [&](const auto& m, std::int64_t i) {
+      return kernels::Strided<S<E>>{row(m, i), m.outerStride()};
+    };
+    for (std::int64_t i = 0; i < h; ++i)
+      kernels::retro_update_cols(n, j, dh, row(xt, i * dh), xt.outerStride(), col(k_old, i * dh),
+                                 col(k_new, i * dh), dv, col(v_old, i * dv), col(v_new, i * dv),
+                                 row(e_old, i), row(e_new, i), row(sums, i), row(yt, i * dv),
+                                 yt.outerStride(), s.on, s.c);
+  }
+}
+
+// scale_rows_into with src transposed (ops_rows.hpp) for every head i, the tokens of a ring
+// put in window order: src is d x c (a token per column, head i's features at rows
+// [i dh, (i+1) dh)), s is h x c (head i's scales in row i) and dst r x d with r <= c; ring
+// slot t lands on row (t - oldest) mod r, dst(row, i dh + l) = s(i, t) src(i dh + l, t).
+// Columns r to c - 1 of src and s are padding, read and never used: c >= padded_cols(r)
+// lets every token be read in whole packets. Per head, scale_rows_into of the ring's two runs.
+// mul r*d.
+template <class E>
+void heads_scale_rows_into(MatCRef<S<E>> src, MatCRef<S<E>> s, std::int64_t oldest,
+                           MatRef<S<E>> dst) {
+  const std::int64_t h = s.rows(), r = dst.rows(), d = dst.cols(), dh = d / h;
+  begin_op<E>(), in<E>(src.leftCols(r)), in<E>(s.leftCols(r)), out<E>(dst);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
+    for (std::int64_t i = 0; i < h; ++i) {
+      const auto run = [&](std::int64_t first, std::int64_t count, std::int64_t row) {
+        scale_rows_into<E>(src.block(i * dh, first, dh, count),
+                           s.data() + i * s.outerStride() + first,
+                           dst.block(row, i * dh, count, dh), true);
+      };
+      run(oldest, r - oldest, 0);
+      if (oldest > 0) run(0, oldest, r - oldest);
+    }
+  } else {
+    E::tally({.mul = r * d});
+    if (src.cols() >= kernels::padded_cols<S<E>>(r) && s.cols() >= kernels::padded_cols<S<E>>(r))
+      kernels::scale_transpose_heads(r, d, dh, src.data(), src.outerStride(), s.data(),
+                                     s.outerStride(), oldest, dst.data(), dst.outerStride());
+    else
+      for (std::int64_t t = 0; t < r; ++t)
+        for (std::int64_t f = 0; f < d; ++f)
+          dst((t - oldest + r) % r, f) = src(f, t) * s(f / dh, t);
   }
 }
 

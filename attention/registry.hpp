@@ -173,6 +173,7 @@ std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
 // full width.
 #define COSDA_BATCHED(X)         \
   X(co_si, CoSiHeads)            \
+  X(co_re, CoReHeads)            \
   X(cony_si_fix, CoNySiFixHeads) \
   X(corf_si, CoRfSiHeads)
 #define COSDA_DECLARE_BATCHED(id, Class) \

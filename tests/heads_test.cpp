@@ -7,6 +7,7 @@
 
 #include "attention/multi_head.hpp"
 #include "attention/ops_heads.hpp"
+#include "attention/window.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {
@@ -67,9 +68,21 @@ TEST(HeadsSeam, EveryBatchedOpTalliesWhatItExecutes) {
           for (bool shifted : {false, true})
             ops::heads_key_exp<E>(q, S(0.25), ops::Shift<S>{shifted, S(0.5)}, u);
           ops::heads_max_exp<E>(u);
+          // the token-per-column state: n columns padded as co_re pads them, dv = dh
+          const std::int64_t np = kernels::padded_cols<S>(s.n);
+          const Mat<S> xt = filled<S>(d, np, 14), kt = filled<S>(d, 2, 15);
+          Mat<S> yt = filled<S>(d, np, 16), eo(s.h, np), en(s.h, np);
+          Mat<S> den = Mat<S>::Constant(s.h, np, S(9));
+          for (bool shifted : {false, true})
+            ops::heads_retro_update_cols<E>(s.n, s.n / 2, xt, kt.col(0), kt.col(1), kt.col(1),
+                                            kt.col(0), eo, en, den, yt,
+                                            ops::Shift<S>{shifted, S(0.5)});
+          const Mat<S> av = filled<S>(d, np, 17), inv = filled<S>(s.h, np, 18);
+          Mat<S> out_t(s.n, d);
+          ops::heads_scale_rows_into<E>(av, inv, s.n / 2, out_t);
         },
         "heads_gemm_nn, heads_gemm_nt, heads_exp_scores, heads_retro_update, heads_slide_sums, "
-        "heads_key_exp, heads_max_exp h" +
+        "heads_key_exp, heads_max_exp, heads_retro_update_cols, heads_scale_rows_into h" +
             std::to_string(s.h) + " dh" + std::to_string(s.dh) + " n" + std::to_string(s.n));
   }
 }
@@ -180,11 +193,76 @@ TEST(HeadsSeam, RandomFeatureOpsEqualTheirPerHeadOps) {
   }
 }
 
+// The token-per-column ops compute and count the per-head ops they stand for (co_re's step,
+// h heads of dh features, a ring of n tokens whose slot j is replaced): head i's
+// retro_update_cols on its rows of Q and AV in the two runs beside j, against its slices of
+// the leaving and entering tokens, and scale_rows_into (src transposed) of its rows of AV over
+// the ring's two runs in window order. Column j and the padding stay as they were.
+template <class E>
+void expect_cols_ops_equal_per_head(const HeadShape& s, bool shifted, double tol) {
+  using S = typename E::Scalar;
+  const std::int64_t d = s.h * s.dh, n = s.n, j = n / 3, np = kernels::padded_cols<S>(n);
+  const ops::Shift<S> shift{shifted, S(0.75)};
+  const Mat<S> x = filled<S>(d, np, 31, 0.5 / std::sqrt(double(s.dh))), k = filled<S>(d, 2, 32);
+  const Mat<S> v = filled<S>(d, 2, 33);
+  Mat<S> y = filled<S>(d, np, 34), sums = filled<S>(s.h, np, 35, 2.0);
+  Mat<S> scales = filled<S>(s.h, np, 36), y_1 = y, sums_1 = sums;
+  Mat<S> eo = Mat<S>::Zero(s.h, np), en = eo, eo_1(1, n), en_1(1, n), out(n, d), out_1(n, d);
+  const OpCounts c0 = thread_counts();
+  ops::heads_retro_update_cols<E>(n, j, x, k.col(0), k.col(1), v.col(0), v.col(1), eo, en, sums, y,
+                                  shift);
+  ops::heads_scale_rows_into<E>(y, scales, j, out);
+  const OpCounts batched = thread_counts() - c0;
+  for (std::int64_t i = 0; i < s.h; ++i) {
+    const std::int64_t f = i * s.dh;
+    for_rows_except(n, j, [&](std::int64_t first, std::int64_t r) {
+      ops::retro_update_cols<E>(x.block(f, first, s.dh, r), k.block(f, 0, s.dh, 1),
+                                k.block(f, 1, s.dh, 1), v.block(f, 0, s.dh, 1),
+                                v.block(f, 1, s.dh, 1), &eo_1(0, first), &en_1(0, first),
+                                &sums_1(i, first), y_1.block(f, first, s.dh, r), shift);
+      for (std::int64_t t = first; t < first + r; ++t) {
+        EXPECT_NEAR(value_of(eo(i, t)), value_of(eo_1(0, t)), tol) << "head " << i << " col " << t;
+        EXPECT_NEAR(value_of(en(i, t)), value_of(en_1(0, t)), tol) << "head " << i << " col " << t;
+      }
+    });
+    EXPECT_EQ(value_of(eo(i, j)), 0.0) << "head " << i;
+    for_ring_in_window_order(n, j, [&](std::int64_t a, std::int64_t count, std::int64_t row) {
+      ops::scale_rows_into<E>(y_1.block(f, a, s.dh, count), &scales(i, a),
+                              out_1.block(row, f, count, s.dh), true);
+    });
+  }
+  const OpCounts per_head = thread_counts() - c0 - batched;
+  EXPECT_EQ(batched, per_head) << describe(batched) << " vs " << describe(per_head);
+  for (std::int64_t i = 0; i < s.h; ++i)
+    for (std::int64_t t = 0; t < np; ++t)
+      EXPECT_NEAR(value_of(sums(i, t)), value_of(sums_1(i, t)), tol)
+          << "head " << i << " col " << t;
+  for (std::int64_t f = 0; f < d; ++f)
+    for (std::int64_t t = 0; t < np; ++t)
+      EXPECT_NEAR(value_of(y(f, t)), value_of(y_1(f, t)), tol) << "row " << f << " col " << t;
+  for (std::int64_t t = 0; t < n; ++t)
+    for (std::int64_t f = 0; f < d; ++f)
+      EXPECT_NEAR(value_of(out(t, f)), value_of(out_1(t, f)), tol) << "row " << t << " col " << f;
+}
+
+TEST(HeadsSeam, TokenPerColumnOpsEqualTheirPerHeadOps) {
+  for (const HeadShape s : kOpShapes) {
+    SCOPED_TRACE("h " + std::to_string(s.h) + " dh " + std::to_string(s.dh) + " n " +
+                 std::to_string(s.n));
+    for (bool shifted : {false, true}) {
+      expect_cols_ops_equal_per_head<Tally<double>>(s, shifted, 1e-13);
+      expect_cols_ops_equal_per_head<Tally<float>>(s, shifted, 1e-5);
+      expect_cols_ops_equal_per_head<Exact>(s, shifted, 1e-13);
+    }
+  }
+}
+
 // A stream of h heads of variant id: one batched object (make_heads: make_<id>_heads, for a
 // variant in COSDA_BATCHED) against h objects of the variant of width
 // d / h fed their slices (and their slices of the fixed landmarks), step by step over many
 // passes of the rings.
-// Outputs agree to tol relative to the largest output, and every step's counts (the priming
+// Outputs (one row, or co_re's n rows in window order) agree to tol relative to the largest
+// output, and every step's counts (the priming
 // step's too) are h times one head's, the same for every head.
 template <class E, class Make>
 void expect_heads_equal_per_head(const std::string& id, Make make_heads, std::int64_t n,
@@ -224,14 +302,16 @@ void expect_heads_equal_per_head(const std::string& id, Make make_heads, std::in
     ASSERT_EQ(all, h_times) << "step " << t << ": " << describe(all) << " vs " << describe(one);
     if (!ready) continue;
     const MatCRef<S> out = batched->output();
-    ASSERT_EQ(out.rows(), 1);
+    const std::int64_t rows = heads[0]->output().rows();
+    ASSERT_EQ(out.rows(), rows);
     ASSERT_EQ(out.cols(), d);
     double diff = 0, scale = 0;
     for (std::int64_t i = 0; i < h; ++i)
-      for (std::int64_t j = 0; j < hc.d; ++j) {
-        const double b = value_of(out(0, i * hc.d + j)), p = value_of(heads[i]->output()(0, j));
-        diff = std::max(diff, std::abs(b - p)), scale = std::max(scale, std::abs(p));
-      }
+      for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t j = 0; j < hc.d; ++j) {
+          const double b = value_of(out(r, i * hc.d + j)), p = value_of(heads[i]->output()(r, j));
+          diff = std::max(diff, std::abs(b - p)), scale = std::max(scale, std::abs(p));
+        }
     EXPECT_LE(diff, tol * scale) << "step " << t;
     ++compared;
   }
@@ -253,6 +333,12 @@ template <class E>
 void expect_corf_si_heads(std::int64_t n, std::int64_t d, std::int64_t h, double tol,
                           bool shifted = false) {
   expect_heads_equal_per_head<E>("corf_si", make_corf_si_heads<E>, n, d, h, tol, shifted);
+}
+
+template <class E>
+void expect_co_re_heads(std::int64_t n, std::int64_t d, std::int64_t h, double tol,
+                        bool shifted = false) {
+  expect_heads_equal_per_head<E>("co_re", make_co_re_heads<E>, n, d, h, tol, shifted);
 }
 
 struct StreamShape {
@@ -321,7 +407,36 @@ TEST(CoRfSiHeads, ScalarLevelCountsAreHTimesOneHead) {
   expect_corf_si_heads<Exact>(9, 12, 3, 1e-12, true);
 }
 
-// The timed build steps the heads of co_si, cony_si_fix and corf_si in one object; counting
+// co_re's heads: the streams above, and windows of one and two tokens.
+TEST(CoReHeads, EqualsHeadsRunSeparatelyInDouble) {
+  for (const StreamShape s : kStreams) {
+    SCOPED_TRACE("n " + std::to_string(s.n) + " d " + std::to_string(s.d) + " h " +
+                 std::to_string(s.h));
+    expect_co_re_heads<Tally<double>>(s.n, s.d, s.h, 1e-12);
+    expect_co_re_heads<Tally<double>>(s.n, s.d, s.h, 1e-12, true);
+  }
+  for (const StreamShape s : {StreamShape{1, 6, 3}, StreamShape{2, 6, 3}}) {
+    expect_co_re_heads<Tally<double>>(s.n, s.d, s.h, 1e-12);
+    expect_co_re_heads<Tally<double>>(s.n, s.d, s.h, 1e-12, true);
+  }
+}
+
+TEST(CoReHeads, EqualsHeadsRunSeparatelyInFloat) {
+  for (const StreamShape s : kStreams) {
+    SCOPED_TRACE("n " + std::to_string(s.n) + " d " + std::to_string(s.d) + " h " +
+                 std::to_string(s.h));
+    expect_co_re_heads<Tally<float>>(s.n, s.d, s.h, 1e-5);
+    expect_co_re_heads<Tally<float>>(s.n, s.d, s.h, 1e-5, true);
+  }
+}
+
+TEST(CoReHeads, ScalarLevelCountsAreHTimesOneHead) {
+  for (const StreamShape s : {StreamShape{9, 12, 1}, StreamShape{9, 12, 4}, StreamShape{7, 32, 16}})
+    expect_co_re_heads<Exact>(s.n, s.d, s.h, 1e-12);
+  expect_co_re_heads<Exact>(9, 12, 3, 1e-12, true);
+}
+
+// The timed build steps the heads of co_si, co_re, cony_si_fix and corf_si in one object; counting
 // policies, one head, two-block models and the other variants keep one object per head.
 TEST(MultiHeadBatching, OnlyThePlainBuildsHeadsOfBatchedVariants) {
   Config c{.n = 8, .d = 12, .m = 2};
@@ -330,7 +445,12 @@ TEST(MultiHeadBatching, OnlyThePlainBuildsHeadsOfBatchedVariants) {
   EXPECT_FALSE(MultiHead<Plain<double>>("co_si", c, 1).batched());
   EXPECT_FALSE(MultiHead<Tally<double>>("co_si", c, 4).batched());
   EXPECT_FALSE(MultiHead<Exact>("co_si", c, 4).batched());
-  EXPECT_FALSE(MultiHead<Plain<double>>("co_re", c, 4).batched());
+  EXPECT_TRUE(MultiHead<Plain<float>>("co_re", c, 4).batched());
+  EXPECT_TRUE(MultiHead<Plain<double>>("co_re", c, 4).batched());
+  EXPECT_FALSE(MultiHead<Tally<double>>("co_re", c, 4).batched());
+  EXPECT_FALSE(MultiHead<Exact>("co_re", c, 4).batched());
+  EXPECT_FALSE(MultiHead<Plain<double>>("co_re", c, 4, 2).batched());
+  EXPECT_FALSE(MultiHead<Plain<double>>("att", c, 4).batched());
   EXPECT_FALSE(MultiHead<Plain<double>>("co_si", c, 4, 2).batched());
   c.fixed_q = c.fixed_k = random_stream(c.m, c.d, 3);
   EXPECT_TRUE(MultiHead<Plain<float>>("cony_si_fix", c, 4).batched());
@@ -366,7 +486,7 @@ TEST(MultiHeadBatching, BatchedHeadsComputeWhatTheCountedHeadsCompute) {
       EXPECT_LE((a - b).norm(), 1e-12 * b.norm()) << v.id << " step " << t;
     }
   }
-  EXPECT_EQ(batched, 3);  // co_si, cony_si_fix, corf_si
+  EXPECT_EQ(batched, 4);  // co_si, co_re, cony_si_fix, corf_si
 }
 
 }  // namespace

@@ -1,0 +1,105 @@
+// co_re for h heads in one object: every head's retroactive step (CoTrans Eqs. 2-6, per head,
+// scores exp(q_i k_i^T / sqrt(dh)), dh = d / h; Eq. 9 without the projections). MultiHead
+// (attention/multi_head.hpp) steps this object instead of h CoRe objects in the plain build:
+// one chain of seam ops per step instead of h, on rows of n tokens instead of dh features. The
+// operations are exactly those of h CoRe heads (tests/heads_test.cpp), so counts and closed
+// forms are h times one head's (attention/co_re.cpp).
+// Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output n x d in window
+// order, head i's at columns [i dh, (i+1) dh). State: the Q, K, V rings and AV as d x n (a
+// token per column, head i's features rows [i dh, (i+1) dh)), the denominators h x n.
+#pragma once
+
+#include <cmath>
+
+#include "attention/attention.hpp"
+#include "attention/ops.hpp"
+#include "attention/ops_heads.hpp"
+
+namespace cosda {
+
+template <class E>
+class CoReHeads final : public Attention<E> {
+ public:
+  using S = typename E::Scalar;
+
+  // c.d is the full width; heads must divide it.
+  CoReHeads(const Config& c, std::int64_t heads)
+      : n_(c.n),
+        d_(c.d),
+        h_(heads),
+        dh_(head_width(c, heads)),
+        inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
+        q_(Mat<S>::Zero(d_, kernels::padded_cols<S>(n_))),
+        k_(d_, n_),
+        v_(d_, n_),
+        av_(Mat<S>::Zero(d_, kernels::padded_cols<S>(n_))),
+        den_(Mat<S>::Zero(h_, kernels::padded_cols<S>(n_))),
+        inv_(Mat<S>::Zero(h_, kernels::padded_cols<S>(n_))),
+        e_old_(Mat<S>::Zero(h_, kernels::padded_cols<S>(n_))),
+        e_new_(Mat<S>::Zero(h_, kernels::padded_cols<S>(n_))),
+        q_row_(1, d_),
+        a_(h_, n_),
+        sums_(1, h_),
+        av_new_(1, d_),
+        out_(n_, d_),
+        shift_(ops::shift_of<S>(c.exp_shift)) {}
+
+  bool step(const S* q, const S* k, const S* v) override {
+    const std::int64_t j = seen_ % n_;  // ring slot of the token leaving (and arriving)
+    if (++seen_ < n_) return store(j, q, k, v);
+    if (seen_ == n_) {
+      store(j, q, k, v);
+      prime();
+    } else {
+      update(j, q, k, v);
+    }
+    for (std::int64_t i = 0; i < h_; ++i) ops::reciprocals<E>(&den_(i, 0), &inv_(i, 0), n_);
+    ops::heads_scale_rows_into<E>(av_, inv_, seen_ % n_, out_);  // Eq. 6
+    return true;
+  }
+  MatCRef<S> output() const override { return out_; }
+
+ private:
+  bool store(std::int64_t j, const S* q, const S* k, const S* v) {
+    ops::copy<E>(q, q + d_, q_row_.data());
+    ops::scale<E>(q_row_.data(), d_, inv_sqrt_dh_);
+    ops::copy_to_column<E>(q_row_.data(), q_, j);
+    ops::copy_to_column<E>(k, k_, j);
+    ops::copy_to_column<E>(v, v_, j);
+    return false;
+  }
+
+  // Every head from scratch over the first window, as CoRe primes: den_i = exp(Q_i K_i^T) 1,
+  // AV_i^T = V_i^T exp(Q_i K_i^T)^T.
+  void prime() {
+    Mat<S> a(n_, n_);
+    for (std::int64_t i = 0; i < h_; ++i) {
+      ops::gemm_tn<E>(q_.block(i * dh_, 0, dh_, n_), k_.middleRows(i * dh_, dh_), a);
+      ops::exp_inplace<E>(a, shift_);
+      ops::row_sums<E>(a, &den_(i, 0));
+      ops::gemm_nt<E>(v_.middleRows(i * dh_, dh_), a, av_.block(i * dh_, 0, dh_, n_));
+    }
+  }
+
+  void update(std::int64_t j, const S* q, const S* k, const S* v) {
+    // Every head's n-1 kept queries lose k_old and gain k_new, in d (Eq. 2) and AV (Eq. 4).
+    const Eigen::Map<const Mat<S>> k_new(k, d_, 1), v_new(v, d_, 1);
+    ops::heads_retro_update_cols<E>(n_, j, q_, k_.middleCols(j, 1), k_new, v_.middleCols(j, 1),
+                                    v_new, e_old_, e_new_, den_, av_, shift_);
+    store(j, q, k, v);
+    // Every head's newest query gets a full row over the window (Eqs. 3, 5).
+    ops::heads_exp_scores<E>(q_row_, k_, a_, sums_.data(), shift_);
+    ops::copy_to_column<E>(sums_.data(), den_, j);
+    ops::heads_gemm_nt<E>(a_, v_, av_new_);
+    ops::copy_to_column<E>(av_new_.data(), av_, j);
+  }
+
+  std::int64_t n_, d_, h_, dh_, seen_ = 0;
+  S inv_sqrt_dh_;
+  // q_, av_, den_, inv_, e_old_ and e_new_ have their columns padded to whole packets
+  // (heads_retro_update_cols, heads_scale_rows_into).
+  Mat<S> q_, k_, v_, av_, den_, inv_, e_old_, e_new_, q_row_, a_, sums_, av_new_, out_;
+  ops::Shift<S> shift_;  // Config::exp_shift
+};
+
+}  // namespace cosda
