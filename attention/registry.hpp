@@ -181,6 +181,9 @@ std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
   std::unique_ptr<Attention<E>> make_##id##_heads(const Config& c, std::int64_t heads);
 COSDA_BATCHED(COSDA_DECLARE_BATCHED)
 #undef COSDA_DECLARE_BATCHED
+#define COSDA_BATCHED_ID(id, Class) std::string_view(#id),
+inline constexpr std::array kBatchedIds{COSDA_BATCHED(COSDA_BATCHED_ID)};
+#undef COSDA_BATCHED_ID
 
 // In attention/<id>.cpp: the factory, then Class<E> and make_<id><E> for every policy.
 #define COSDA_INSTANTIATE_VARIANT(E, id, Class) \
