@@ -30,15 +30,22 @@ inline constexpr bool kAvailable = false;
 // the window products of att and ny at n, d >= 64 (above it), not a tuned optimum.
 inline constexpr std::int64_t kMinWork = 48 * 48 * 48;
 
+// Whether a product of r x c outputs and depth k goes to BLAS.
+template <class T>
+constexpr bool takes(std::int64_t r, std::int64_t c, std::int64_t k) {
+  return kAvailable && (std::is_same_v<T, float> || std::is_same_v<T, double>)&&r >= 2 && c >= 2 &&
+         k >= 1 && r * c * k >= kMinWork;
+}
+
 // C (r x c, row stride ldc) = A (r x k, row stride lda), or A^T (trans_a; A is k x r), times
 // B^T (trans_b; B is c x k) or B (B is k x c). Returns false (and does nothing) when the
-// product should stay in Eigen.
+// product should stay in Eigen (takes).
 template <class T>
 bool gemm(bool trans_a, bool trans_b, std::int64_t r, std::int64_t c, std::int64_t k, const T* a,
           std::int64_t lda, const T* b, std::int64_t ldb, T* out, std::int64_t ldc) {
 #ifdef COSDA_HAVE_BLAS
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    if (r < 2 || c < 2 || k < 1 || r * c * k < kMinWork) return false;
+    if (!takes<T>(r, c, k)) return false;
     static const bool single_threaded = (openblas_set_num_threads(1), true);
     (void)single_threaded;
     const auto ta = trans_a ? CblasTrans : CblasNoTrans;

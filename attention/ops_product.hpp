@@ -23,22 +23,51 @@ inline bool& split_products() {
 
 // Threads for one product of r rows and work multiply-adds: when splits are on, all the threads
 // OpenMP allows outside a parallel region, each with at least kParallelWork multiply-adds and
-// two rows. Every element is computed by the same kernel, in the same order, as unsplit.
+// kSplitRowAlign rows.
 inline constexpr std::int64_t kParallelWork = std::int64_t(1) << 20;
+// The parts of a split product start at multiples of kSplitRowAlign rows. Kernels compute C in
+// blocks of rows (OpenBLAS: of columns of C^T) and the last, partial block by other code, with
+// another order of additions: a part starting off a block boundary changes the bits of its
+// rows (OpenBLAS 0.3.21's Haswell sgemm at splits off multiples of 24, its SkylakeX kernels
+// off multiples of 48; docs/performance.md).
+inline constexpr std::int64_t kSplitRowAlign = 48;
 inline int product_threads(std::int64_t r, std::int64_t work) {
-  if (!split_products() || work < 2 * kParallelWork || r < 4 || omp_in_parallel()) return 1;
-  return int(std::min<std::int64_t>({omp_get_max_threads(), work / kParallelWork, r / 2}));
+  if (!split_products() || work < 2 * kParallelWork || r < 2 * kSplitRowAlign || omp_in_parallel())
+    return 1;
+  return int(
+      std::min<std::int64_t>({omp_get_max_threads(), work / kParallelWork, r / kSplitRowAlign}));
+}
+// The first row of part p of a product of r rows split into t (p = t: r).
+inline std::int64_t split_row(std::int64_t r, int p, int t) {
+  return p == t ? r : r * p / t / kSplitRowAlign * kSplitRowAlign;
 }
 
-// C = op(A) op(B) on the timed paths: shallow products, BLAS, then Eigen.
+// The kernel of the timed path for a product of r x n outputs and depth k: shallow products,
+// BLAS, then Eigen.
+struct ProductPath {
+  kernels::Shallow shallow = kernels::Shallow::kNone;
+  bool blas = false;
+  bool operator==(const ProductPath&) const = default;
+};
 template <class T>
-void block_product(bool trans_a, bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRef<T> c) {
+ProductPath path_of(bool trans_a, bool trans_b, std::int64_t r, std::int64_t n, std::int64_t k) {
+  ProductPath p;
+  if (!trans_a) p.shallow = kernels::shallow_kind<T>(trans_b, r, n, k);
+  p.blas = p.shallow == kernels::Shallow::kNone && blas::takes<T>(r, n, k);
+  return p;
+}
+
+// C = op(A) op(B) by the kernel of `path` (path_of C's shape, or of the product C's rows are
+// part of).
+template <class T>
+void block_product(const ProductPath& path, bool trans_a, bool trans_b, MatCRef<T> a, MatCRef<T> b,
+                   MatRef<T> c) {
   const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();
-  if (!trans_a && kernels::shallow_gemm(trans_b, r, n, k, a.data(), a.outerStride(), b.data(),
-                                        b.outerStride(), c.data(), c.outerStride()))
-    return;
-  if (blas::gemm(trans_a, trans_b, r, n, k, a.data(), a.outerStride(), b.data(), b.outerStride(),
-                 c.data(), c.outerStride()))
+  if (path.shallow != kernels::Shallow::kNone)
+    return kernels::shallow_gemm(path.shallow, trans_b, r, n, k, a.data(), a.outerStride(),
+                                 b.data(), b.outerStride(), c.data(), c.outerStride());
+  if (path.blas && blas::gemm(trans_a, trans_b, r, n, k, a.data(), a.outerStride(), b.data(),
+                              b.outerStride(), c.data(), c.outerStride()))
     return;
   if (trans_a && trans_b)
     c.noalias() = a.transpose() * b.transpose();
@@ -48,6 +77,29 @@ void block_product(bool trans_a, bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRe
     c.noalias() = a * b.transpose();
   else
     c.noalias() = a * b;
+}
+
+// C = op(A) op(B) with its rows split among threads where product_threads allows it and every
+// part takes the whole product's kernel (their rows then keep the unsplit product's bits);
+// false (and nothing done) otherwise.
+template <class T>
+bool split_product(bool trans_a, bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRef<T> c) {
+  const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();
+  const int t = product_threads(r, r * n * k);
+  if (t < 2) return false;
+  const ProductPath path = path_of<T>(trans_a, trans_b, r, n, k);
+  for (int p = 0; p < t; ++p)
+    if (path_of<T>(trans_a, trans_b, split_row(r, p + 1, t) - split_row(r, p, t), n, k) != path)
+      return false;
+#pragma omp parallel for num_threads(t) schedule(static)
+  for (int p = 0; p < t; ++p) {
+    const std::int64_t lo = split_row(r, p, t), rows = split_row(r, p + 1, t) - lo;
+    block_product<T>(
+        path, trans_a, trans_b,
+        trans_a ? MatCRef<T>(a.middleCols(lo, rows)) : MatCRef<T>(a.middleRows(lo, rows)), b,
+        c.middleRows(lo, rows));
+  }
+  return true;
 }
 
 // C = op(A) op(B), op(X) = X, or X^T when trans_x: the product behind gemm_nt, gemm_nn and
@@ -80,20 +132,9 @@ void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S
         y.noalias() = b.transpose() * a.row(0).transpose();
       return;
     }
-    if constexpr (!E::kCounting) {  // the timed build alone: counts never see threads
-      if (const int t = product_threads(r, r * n * k); t > 1) {
-#pragma omp parallel for num_threads(t) schedule(static)
-        for (int p = 0; p < t; ++p) {
-          const std::int64_t lo = r * p / t, rows = r * (p + 1) / t - lo;
-          block_product<S<E>>(trans_a, trans_b,
-                              trans_a ? MatCRef<S<E>>(a.middleCols(lo, rows))
-                                      : MatCRef<S<E>>(a.middleRows(lo, rows)),
-                              b, c.middleRows(lo, rows));
-        }
-        return;
-      }
-    }
-    block_product<S<E>>(trans_a, trans_b, a, b, c);
+    if constexpr (!E::kCounting)  // the timed build alone: counts never see threads
+      if (split_product<S<E>>(trans_a, trans_b, a, b, c)) return;
+    block_product<S<E>>(path_of<S<E>>(trans_a, trans_b, r, n, k), trans_a, trans_b, a, b, c);
   }
 }
 

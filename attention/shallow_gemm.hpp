@@ -151,21 +151,40 @@ EIGEN_DONT_INLINE void wide_gemm(std::int64_t r, std::int64_t c, std::int64_t k,
 
 }  // namespace detail
 
+// Which shallow kernel takes C (r x c) = A (r x k) B (or B^T when trans_b), if any.
+enum class Shallow { kNone, kNarrow, kWide };
+template <class T>
+inline Shallow shallow_kind(bool trans_b, std::int64_t r, std::int64_t c, std::int64_t k) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
+  if (k < 1 || k > kShallowMaxDepth || c < 1) return Shallow::kNone;
+  if (c <= 2 * W && r >= kNarrowMinRows) return Shallow::kNarrow;
+  if (trans_b || r * c < kShallowMinOutput || c < kShallowMinCols<T>) return Shallow::kNone;
+  return Shallow::kWide;
+}
+
 // C (r x c, row stride ldc) = A (r x k, row stride lda) B (k x c, row stride ldb), or B^T
-// when trans_b (B: c x k; narrow products only, the padding transposes it), for
-// 1 <= k <= kShallowMaxDepth, on the shapes of this file's header; returns false (and does
-// nothing) on others. C must not overlap A or B.
+// when trans_b (B: c x k; narrow products only, the padding transposes it), by the kernel
+// `kind` (shallow_kind of the shape, or of a larger product whose rows these are: every row of
+// C is computed alone, so the rows of a product split by rows keep their bits). C must not
+// overlap A or B.
+template <class T>
+inline void shallow_gemm(Shallow kind, bool trans_b, std::int64_t r, std::int64_t c, std::int64_t k,
+                         const T* a, std::int64_t lda, const T* b, std::int64_t ldb, T* out,
+                         std::int64_t ldc) {
+  if (kind == Shallow::kNarrow)
+    detail::narrow_gemm(trans_b, r, c, k, a, lda, b, ldb, out, ldc);
+  else
+    detail::wide_gemm(r, c, k, a, lda, b, ldb, out, ldc);
+}
+
+// The same by the kernel of the shape; returns false (and does nothing) on the shapes the
+// kernels leave to others.
 template <class T>
 inline bool shallow_gemm(bool trans_b, std::int64_t r, std::int64_t c, std::int64_t k, const T* a,
                          std::int64_t lda, const T* b, std::int64_t ldb, T* out, std::int64_t ldc) {
-  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
-  if (k < 1 || k > kShallowMaxDepth || c < 1) return false;
-  if (c <= 2 * W && r >= kNarrowMinRows) {
-    detail::narrow_gemm(trans_b, r, c, k, a, lda, b, ldb, out, ldc);
-    return true;
-  }
-  if (trans_b || r * c < kShallowMinOutput || c < kShallowMinCols<T>) return false;
-  detail::wide_gemm(r, c, k, a, lda, b, ldb, out, ldc);
+  const Shallow kind = shallow_kind<T>(trans_b, r, c, k);
+  if (kind == Shallow::kNone) return false;
+  shallow_gemm(kind, trans_b, r, c, k, a, lda, b, ldb, out, ldc);
   return true;
 }
 

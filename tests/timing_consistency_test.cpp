@@ -88,6 +88,44 @@ TEST_P(TimingConsistency, SplitProductsMatchTally) {
   omp_set_num_threads(before);
 }
 
+// A product split by rows among threads gives the unsplit product's bits on every kernel of the
+// timed path (BLAS, the shallow kernels, Eigen), in two and three parts, also where a part alone
+// would take another kernel than the whole (wide 200 x 1000: parts below kShallowMinOutput).
+template <class T>
+void expect_split_keeps_bits(bool trans_a, bool trans_b, std::int64_t r, std::int64_t n,
+                             std::int64_t k, int threads) {
+  const Mat<T> a = (trans_a ? random_stream(k, r, 31) : random_stream(r, k, 31)).cast<T>();
+  const Mat<T> b = (trans_b ? random_stream(n, k, 32) : random_stream(k, n, 32)).cast<T>();
+  Mat<T> whole(r, n), split(r, n);
+  ops::gemm<Plain<T>>(trans_a, trans_b, a, b, whole);
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(threads);
+  ops::split_products() = true;
+  ops::gemm<Plain<T>>(trans_a, trans_b, a, b, split);
+  ops::split_products() = false;
+  omp_set_num_threads(before);
+  for (std::int64_t i = 0; i < whole.size(); ++i)
+    ASSERT_EQ(split.data()[i], whole.data()[i])
+        << r << " x " << n << " x " << k << (trans_a ? " A^T" : "") << (trans_b ? " B^T" : "")
+        << ", " << threads << " threads, element " << i;
+}
+
+TEST(SplitProducts, KeepTheUnsplitBitsOnEveryKernel) {
+  struct Shape {
+    std::int64_t r, n, k;
+    bool trans_a, trans_b;
+  };
+  const Shape shapes[] = {
+      {160, 160, 160, false, true},  {160, 160, 160, false, false}, {160, 160, 160, true, false},
+      {333, 517, 129, false, false}, {1000, 8, 1000, false, true},  {1000, 1000, 8, false, false},
+      {200, 1000, 12, false, false}, {20000, 16, 8, false, false},  {20000, 16, 8, false, true}};
+  for (const Shape& s : shapes)
+    for (int threads : {2, 3}) {
+      expect_split_keeps_bits<float>(s.trans_a, s.trans_b, s.r, s.n, s.k, threads);
+      expect_split_keeps_bits<double>(s.trans_a, s.trans_b, s.r, s.n, s.k, threads);
+    }
+}
+
 // MultiHead times its first steady-state steps one after another and in parallel and keeps the
 // faster way: through those trials and after them, on two threads, every output is Tally's.
 TEST_P(TimingConsistency, ThreadChoiceNeverChangesOutputs) {
