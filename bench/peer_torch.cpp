@@ -11,7 +11,8 @@
 // Heads are a batch dimension for libtorch ((h, n, d/h) tensors). Before timing, each libtorch
 // version's output is checked against cosda's on the same window (relative error below 1e-4
 // in float, 1e-9 in double). Writes results/timing/peer.md with the time ratios cosda/libtorch
-// (below 1: cosda faster). With --models it times whole models instead
+// (below 1: cosda faster), and, where a multi-head shape has its window as one head beside it,
+// both sides' time per executed FLOP with the heads against one head. With --models it times whole models instead
 // (bench/peer_torch_models.cpp: results/timing/models.md).
 #include "bench/peer_torch.hpp"
 
@@ -40,6 +41,8 @@ struct Row {
   std::string shape, scalar;
   double cosda_att = 0, torch_att = 0, cosda_cosi = 0, torch_cosi_cat = 0, torch_cosi_ring = 0;
   double err_att = 0, err_cat = 0, err_ring = 0;
+  std::int64_t n = 0, d = 0, heads = 1;
+  double flops_att = 0, flops_cosi = 0;  // executed per steady-state step (Tally), both sides
 };
 
 // The tokens both sides are fed, q = k = v = token: a pool of seeded tokens, as cosda's rows
@@ -66,6 +69,17 @@ struct Tokens {
   std::int64_t n, h, dh;
   Mat<T> pool;
 };
+
+// FLOPs of one steady-state step of variant id with h heads, executed under Tally: what both
+// sides compute (the same algorithm; libtorch's softmax also subtracts each row's maximum).
+template <class T>
+double executed_flops(const std::string& id, const Config& c, std::int64_t h, const Tokens<T>& tk) {
+  MultiHead<Tally<T>> model(id, c, h);
+  for (std::int64_t t = 0; t <= c.n; ++t) model.step(tk.token(t), tk.token(t), tk.token(t));
+  const OpCounts before = thread_counts();
+  model.step(tk.token(c.n + 1), tk.token(c.n + 1), tk.token(c.n + 1));
+  return double((thread_counts() - before).flops());
+}
 
 // att through libtorch: roll the windows, matmul, softmax, matmul.
 template <class T>
@@ -163,7 +177,10 @@ Row run_shape(const TimingShape& s, const Options& o) {
   Row row;
   row.shape = s.name;
   row.scalar = std::is_same_v<T, float> ? "float" : "double";
+  row.n = n, row.d = d, row.heads = h;
   Config c{.n = n, .d = d, .m = 1};
+  row.flops_att = executed_flops<T>("att", c, h, tk);
+  row.flops_cosi = executed_flops<T>("co_si", c, h, tk);
 
   // cosda att and co_si, warmed up: t counts the tokens fed.
   MultiHead<Plain<T>> att("att", c, h), cosi("co_si", c, h);
@@ -213,6 +230,49 @@ Row run_shape(const TimingShape& s, const Options& o) {
 }
 
 std::string us(double s) { return fmt::format("{:.4g} µs", s * 1e6); }
+
+// The shapes compared: the paper shapes, those that time att alone, and a multi-head paper
+// shape's window as one head (for the head-batching table).
+bool compared(const TimingShape& s, const TimingConfig& cfg) {
+  if (s.paper || (!s.variants.empty() && s.has("att"))) return true;
+  return s.heads == 1 && std::any_of(cfg.shapes.begin(), cfg.shapes.end(), [&](const auto& o) {
+           return o.paper && o.heads > 1 && o.n == s.n && o.d == s.d;
+         });
+}
+
+// Heads against one head of the same window, for cosda and libtorch: time per executed FLOP
+// with h heads of d / h over the same with one head of d (a libtorch row's FLOPs are cosda's
+// executed count of the same algorithm). What a library that keeps heads as a batch dimension
+// of one tensor pays for short heads, beside what cosda pays.
+std::string heads_table(const std::vector<Row>& rows) {
+  std::string md;
+  for (const Row& h : rows)
+    for (const Row& o : rows) {
+      if (!(h.heads > 1 && o.heads == 1 && h.n == o.n && h.d == o.d && h.scalar == o.scalar))
+        continue;
+      const auto line = [&](const char* version, double th, double to, double fh, double fo) {
+        md += fmt::format("| {} | {} | {} | {} | {:.2f} | {:.2f} | {:.2f} |\n", h.scalar, version,
+                          us(th), us(to), th / to, fh / fo, (th / fh) / (to / fo));
+      };
+      if (md.empty())
+        md = fmt::format(
+            "\n## Heads: {} heads of {} against one head of {} (n = {})\n\n"
+            "**time ratio** = time with {} heads / time with one head, medians of this run; "
+            "**FLOP ratio** = the same for the FLOPs cosda executes (Tally); **per FLOP** = "
+            "time ratio / FLOP ratio (the target of batching cosda's heads: at most 1.3). "
+            "libtorch keeps the heads as the batch dimension of one (h, n, d/h) tensor.\n\n"
+            "| scalar | version | {} heads | one head | time ratio | FLOP ratio | per FLOP |\n"
+            "|---|---|---:|---:|---:|---:|---:|\n",
+            h.heads, h.d / h.heads, h.d, h.n, h.heads, h.heads);
+      line("cosda `att`", h.cosda_att, o.cosda_att, h.flops_att, o.flops_att);
+      line("libtorch att", h.torch_att, o.torch_att, h.flops_att, o.flops_att);
+      line("cosda `co_si`", h.cosda_cosi, o.cosda_cosi, h.flops_cosi, o.flops_cosi);
+      line("libtorch CoSi (ring)", h.torch_cosi_ring, o.torch_cosi_ring, h.flops_cosi,
+           o.flops_cosi);
+      line("libtorch CoSi (cat)", h.torch_cosi_cat, o.torch_cosi_cat, h.flops_cosi, o.flops_cosi);
+    }
+  return md;
+}
 
 // The flags; nullopt when --help printed the usage.
 std::optional<Options> parse_options(int argc, char** argv) {
@@ -291,10 +351,10 @@ std::string peer_md(const Options& o, const TimingConfig& cfg, const std::vector
         us(r.torch_cosi_ring), r.cosda_cosi / r.torch_cosi_ring, r.err_att, r.err_cat, r.err_ring);
   md += "\nShapes: ";
   for (const auto& s : cfg.shapes)
-    if ((s.paper || (!s.variants.empty() && s.has("att"))) && (!o.quick || s.quick))
+    if (compared(s, cfg) && (!o.quick || s.quick))
       md +=
           fmt::format("{} = {} (n = {}, d = {}, heads = {}); ", s.name, s.what, s.n, s.d, s.heads);
-  md += "\n";
+  md += "\n" + heads_table(rows);
   return md;
 }
 
@@ -311,8 +371,7 @@ int run_main(int argc, char** argv) {
   const TimingConfig cfg = load_timing_config(o.config);
   std::vector<Row> rows;
   for (const auto& s : cfg.shapes) {
-    if (!s.paper && !(s.has("att") && !s.variants.empty())) continue;  // paper and att shapes
-    if (o.quick && !s.quick) continue;
+    if (!compared(s, cfg) || (o.quick && !s.quick)) continue;
     for (const auto& scalar : cfg.scalars)
       rows.push_back(scalar == "float" ? run_shape<float>(s, o) : run_shape<double>(s, o));
   }
