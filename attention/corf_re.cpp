@@ -1,6 +1,7 @@
 #include "attention/corf_re.hpp"
 
 #include "attention/closed_form.hpp"
+#include "attention/corf_re_heads.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
@@ -28,4 +29,6 @@ const exact::Forms& closed_forms_corf_re() {
 }
 
 COSDA_DEFINE_VARIANT(corf_re, CoRfRe)
+
+COSDA_DEFINE_BATCHED(corf_re, CoRfReHeads)
 }  // namespace cosda

@@ -1,8 +1,10 @@
-// The seam's head-batched ops (attention/ops_heads.hpp): each counts what it executes, and
-// computes and counts what the per-head ops it stands for compute and count.
+// The seam's head-batched ops (attention/ops_heads.hpp, attention/ops_heads_rf.hpp): each counts
+// what it executes, and computes and counts what the per-head ops it stands for compute and count.
 #include <cmath>
 
 #include "attention/ops_heads.hpp"
+#include "attention/ops_heads_rf.hpp"
+#include "attention/random_features.hpp"
 #include "attention/window.hpp"
 #include "tests/heads_util.hpp"
 
@@ -238,6 +240,83 @@ TEST(HeadsSeam, TokenPerColumnOpsEqualTheirPerHeadOps) {
       expect_cols_ops_equal_per_head<Exact>(s, shifted, 1e-13);
     }
   }
+}
+
+// Positive values, as the random features' exponentials give them: denominators away from zero.
+template <class S>
+Mat<S> positive(std::int64_t r, std::int64_t c, std::uint64_t seed) {
+  const MatD x = random_stream(r, c, seed);
+  Mat<S> m(r, c);
+  for (std::int64_t i = 0; i < r; ++i)
+    for (std::int64_t j = 0; j < c; ++j) m(i, j) = S(std::abs(x(i, j)) + 0.25);
+  return m;
+}
+
+// corf_re's window of outputs (attention/ops_heads_rf.hpp): m features per head for a ring of
+// n queries, stored a token per column with the columns padded to whole packets as
+// CoRfReHeads pads them, or not (the op's other path), the ring's oldest slot at n / 3.
+TEST(HeadsSeam, RandomFeatureWindowOpTalliesWhatItExecutes) {
+  for (const HeadShape s : kOpShapes)
+    for (const std::int64_t m : {1, 3})
+      expect_same_count(
+          [&](auto e) {
+            using E = decltype(e);
+            using S = typename E::Scalar;
+            const std::int64_t hm = s.h * m;
+            for (const std::int64_t cols : {s.n, kernels::padded_cols<S>(s.n)}) {
+              const Mat<S> ut = positive<S>(hm, cols, 41), z = positive<S>(hm, 1, 42);
+              const Mat<S> sums = filled<S>(hm, s.dh, 43);
+              Mat<S> den(s.h, cols), out(s.n, s.h * s.dh);
+              ops::heads_attend_cols<E>(ut, sums, z, s.n / 3, den, out);
+            }
+          },
+          "heads_attend_cols h" + std::to_string(s.h) + " dh" + std::to_string(s.dh) + " n" +
+              std::to_string(s.n) + " m" + std::to_string(m));
+}
+
+// The window op computes and counts what each head's FeatureSums::attend does (CoRfRe's step):
+// head i's features a token per row, its rows of S and z, the ring in window order.
+template <class E>
+void expect_rf_window_op_equals_per_head(const HeadShape& s, std::int64_t m, bool padded,
+                                         double tol) {
+  using S = typename E::Scalar;
+  const std::int64_t n = s.n, hm = s.h * m, oldest = n / 3;
+  const std::int64_t cols = padded ? kernels::padded_cols<S>(n) : n;
+  const Mat<S> ut = positive<S>(hm, cols, 44), z = positive<S>(hm, 1, 45);
+  const Mat<S> sums = filled<S>(hm, s.dh, 46);
+  Mat<S> den(s.h, cols), out(n, s.h * s.dh), den_i(n, 1), out_i(n, s.dh);
+  const OpCounts c0 = thread_counts();
+  ops::heads_attend_cols<E>(ut, sums, z, oldest, den, out);
+  const OpCounts batched = thread_counts() - c0;
+  OpCounts per_head;
+  for (std::int64_t i = 0; i < s.h; ++i) {
+    FeatureSums<E> f(m, s.dh);
+    f.s = sums.middleRows(i * m, m);
+    f.z = z.middleRows(i * m, m);
+    const Mat<S> u = ut.block(i * m, 0, m, n).transpose();  // as CoRfRe keeps them
+    const OpCounts c1 = thread_counts();
+    f.attend(u, den_i.data(), out_i, oldest);
+    per_head += thread_counts() - c1;
+    for (std::int64_t t = 0; t < n; ++t)
+      for (std::int64_t l = 0; l < s.dh; ++l) {
+        const double p = value_of(out_i(t, l));
+        EXPECT_NEAR(value_of(out(t, i * s.dh + l)), p, tol * (1 + std::abs(p)))
+            << "head " << i << " row " << t << " col " << l;
+      }
+  }
+  EXPECT_EQ(batched, per_head) << describe(batched) << " vs " << describe(per_head);
+}
+
+TEST(HeadsSeam, RandomFeatureWindowOpEqualsItsPerHeadOps) {
+  for (const HeadShape s : kOpShapes)
+    for (const std::int64_t m : {1, 3})
+      for (const bool padded : {false, true}) {
+        SCOPED_TRACE("h " + std::to_string(s.h) + " dh " + std::to_string(s.dh) + " n " +
+                     std::to_string(s.n) + " m " + std::to_string(m) + (padded ? " padded" : ""));
+        expect_rf_window_op_equals_per_head<Tally<double>>(s, m, padded, 1e-13);
+        expect_rf_window_op_equals_per_head<Tally<float>>(s, m, padded, 1e-5);
+        expect_rf_window_op_equals_per_head<Exact>(s, m, padded, 1e-13);
+      }
 }
 
 }  // namespace
