@@ -1,6 +1,7 @@
 #include "attention/cony_re_fix.hpp"
 
 #include "attention/closed_form.hpp"
+#include "attention/cony_re_fix_heads.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
@@ -19,4 +20,5 @@ const exact::Forms& closed_forms_cony_re_fix() {
 }
 
 COSDA_DEFINE_VARIANT(cony_re_fix, CoNyReFix)
+COSDA_DEFINE_BATCHED(cony_re_fix, CoNyReFixHeads)
 }  // namespace cosda

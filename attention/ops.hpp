@@ -18,7 +18,8 @@
 //   ops_retro.hpp        the retroactive updates of continual states
 //   ops_rows.hpp         row sums, row scalings, the shifted negation, the matrix norms
 // and a sixth part, included by the head-batched kernels only (attention/<id>_heads.hpp):
-//   ops_heads.hpp        the per-head products of h heads side by side, in one call
+//   ops_heads.hpp        the per-head products of h heads side by side, in one call (with
+//                        ops_heads_rows.hpp; ops_heads_rf.hpp: the random-feature window)
 #pragma once
 
 #include "attention/ops_core.hpp"

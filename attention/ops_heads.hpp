@@ -1,7 +1,9 @@
 // The seam's head-batched ops (attention/ops.hpp): the per-head products, scores, retroactive
 // updates, sliding sums and random-feature exponentials of h heads side by side in one call,
 // for kernels that hold all heads in one set of buffers (attention/co_si_heads.hpp,
-// attention/co_re_heads.hpp, attention/cony_si_fix_heads.hpp, attention/corf_si_heads.hpp).
+// attention/co_re_heads.hpp, attention/cony_si_fix_heads.hpp, attention/corf_si_heads.hpp,
+// attention/cony_re_fix_heads.hpp, attention/corf_re_heads.hpp; the ring of per-head products
+// in attention/ops_heads_rows.hpp, the random-feature window outputs in ops_heads_rf.hpp).
 // Features are head-strided: a d x n state stores a token per column, and head i owns rows
 // [i dh, (i+1) dh) with dh = d / h. Each op's count is the sum over heads of the per-head ops'
 // counts it stands for, with the same textbook order.
@@ -14,6 +16,7 @@
 #include "attention/heads_kernels.hpp"
 #include "attention/ops_core.hpp"
 #include "attention/ops_elementwise.hpp"
+#include "attention/ops_heads_rows.hpp"
 #include "attention/ops_retro.hpp"
 #include "attention/ops_rows.hpp"
 #include "attention/vector_matrix.hpp"
@@ -250,12 +253,14 @@ void heads_retro_update(std::int64_t h, MatCRef<S<E>> x, const S<E>* k_old, cons
     E::tally(retro_counts(rows, dh, dv, s.on));
     for (std::int64_t j = 0; j < rows; ++j) {
       const std::int64_t i = j / r;
-      kernels::dot2(x.row(j).data(), k_old + i * dh, k_new + i * dh, dh, &e_old[j], &e_new[j]);
+      kernels::dot2_short(x.row(j).data(), k_old + i * dh, k_new + i * dh, dh, &e_old[j],
+                          &e_new[j]);
     }
     retro_exp_sums<E>(e_old, e_new, sums, rows, s);
     for (std::int64_t j = 0; j < rows; ++j) {
       const std::int64_t i = j / r;
-      kernels::sub_add_scaled(&y(j, 0), e_old[j], v_old + i * dv, e_new[j], v_new + i * dv, dv);
+      kernels::sub_add_scaled_short(&y(j, 0), e_old[j], v_old + i * dv, e_new[j], v_new + i * dv,
+                                    dv);
     }
   }
 }

@@ -176,7 +176,8 @@ std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
   X(co_re, CoReHeads)            \
   X(cony_si_fix, CoNySiFixHeads) \
   X(corf_si, CoRfSiHeads)        \
-  X(corf_re, CoRfReHeads)
+  X(corf_re, CoRfReHeads)        \
+  X(cony_re_fix, CoNyReFixHeads)
 #define COSDA_DECLARE_BATCHED(id, Class) \
   template <class E>                     \
   std::unique_ptr<Attention<E>> make_##id##_heads(const Config& c, std::int64_t heads);

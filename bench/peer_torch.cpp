@@ -12,8 +12,8 @@
 // version's output is checked against cosda's on the same window (relative error below 1e-4
 // in float, 1e-9 in double). Writes results/timing/peer.md with the time ratios cosda/libtorch
 // (below 1: cosda faster), and, where a multi-head shape has its window as one head beside it,
-// both sides' time per executed FLOP with the heads against one head. With --models it times whole models instead
-// (bench/peer_torch_models.cpp: results/timing/models.md).
+// both sides' time per executed FLOP with the heads against one head. With --models it times whole
+// models instead (bench/peer_torch_models.cpp: results/timing/models.md).
 #include "bench/peer_torch.hpp"
 
 #include <fmt/format.h>

@@ -65,9 +65,13 @@ TEST(HeadsSeam, EveryBatchedOpTalliesWhatItExecutes) {
           const Mat<S> av = filled<S>(d, np, 17), inv = filled<S>(s.h, np, 18);
           Mat<S> out_t(s.n, d);
           ops::heads_scale_rows_into<E>(av, inv, s.n / 2, out_t);
+          // a ring of n rows of three weights per head, each head's 3 x dh block
+          const Mat<S> w_ring = filled<S>(s.n, 3 * s.h, 19), blocks = filled<S>(3 * s.h, s.dh, 20);
+          ops::heads_ring_gemm_nn<E>(w_ring, blocks, s.n / 2, out_t);
         },
         "heads_gemm_nn, heads_gemm_nt, heads_exp_scores, heads_retro_update, heads_slide_sums, "
-        "heads_key_exp, heads_max_exp, heads_retro_update_cols, heads_scale_rows_into h" +
+        "heads_key_exp, heads_max_exp, heads_retro_update_cols, heads_scale_rows_into, "
+        "heads_ring_gemm_nn h" +
             std::to_string(s.h) + " dh" + std::to_string(s.dh) + " n" + std::to_string(s.n));
   }
 }
@@ -317,6 +321,88 @@ TEST(HeadsSeam, RandomFeatureWindowOpEqualsItsPerHeadOps) {
         expect_rf_window_op_equals_per_head<Tally<float>>(s, m, padded, 1e-5);
         expect_rf_window_op_equals_per_head<Exact>(s, m, padded, 1e-13);
       }
+}
+
+// The landmark rows' retroactive update computes and counts the per-head ops it stands for
+// (cony_si_fix's and cony_re_fix's slide, h heads of dh features, r landmark rows each): head
+// i's retro_update of its r rows of x and y against its slices of the tokens.
+template <class E>
+void expect_retro_equal_per_head(const HeadShape& s, bool shifted, double tol) {
+  using S = typename E::Scalar;
+  const std::int64_t d = s.h * s.dh, r = 3, rows = s.h * r;
+  const ops::Shift<S> shift{shifted, S(0.75)};
+  const Mat<S> x = filled<S>(rows, s.dh, 51, 0.5 / std::sqrt(double(s.dh)));
+  const Mat<S> tokens = filled<S>(4, d, 52);
+  Mat<S> y = filled<S>(rows, s.dh, 53), sums = filled<S>(1, rows, 54, 2.0), y_1 = y, sums_1 = sums;
+  Mat<S> eo(1, rows), en(1, rows), eo_1(1, rows), en_1(1, rows);
+  const OpCounts c0 = thread_counts();
+  ops::heads_retro_update<E>(s.h, x, &tokens(0, 0), &tokens(1, 0), &tokens(2, 0), &tokens(3, 0),
+                             eo.data(), en.data(), sums.data(), y, shift);
+  const OpCounts batched = thread_counts() - c0;
+  for (std::int64_t i = 0; i < s.h; ++i) {
+    const std::int64_t f = i * s.dh, j = i * r;
+    ops::retro_update<E>(x.middleRows(j, r), &tokens(0, f), &tokens(1, f), &tokens(2, f),
+                         &tokens(3, f), &eo_1(0, j), &en_1(0, j), &sums_1(0, j),
+                         y_1.middleRows(j, r), shift);
+  }
+  const OpCounts per_head = thread_counts() - c0 - batched;
+  EXPECT_EQ(batched, per_head) << describe(batched) << " vs " << describe(per_head);
+  for (std::int64_t j = 0; j < rows; ++j) {
+    EXPECT_NEAR(value_of(eo(0, j)), value_of(eo_1(0, j)), tol) << "row " << j;
+    EXPECT_NEAR(value_of(en(0, j)), value_of(en_1(0, j)), tol) << "row " << j;
+    EXPECT_NEAR(value_of(sums(0, j)), value_of(sums_1(0, j)), tol) << "row " << j;
+    for (std::int64_t l = 0; l < s.dh; ++l)
+      EXPECT_NEAR(value_of(y(j, l)), value_of(y_1(j, l)), tol) << "row " << j << " col " << l;
+  }
+}
+
+TEST(HeadsSeam, LandmarkRetroUpdateEqualsItsPerHeadOps) {
+  for (const HeadShape s : kOpShapes)
+    for (const std::int64_t dh : {s.dh, std::int64_t(12), std::int64_t(20)}) {
+      const HeadShape t{s.h, dh, s.n};
+      SCOPED_TRACE("h " + std::to_string(t.h) + " dh " + std::to_string(t.dh));
+      for (bool shifted : {false, true}) {
+        expect_retro_equal_per_head<Tally<double>>(t, shifted, 1e-13);
+        expect_retro_equal_per_head<Tally<float>>(t, shifted, 1e-5);
+        expect_retro_equal_per_head<Exact>(t, shifted, 1e-13);
+      }
+    }
+}
+
+// The ring's per-head products compute and count the per-head ops they stand for
+// (cony_re_fix's output, h heads of dh features, a ring of n rows of m weights per head whose
+// oldest slot is j): head i's gemm_nn of its m columns of the ring's two runs by its m x dh
+// block, into its columns of the output rows in window order.
+template <class E>
+void expect_ring_ops_equal_per_head(const HeadShape& s, std::int64_t m, double tol) {
+  using S = typename E::Scalar;
+  const std::int64_t d = s.h * s.dh, n = s.n, j = n / 3;
+  const Mat<S> w = filled<S>(n, s.h * m, 41), b = filled<S>(s.h * m, s.dh, 42);
+  Mat<S> out(n, d), out_1(n, d);
+  const OpCounts c0 = thread_counts();
+  ops::heads_ring_gemm_nn<E>(w, b, j, out);
+  const OpCounts batched = thread_counts() - c0;
+  for (std::int64_t i = 0; i < s.h; ++i)
+    for_ring_in_window_order(n, j, [&](std::int64_t first, std::int64_t count, std::int64_t row) {
+      ops::gemm_nn<E>(w.block(first, i * m, count, m), b.middleRows(i * m, m),
+                      out_1.block(row, i * s.dh, count, s.dh));
+    });
+  const OpCounts per_head = thread_counts() - c0 - batched;
+  EXPECT_EQ(batched, per_head) << describe(batched) << " vs " << describe(per_head);
+  for (std::int64_t t = 0; t < n; ++t)
+    for (std::int64_t f = 0; f < d; ++f)
+      EXPECT_NEAR(value_of(out(t, f)), value_of(out_1(t, f)), tol) << "row " << t << " col " << f;
+}
+
+TEST(HeadsSeam, RingOfHeadProductsEqualsItsPerHeadOps) {
+  for (const HeadShape s : kOpShapes)
+    for (const std::int64_t m : {1, 2, 3, 4, 8, 16, 17}) {
+      SCOPED_TRACE("h " + std::to_string(s.h) + " dh " + std::to_string(s.dh) + " n " +
+                   std::to_string(s.n) + " m " + std::to_string(m));
+      expect_ring_ops_equal_per_head<Tally<double>>(s, m, 1e-13);
+      expect_ring_ops_equal_per_head<Tally<float>>(s, m, 1e-5);
+      expect_ring_ops_equal_per_head<Exact>(s, m, 1e-13);
+    }
 }
 
 }  // namespace

@@ -1,0 +1,256 @@
+// The seam's head-batched ops on states stored a token per row (attention/ops_heads.hpp
+// includes this part): every head's small product with its own block, for every row of a
+// ring, in window order (attention/cony_re_fix_heads.hpp), and the short-row dot products of
+// heads_retro_update. Each op's count is the sum over heads of the per-head ops' counts it
+// stands for, with the same textbook order.
+#pragma once
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cstdint>
+
+#include "attention/ops_core.hpp"
+#include "attention/ops_product.hpp"
+#include "attention/row_kernels.hpp"
+
+// Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
+// vector attributes are not part of the argument, which does not matter for them.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+
+namespace cosda::kernels {
+
+namespace detail {
+
+// Adds x[j, j + W) . a[j, j + W) to ra and x[j, j + W) . b[j, j + W) to rb for one packet of
+// type P at j if a whole one fits before n; returns the first element left.
+template <class P, class T>
+inline std::int64_t dot2_packet(const T* x, const T* a, const T* b, std::int64_t j, std::int64_t n,
+                                T& ra, T& rb) {
+  using namespace Eigen::internal;
+  constexpr std::int64_t W = unpacket_traits<P>::size;
+  if (j + W > n) return j;
+  const P xj = ploadu<P>(x + j);
+  ra += predux(pmul(xj, ploadu<P>(a + j)));
+  rb += predux(pmul(xj, ploadu<P>(b + j)));
+  return j + W;
+}
+
+}  // namespace detail
+
+// *xa = x . a and *xb = x . b over n elements (kernels::dot2) for a head's short rows (Table
+// III: n = dh = 12, shorter than a packet of 16 floats): packets, then a half and a quarter
+// packet, the last elements one by one, where dot2 takes them one by one.
+template <class T>
+inline void dot2_short(const T* x, const T* a, const T* b, std::int64_t n, T* xa, T* xb) {
+  using namespace Eigen::internal;
+  using P = typename packet_traits<T>::type;
+  using H = typename unpacket_traits<P>::half;
+  using Q = typename unpacket_traits<H>::half;
+  constexpr std::int64_t W = unpacket_traits<P>::size, WH = unpacket_traits<H>::size,
+                         WQ = unpacket_traits<Q>::size;
+  if (n >= W) return dot2(x, a, b, n, xa, xb);
+  T ra(0), rb(0);
+  std::int64_t j = 0;
+  if constexpr (WH < W) j = detail::dot2_packet<H>(x, a, b, j, n, ra, rb);
+  if constexpr (WQ < WH) j = detail::dot2_packet<Q>(x, a, b, j, n, ra, rb);
+  for (; j < n; ++j) {
+    ra += x[j] * a[j];
+    rb += x[j] * b[j];
+  }
+  *xa = ra;
+  *xb = rb;
+}
+
+namespace detail {
+
+// y[j, n) = x B[:, j, n) (x: 1 x k, k >= 1; B rows ldb apart) in packets of type P from j
+// while a whole one fits, the k terms of each sum first to last; returns the first column
+// left.
+template <class P, class T>
+inline std::int64_t weighted_packets(std::int64_t k, const T* x, const T* b, std::int64_t ldb, T* y,
+                                     std::int64_t j, std::int64_t n) {
+  using namespace Eigen::internal;
+  constexpr std::int64_t W = unpacket_traits<P>::size;
+  for (; j + W <= n; j += W) {
+    P acc = pmul(pset1<P>(x[0]), ploadu<P>(b + j));
+    for (std::int64_t l = 1; l < k; ++l)
+      acc = pmadd(pset1<P>(x[l]), ploadu<P>(b + l * ldb + j), acc);
+    pstoreu(y + j, acc);
+  }
+  return j;
+}
+
+// y[0, n) = x B for a row x (1 x k) and a row-major B (k x n, rows ldb apart), the k terms of
+// each sum first to last: packets, then half and quarter packets, so that a head's short rows
+// (Table III: n = dh = 12, shorter than a packet of 16 floats) run in registers, the last
+// columns one by one.
+template <class T>
+inline void vector_matrix_short(std::int64_t k, const T* x, const T* b, std::int64_t ldb,
+                                std::int64_t n, T* y) {
+  using namespace Eigen::internal;
+  using P = typename packet_traits<T>::type;
+  using H = typename unpacket_traits<P>::half;
+  using Q = typename unpacket_traits<H>::half;
+  constexpr std::int64_t W = unpacket_traits<P>::size, WH = unpacket_traits<H>::size,
+                         WQ = unpacket_traits<Q>::size;
+  std::int64_t j = weighted_packets<P>(k, x, b, ldb, y, 0, n);
+  if constexpr (WH < W) j = weighted_packets<H>(k, x, b, ldb, y, j, n);
+  if constexpr (WQ < WH) j = weighted_packets<Q>(k, x, b, ldb, y, j, n);
+  for (; j < n; ++j) {
+    T acc = x[0] * b[j];
+    for (std::int64_t l = 1; l < k; ++l) acc += x[l] * b[l * ldb + j];
+    y[j] = acc;
+  }
+}
+
+// Rows [0, rows) of y = x B for one head, rows of x ldx and of y ldy apart (x: rows x K, B:
+// K x n, rows ldb apart), columns [j, n) in packets of type P while a whole one fits: each
+// packet's K rows of B held in registers over all the rows, the K terms of each sum first to
+// last. Returns the first column left.
+template <int K, class P, class T>
+inline std::int64_t head_rows_packets(std::int64_t rows, const T* x, std::int64_t ldx, const T* b,
+                                      std::int64_t ldb, T* y, std::int64_t ldy, std::int64_t j,
+                                      std::int64_t n) {
+  using namespace Eigen::internal;
+  constexpr std::int64_t W = unpacket_traits<P>::size;
+  for (; j + W <= n; j += W) {
+    P bl[K];
+#pragma GCC unroll 16
+    for (int l = 0; l < K; ++l) bl[l] = ploadu<P>(b + l * ldb + j);
+    const T* xt = x;
+    T* yt = y + j;
+#pragma GCC unroll 1  // rolled: unrolled or peeled over a block's rows, the row pointers spill
+    for (std::int64_t t = 0; t < rows; ++t, xt += ldx, yt += ldy) {
+      P acc = pmul(pset1<P>(xt[0]), bl[0]);
+#pragma GCC unroll 16
+      for (int l = 1; l < K; ++l) acc = pmadd(pset1<P>(xt[l]), bl[l], acc);
+      pstoreu(yt, acc);
+    }
+  }
+  return j;
+}
+
+// Rows [0, rows) of y = x B for one head (x: rows x K, B: K x n): packets, then half and
+// quarter packets, the last columns one by one.
+template <int K, class T>
+inline void head_rows(std::int64_t rows, const T* x, std::int64_t ldx, const T* b, std::int64_t ldb,
+                      std::int64_t n, T* y, std::int64_t ldy) {
+  using namespace Eigen::internal;
+  using P = typename packet_traits<T>::type;
+  using H = typename unpacket_traits<P>::half;
+  using Q = typename unpacket_traits<H>::half;
+  constexpr std::int64_t W = unpacket_traits<P>::size, WH = unpacket_traits<H>::size,
+                         WQ = unpacket_traits<Q>::size;
+  std::int64_t j = head_rows_packets<K, P>(rows, x, ldx, b, ldb, y, ldy, 0, n);
+  if constexpr (WH < W) j = head_rows_packets<K, H>(rows, x, ldx, b, ldb, y, ldy, j, n);
+  if constexpr (WQ < WH) j = head_rows_packets<K, Q>(rows, x, ldx, b, ldb, y, ldy, j, n);
+  for (std::int64_t t = 0; t < rows; ++t)
+    for (std::int64_t c = j; c < n; ++c) {
+      T acc = x[t * ldx] * b[c];
+      for (std::int64_t l = 1; l < K; ++l) acc += x[t * ldx + l] * b[l * ldb + c];
+      y[t * ldy + c] = acc;
+    }
+}
+
+// Rows [0, rows) of dst from rows [0, rows) of w with m = K, in blocks of kBlockRows rows,
+// each block a head at a time: the block's rows of dst and w stay in L1 while every head
+// passes over them (whole passes over rows 768 or 1536 bytes apart fall in a few cache sets).
+template <int K, class T>
+inline void heads_rows_fixed(std::int64_t rows, std::int64_t h, std::int64_t dh, const T* w,
+                             std::int64_t ldw, const T* b, std::int64_t ldb, T* dst,
+                             std::int64_t ldd) {
+  constexpr std::int64_t kBlockRows = 16;
+  for (std::int64_t t = 0; t < rows; t += kBlockRows) {
+    const std::int64_t count = std::min(kBlockRows, rows - t);
+    for (std::int64_t i = 0; i < h; ++i)
+      head_rows<K>(count, w + t * ldw + i * K, ldw, b + i * K * ldb, ldb, dh,
+                   dst + t * ldd + i * dh, ldd);
+  }
+}
+
+// ring_heads_gemm with m = K: the ring's two runs.
+template <int K, class T>
+inline void ring_heads_fixed(std::int64_t r, std::int64_t h, std::int64_t dh, const T* w,
+                             std::int64_t ldw, const T* b, std::int64_t ldb, std::int64_t oldest,
+                             T* dst, std::int64_t ldd) {
+  heads_rows_fixed<K>(r - oldest, h, dh, w + oldest * ldw, ldw, b, ldb, dst, ldd);
+  heads_rows_fixed<K>(oldest, h, dh, w, ldw, b, ldb, dst + (r - oldest) * ldd, ldd);
+}
+
+// ring_heads_gemm with any m: a row at a time.
+template <class T>
+inline void ring_heads_any(std::int64_t r, std::int64_t h, std::int64_t m, std::int64_t dh,
+                           const T* w, std::int64_t ldw, const T* b, std::int64_t ldb,
+                           std::int64_t oldest, T* dst, std::int64_t ldd) {
+  for (std::int64_t row = 0; row < r; ++row) {
+    const std::int64_t t = row < r - oldest ? row + oldest : row + oldest - r;
+    const T* wt = w + t * ldw;
+    T* y = dst + row * ldd;
+    for (std::int64_t i = 0; i < h; ++i)
+      vector_matrix_short(m, wt + i * m, b + i * m * ldb, ldb, dh, y + i * dh);
+  }
+}
+
+}  // namespace detail
+
+// dst(row(t), [i dh, (i+1) dh)) = w(t, [i m, (i+1) m)) B_i for the r ring slots t and the h
+// heads i, B_i the rows [i m, (i+1) m) of b (h m x dh, rows ldb apart), row(t) = (t - oldest)
+// mod r. For m of 2, 4, 8 and 16 (the timed shapes) a head at a time, each packet of its
+// block held in registers over the ring's rows, the loop over m unrolled; other m a row at a
+// time.
+template <class T>
+inline void ring_heads_gemm(std::int64_t r, std::int64_t h, std::int64_t m, std::int64_t dh,
+                            const T* w, std::int64_t ldw, const T* b, std::int64_t ldb,
+                            std::int64_t oldest, T* dst, std::int64_t ldd) {
+  const auto fixed = [&]<int K>() {
+    detail::ring_heads_fixed<K>(r, h, dh, w, ldw, b, ldb, oldest, dst, ldd);
+  };
+  switch (m) {
+    case 2:
+      return fixed.template operator()<2>();
+    case 4:
+      return fixed.template operator()<4>();
+    case 8:
+      return fixed.template operator()<8>();
+    case 16:
+      return fixed.template operator()<16>();
+    default:
+      return detail::ring_heads_any(r, h, m, dh, w, ldw, b, ldb, oldest, dst, ldd);
+  }
+}
+
+}  // namespace cosda::kernels
+
+#pragma GCC diagnostic pop
+
+namespace cosda::ops {
+
+// out_i = W_i B_i for every head i over the rows of a ring, put in window order (cony_re_fix's
+// Eq. 23): w is r x h m (ring slot t's weights, head i's m at columns [i m, (i+1) m)), b is
+// h m x dh (head i's m x dh block at rows [i m, (i+1) m)) and out r x h dh; ring slot t lands
+// on row (t - oldest) mod r, head i's features at columns [i dh, (i+1) dh). Per head, gemm_nn
+// of the ring's two runs.  mul r*d*m, add r*d*(m-1) (d = h dh).
+template <class E>
+void heads_ring_gemm_nn(MatCRef<S<E>> w, MatCRef<S<E>> b, std::int64_t oldest, MatRef<S<E>> out) {
+  const std::int64_t r = out.rows(), d = out.cols(), dh = b.cols(), h = d / dh, m = b.rows() / h;
+  begin_op<E>(), in<E>(w), in<E>(b), ops::out<E>(out);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
+    for (std::int64_t i = 0; i < h; ++i) {
+      const auto run = [&](std::int64_t first, std::int64_t count, std::int64_t row) {
+        gemm_nn<E>(w.block(first, i * m, count, m), b.middleRows(i * m, m),
+                   out.block(row, i * dh, count, dh));
+      };
+      run(oldest, r - oldest, 0);
+      if (oldest > 0) run(0, oldest, r - oldest);
+    }
+  } else {
+    E::tally({.mul = r * d * m, .add = r * d * (m - 1)});
+    kernels::ring_heads_gemm(r, h, m, dh, w.data(), w.outerStride(), b.data(), b.outerStride(),
+                             oldest, out.data(), out.outerStride());
+  }
+}
+
+}  // namespace cosda::ops
