@@ -5,6 +5,7 @@
 
 #include "attention/attention.hpp"
 #include "attention/ops.hpp"
+#include "attention/ops_single.hpp"
 #include "attention/window.hpp"
 
 namespace cosda {
@@ -64,19 +65,9 @@ class CoSi final : public Attention<E> {
   // k and v are n x d, or d x n when stored by column: the same operations and counts either
   // way.
   void run(const S* q, MatCRef<S> k, bool k_by_column, MatCRef<S> v, bool v_by_column) {
-    ops::copy<E>(q, q + d_, q_.data());
-    ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
-    if (k_by_column)
-      ops::gemm_nn<E>(q_, k, a_);  // a = exp(q K^T / sqrt(d))
-    else
-      ops::gemm_nt<E>(q_, k, a_);
-    ops::exp_inplace<E>(a_.data(), n_, shift_);
-    const S inv = ops::reciprocal<E>(ops::sum<E>(a_.data(), n_));
-    if (v_by_column)
-      ops::gemm_nt<E>(a_, v, out_);  // a V
-    else
-      ops::gemm_nn<E>(a_, v, out_);
-    ops::scale<E>(out_.data(), d_, inv);
+    ops::scale_into<E>(Eigen::Map<const Mat<S>>(q, 1, d_), inv_sqrt_d_, q_);
+    const S sum = ops::exp_scores<E>(q_, k, k_by_column, a_, shift_);  // a = exp(q K^T / sqrt(d))
+    ops::weighted_average<E>(a_, sum, v, v_by_column, out_);           // a V / (a 1^T)
   }
 
   // Rows shorter than this (fewer features than a float packet of AVX-512) are short.
