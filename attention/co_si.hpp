@@ -5,6 +5,7 @@
 
 #include "attention/attention.hpp"
 #include "attention/ops.hpp"
+#include "attention/ops_single.hpp"
 #include "attention/window.hpp"
 
 namespace cosda {
@@ -28,7 +29,8 @@ class CoSi final : public Attention<E> {
   explicit CoSi(const Config& c)
       : n_(c.n),
         d_(c.d),
-        k_by_column_(c.n > c.d && (c.d < kShortRow || sizeof(S) == sizeof(float))),
+        k_by_column_(c.d < kShortRow || (c.n > c.d && sizeof(S) == sizeof(float) &&
+                                         c.n * c.d > kernels::kMatrixVectorMaxElements<S>)),
         v_by_column_(c.n > c.d && c.d < kShortRow),
         inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
         k_(k_by_column_ ? d_ : n_, k_by_column_ ? n_ : d_),
@@ -64,32 +66,24 @@ class CoSi final : public Attention<E> {
   // k and v are n x d, or d x n when stored by column: the same operations and counts either
   // way.
   void run(const S* q, MatCRef<S> k, bool k_by_column, MatCRef<S> v, bool v_by_column) {
-    ops::copy<E>(q, q + d_, q_.data());
-    ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
-    if (k_by_column)
-      ops::gemm_nn<E>(q_, k, a_);  // a = exp(q K^T / sqrt(d))
-    else
-      ops::gemm_nt<E>(q_, k, a_);
-    ops::exp_inplace<E>(a_.data(), n_, shift_);
-    const S inv = ops::reciprocal<E>(ops::sum<E>(a_.data(), n_));
-    if (v_by_column)
-      ops::gemm_nt<E>(a_, v, out_);  // a V
-    else
-      ops::gemm_nn<E>(a_, v, out_);
-    ops::scale<E>(out_.data(), d_, inv);
+    ops::scale_into<E>(Eigen::Map<const Mat<S>>(q, 1, d_), inv_sqrt_d_, q_);
+    const S sum = ops::exp_scores<E>(q_, k, k_by_column, a_, shift_);  // a = exp(q K^T / sqrt(d))
+    ops::weighted_average<E>(a_, sum, v, v_by_column, out_);           // a V / (a 1^T)
   }
 
   // Rows shorter than this (fewer features than a float packet of AVX-512) are short.
   static constexpr std::int64_t kShortRow = 16;
 
   std::int64_t n_, d_, seen_ = 0;
-  // The rings' layout. Short rows with n > d: both stored a token per column, so the vector
-  // loops run along the longer side (n) and no step ends n dot products of a dozen features in
-  // horizontal sums. Otherwise V is stored a token per row (a V a sum of scaled rows), and so
-  // is K (q K^T n dot products), as the plain-Eigen ring stores both, except in float with
-  // n > d, where K stored a token per column makes q K^T a sum of scaled rows too. Storing a
-  // token per column writes d cache lines a row apart every step, which at n = d cost more
-  // than the layout saved. Timings: docs/performance.md.
+  // The rings' layout. Short rows: K stored a token per column, so that no step ends n dot
+  // products of a dozen features in horizontal sums, and with n > d V too, so that a V's loops
+  // run along the longer side (n); at n <= d V stays a token per row (a V a sum of n scaled
+  // rows). Otherwise V is stored a token per row, and so is K (q K^T n dot products, each
+  // packet of scores exponentiated as it is formed), as the plain-Eigen ring stores both,
+  // except in float with n > d and K beyond matrix_vector's 1 MiB, where K stored a token per
+  // column makes q K^T a sum of scaled rows too. Storing a token per column writes d cache
+  // lines a row apart every step, which at n = d cost more than the layout saved, except for
+  // short rows, whose whole ring fits in a few lines. Timings: docs/performance.md.
   bool k_by_column_, v_by_column_;
   S inv_sqrt_d_;
   Mat<S> k_, v_, q_, a_, out_;

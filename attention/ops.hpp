@@ -17,9 +17,12 @@
 //                        whole-model ops of the encoder (LayerNorm, biases, activations)
 //   ops_retro.hpp        the retroactive updates of continual states
 //   ops_rows.hpp         row sums, row scalings, the shifted negation, the matrix norms
-// and a sixth part, included by the head-batched kernels only (attention/<id>_heads.hpp):
+// and two parts included by the kernels that use them:
 //   ops_heads.hpp        the per-head products of h heads side by side, in one call (with
-//                        ops_heads_rows.hpp; ops_heads_rf.hpp: the random-feature window)
+//                        ops_heads_rows.hpp; ops_heads_rf.hpp: the random-feature window),
+//                        for the head-batched kernels (attention/<id>_heads.hpp)
+//   ops_single.hpp       the single-output step's scores and output, each in one fused op
+//                        (attention/co_si.hpp)
 #pragma once
 
 #include "attention/ops_core.hpp"

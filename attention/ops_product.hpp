@@ -102,6 +102,24 @@ bool split_product(bool trans_a, bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRe
   return true;
 }
 
+// C = A op(B) for one row A (1 x k), the timed path of gemm's one-row products: x B and x B^T
+// to the kernels of vector_matrix.hpp where they take them, other rows to Eigen's
+// matrix-vector kernels, without the run-time dispatch (and zeroing of C) of a dynamic-size
+// product.
+template <class T>
+void row_product(bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRef<T> c) {
+  const std::int64_t n = c.cols(), k = a.cols();
+  if (!trans_b && k >= 1 && kernels::vector_matrix_fits<T>(k, n))
+    return kernels::vector_matrix(k, a.data(), b.data(), b.outerStride(), n, c.data());
+  if (trans_b && k >= 1 && n * k <= kernels::kMatrixVectorMaxElements<T>)
+    return kernels::matrix_vector(k, a.data(), b.data(), b.outerStride(), n, c.data());
+  auto y = c.row(0).transpose();
+  if (trans_b)
+    y.noalias() = b * a.row(0).transpose();
+  else
+    y.noalias() = b.transpose() * a.row(0).transpose();
+}
+
 // C = op(A) op(B), op(X) = X, or X^T when trans_x: the product behind gemm_nt, gemm_nn and
 // gemm_tn. C is r x c and the depth is k.  mul r*c*k, add r*c*(k-1).
 template <class E>
@@ -120,18 +138,7 @@ void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S
       }
   } else {
     E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
-    if (r == 1 && !trans_a && !trans_b && k >= 1 && kernels::vector_matrix_fits<S<E>>(k, n))
-      return kernels::vector_matrix(k, a.data(), b.data(), b.outerStride(), n, c.data());
-    if (r == 1 && !trans_a && trans_b && k >= 1 && n * k <= kernels::kMatrixVectorMaxElements<S<E>>)
-      return kernels::matrix_vector(k, a.data(), b.data(), b.outerStride(), n, c.data());
-    if (r == 1 && !trans_a) {  // other rows: Eigen's matrix-vector kernels, without the run-time
-      auto y = c.row(0).transpose();  // dispatch (and zeroing of C) of a dynamic-size product
-      if (trans_b)
-        y.noalias() = b * a.row(0).transpose();
-      else
-        y.noalias() = b.transpose() * a.row(0).transpose();
-      return;
-    }
+    if (r == 1 && !trans_a) return row_product<S<E>>(trans_b, a, b, c);
     if constexpr (!E::kCounting)  // the timed build alone: counts never see threads
       if (split_product<S<E>>(trans_a, trans_b, a, b, c)) return;
     block_product<S<E>>(path_of<S<E>>(trans_a, trans_b, r, n, k), trans_a, trans_b, a, b, c);

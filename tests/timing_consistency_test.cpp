@@ -171,22 +171,25 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, TimingConsistency, ::testing::ValuesIn(var
 
 // cosda-bench's plain-Eigen ring (bench/plain_ring.hpp) computes its partner's outputs over
 // long streams: many passes of the ring, several heads, each layout co_si chooses (n > d, n = d,
-// n < d).
+// n < d, short rows, and in float K beyond 1 MiB with n > d, stored a token per column).
 template <class T>
-void expect_ring_matches_partner(std::int64_t n, std::int64_t d, std::int64_t heads, double tol) {
+void expect_ring_matches_partner(std::int64_t n, std::int64_t d, std::int64_t heads, double tol,
+                                 std::int64_t passes = 10) {
   bench::PlainRing<T> ring(n, d, heads);
   const Mat<T> tokens = random_stream(97, d, 31).cast<T>();
-  EXPECT_LE(bench::check_against_partner(ring, n, d, heads, tokens, 10 * n + 7, tol), tol)
+  EXPECT_LE(bench::check_against_partner(ring, n, d, heads, tokens, passes * n + 7, tol), tol)
       << "n " << n << " d " << d << " heads " << heads;
 }
 
 TEST(TimingPlainRing, MatchesPartnerOnLongStreams) {
   for (const TimedShape s :
        {TimedShape{120, 192, 0, 16}, TimedShape{120, 192, 0, 1}, TimedShape{64, 256, 0, 1},
-        TimedShape{100, 100, 0, 1}, TimedShape{300, 40, 0, 1}}) {
+        TimedShape{100, 100, 0, 1}, TimedShape{300, 40, 0, 1}, TimedShape{8, 8, 0, 1},
+        TimedShape{120, 12, 0, 1}}) {
     expect_ring_matches_partner<float>(s.n, s.d, s.heads, 1e-4);
     expect_ring_matches_partner<double>(s.n, s.d, s.heads, 1e-10);
   }
+  expect_ring_matches_partner<float>(1100, 240, 1, 1e-4, 2);
 }
 
 }  // namespace

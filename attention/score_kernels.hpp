@@ -1,0 +1,92 @@
+// Kernels of the single-output step's scores (attention/ops_single.hpp): a = exp(q K^T - c) and
+// its sum, the exponentials taken on each packet of scores as soon as it is complete, while
+// the next rows of K load, instead of in a pass of their own after the product.
+#pragma once
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "attention/vector_matrix.hpp"
+
+// Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
+// vector attributes are not part of the argument, which does not matter for them.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+
+namespace cosda::kernels {
+
+namespace detail {
+
+// y[j, n) <- exp(y - c) (c when shifted) in packets of type P from j while a whole one fits,
+// each added to total; returns the first element left.
+template <class P, class T>
+inline std::int64_t exp_packets(T* y, std::int64_t j, std::int64_t n, bool shifted, T c, P& total) {
+  using namespace Eigen::internal;
+  constexpr std::int64_t W = unpacket_traits<P>::size;
+  for (; j + W <= n; j += W) {
+    const P x = ploadu<P>(y + j);
+    const P e = pexp(shifted ? psub(x, pset1<P>(c)) : x);
+    pstoreu(y + j, e);
+    total = padd(total, e);
+  }
+  return j;
+}
+
+}  // namespace detail
+
+// y[0, n) <- exp(y - c) (c when shifted); returns the sum of the new y. Whole packets, then a
+// half and a quarter packet, so that short rows (n = 8 floats) are not exponentiated one by
+// one, then the last elements one by one.
+template <class T>
+inline T exp_sum(T* y, std::int64_t n, bool shifted, T c) {
+  using namespace Eigen::internal;
+  using P = typename packet_traits<T>::type;
+  using H = typename unpacket_traits<P>::half;
+  using Q = typename unpacket_traits<H>::half;
+  constexpr std::int64_t W = unpacket_traits<P>::size, WH = unpacket_traits<H>::size,
+                         WQ = unpacket_traits<Q>::size;
+  P total = pset1<P>(T(0));
+  std::int64_t j = detail::exp_packets<P>(y, 0, n, shifted, c, total);
+  T sum = predux(total);
+  if constexpr (WH < W) {
+    H half = pset1<H>(T(0));
+    j = detail::exp_packets<H>(y, j, n, shifted, c, half);
+    sum += predux(half);
+    if constexpr (WQ < WH) {
+      Q quarter = pset1<Q>(T(0));
+      j = detail::exp_packets<Q>(y, j, n, shifted, c, quarter);
+      sum += predux(quarter);
+    }
+  }
+  for (; j < n; ++j) {
+    y[j] = std::exp(shifted ? y[j] - c : y[j]);
+    sum += y[j];
+  }
+  return sum;
+}
+
+// y = exp(B x^T - c) (c when shifted) for B n x k, rows ldb apart, k >= 1: matrix_vector's
+// dot products a packet of rows at a time, that packet of scores exponentiated and summed
+// while the next rows load; the last rows (fewer than a packet) by exp_sum. Returns the sum
+// of y.
+template <class T>
+inline T exp_matrix_vector(std::int64_t k, const T* x, const T* b, std::int64_t ldb, std::int64_t n,
+                           T* y, bool shifted, T c) {
+  using namespace Eigen::internal;
+  using P = typename packet_traits<T>::type;
+  constexpr std::int64_t W = unpacket_traits<P>::size;
+  P total = pset1<P>(T(0));
+  for (std::int64_t j = 0; j < n; j += W) {
+    const std::int64_t rows = std::min(W, n - j);
+    matrix_vector(k, x, b + j * ldb, ldb, rows, y + j);
+    if (rows < W) return predux(total) + exp_sum(y + j, rows, shifted, c);
+    detail::exp_packets<P>(y, j, j + W, shifted, c, total);
+  }
+  return predux(total);
+}
+
+}  // namespace cosda::kernels
+
+#pragma GCC diagnostic pop
