@@ -19,6 +19,7 @@
 #include "attention/ops_heads_rows.hpp"
 #include "attention/ops_retro.hpp"
 #include "attention/ops_rows.hpp"
+#include "attention/packet_widths.hpp"
 #include "attention/vector_matrix.hpp"
 
 // Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
@@ -120,15 +121,9 @@ inline std::int64_t sub_add_packets(T* y, T a, const T* x, T b, const T* z, std:
 // rather than one element at a time.
 template <class T>
 inline void sub_add_scaled_short(T* y, T a, const T* x, T b, const T* z, std::int64_t n) {
-  using namespace Eigen::internal;
-  using P = typename packet_traits<T>::type;
-  using H = typename unpacket_traits<P>::half;
-  using Q = typename unpacket_traits<H>::half;
-  constexpr std::int64_t W = unpacket_traits<P>::size, WH = unpacket_traits<H>::size,
-                         WQ = unpacket_traits<Q>::size;
-  std::int64_t j = detail::sub_add_packets<P>(y, a, x, b, z, 0, n);
-  if constexpr (WH < W) j = detail::sub_add_packets<H>(y, a, x, b, z, j, n);
-  if constexpr (WQ < WH) j = detail::sub_add_packets<Q>(y, a, x, b, z, j, n);
+  std::int64_t j = packet_cascade<T>(0, [&]<class X>(std::int64_t at) {
+    return detail::sub_add_packets<X>(y, a, x, b, z, at, n);
+  });
   for (; j < n; ++j) y[j] = y[j] - a * x[j] + b * z[j];
 }
 

@@ -11,6 +11,7 @@
 
 #include "attention/ops_core.hpp"
 #include "attention/ops_product.hpp"
+#include "attention/packet_widths.hpp"
 #include "attention/row_kernels.hpp"
 
 // Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
@@ -44,16 +45,10 @@ inline std::int64_t dot2_packet(const T* x, const T* a, const T* b, std::int64_t
 template <class T>
 inline void dot2_short(const T* x, const T* a, const T* b, std::int64_t n, T* xa, T* xb) {
   using namespace Eigen::internal;
-  using P = typename packet_traits<T>::type;
-  using H = typename unpacket_traits<P>::half;
-  using Q = typename unpacket_traits<H>::half;
-  constexpr std::int64_t W = unpacket_traits<P>::size, WH = unpacket_traits<H>::size,
-                         WQ = unpacket_traits<Q>::size;
-  if (n >= W) return dot2(x, a, b, n, xa, xb);
+  if (n >= unpacket_traits<typename packet_traits<T>::type>::size) return dot2(x, a, b, n, xa, xb);
   T ra(0), rb(0);
-  std::int64_t j = 0;
-  if constexpr (WH < W) j = detail::dot2_packet<H>(x, a, b, j, n, ra, rb);
-  if constexpr (WQ < WH) j = detail::dot2_packet<Q>(x, a, b, j, n, ra, rb);
+  std::int64_t j = packet_cascade<T>(
+      0, [&]<class X>(std::int64_t at) { return detail::dot2_packet<X>(x, a, b, at, n, ra, rb); });
   for (; j < n; ++j) {
     ra += x[j] * a[j];
     rb += x[j] * b[j];
@@ -88,15 +83,8 @@ inline std::int64_t weighted_packets(std::int64_t k, const T* x, const T* b, std
 template <class T>
 inline void vector_matrix_short(std::int64_t k, const T* x, const T* b, std::int64_t ldb,
                                 std::int64_t n, T* y) {
-  using namespace Eigen::internal;
-  using P = typename packet_traits<T>::type;
-  using H = typename unpacket_traits<P>::half;
-  using Q = typename unpacket_traits<H>::half;
-  constexpr std::int64_t W = unpacket_traits<P>::size, WH = unpacket_traits<H>::size,
-                         WQ = unpacket_traits<Q>::size;
-  std::int64_t j = weighted_packets<P>(k, x, b, ldb, y, 0, n);
-  if constexpr (WH < W) j = weighted_packets<H>(k, x, b, ldb, y, j, n);
-  if constexpr (WQ < WH) j = weighted_packets<Q>(k, x, b, ldb, y, j, n);
+  std::int64_t j = packet_cascade<T>(
+      0, [&]<class X>(std::int64_t at) { return weighted_packets<X>(k, x, b, ldb, y, at, n); });
   for (; j < n; ++j) {
     T acc = x[0] * b[j];
     for (std::int64_t l = 1; l < k; ++l) acc += x[l] * b[l * ldb + j];
@@ -136,15 +124,9 @@ inline std::int64_t head_rows_packets(std::int64_t rows, const T* x, std::int64_
 template <int K, class T>
 inline void head_rows(std::int64_t rows, const T* x, std::int64_t ldx, const T* b, std::int64_t ldb,
                       std::int64_t n, T* y, std::int64_t ldy) {
-  using namespace Eigen::internal;
-  using P = typename packet_traits<T>::type;
-  using H = typename unpacket_traits<P>::half;
-  using Q = typename unpacket_traits<H>::half;
-  constexpr std::int64_t W = unpacket_traits<P>::size, WH = unpacket_traits<H>::size,
-                         WQ = unpacket_traits<Q>::size;
-  std::int64_t j = head_rows_packets<K, P>(rows, x, ldx, b, ldb, y, ldy, 0, n);
-  if constexpr (WH < W) j = head_rows_packets<K, H>(rows, x, ldx, b, ldb, y, ldy, j, n);
-  if constexpr (WQ < WH) j = head_rows_packets<K, Q>(rows, x, ldx, b, ldb, y, ldy, j, n);
+  const std::int64_t j = packet_cascade<T>(0, [&]<class X>(std::int64_t at) {
+    return head_rows_packets<K, X>(rows, x, ldx, b, ldb, y, ldy, at, n);
+  });
   for (std::int64_t t = 0; t < rows; ++t)
     for (std::int64_t c = j; c < n; ++c) {
       T acc = x[t * ldx] * b[c];

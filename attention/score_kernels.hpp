@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "attention/packet_widths.hpp"
 #include "attention/vector_matrix.hpp"
 
 // Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
@@ -42,24 +43,13 @@ inline std::int64_t exp_packets(T* y, std::int64_t j, std::int64_t n, bool shift
 template <class T>
 inline T exp_sum(T* y, std::int64_t n, bool shifted, T c) {
   using namespace Eigen::internal;
-  using P = typename packet_traits<T>::type;
-  using H = typename unpacket_traits<P>::half;
-  using Q = typename unpacket_traits<H>::half;
-  constexpr std::int64_t W = unpacket_traits<P>::size, WH = unpacket_traits<H>::size,
-                         WQ = unpacket_traits<Q>::size;
-  P total = pset1<P>(T(0));
-  std::int64_t j = detail::exp_packets<P>(y, 0, n, shifted, c, total);
-  T sum = predux(total);
-  if constexpr (WH < W) {
-    H half = pset1<H>(T(0));
-    j = detail::exp_packets<H>(y, j, n, shifted, c, half);
-    sum += predux(half);
-    if constexpr (WQ < WH) {
-      Q quarter = pset1<Q>(T(0));
-      j = detail::exp_packets<Q>(y, j, n, shifted, c, quarter);
-      sum += predux(quarter);
-    }
-  }
+  T sum(0);
+  std::int64_t j = packet_cascade<T>(0, [&]<class X>(std::int64_t at) {
+    X total = pset1<X>(T(0));
+    at = detail::exp_packets<X>(y, at, n, shifted, c, total);
+    sum += predux(total);
+    return at;
+  });
   for (; j < n; ++j) {
     y[j] = std::exp(shifted ? y[j] - c : y[j]);
     sum += y[j];
