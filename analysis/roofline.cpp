@@ -191,10 +191,7 @@ std::int64_t cache_bytes(int level, int sysconf_name, std::int64_t fallback) {
 void describe(Machine& m) {
   m.strings["cpu"] = cpu_name();
   m.strings["command"] = "cosda roofline";
-  if (std::ifstream in("/proc/loadavg"); in) {
-    std::string one;
-    if (in >> one) m.strings["load_average"] = one;  // other processes lower what is measured
-  }
+  m.strings["load_average"] = load_average();  // other processes lower what is measured
   m.strings["compiler"] = __VERSION__;
 #if defined(__AVX512F__)
   m.strings["vector_isa"] = "AVX-512";

@@ -62,6 +62,14 @@ inline std::string cpu_name() {
   return cpu_name(in);
 }
 
+// The 1-minute load average ("unknown" where /proc/loadavg is unreadable): above the core
+// count, other processes shared the cores, and what is timed or measured is inflated.
+inline std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string one;
+  return in >> one ? one : "unknown";
+}
+
 inline const char* const kLevels[] = {"l1", "l2", "l3", "dram"};
 
 struct Machine {

@@ -3,7 +3,7 @@
 // their union, in bytes. An element read by several ops counts once; an assignment a kernel
 // makes outside the seam (such as `scratch = beta` in cony_common.hpp) is not recorded, though the
 // seam ops around it touch both sides. This is the "bytes"
-// of the roofline bound (sweeps/roofline_model.hpp): the least a step must bring through
+// of the roofline bound (analysis/roofline_model.hpp): the least a step must bring through
 // the cache level that holds them.
 #pragma once
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "analysis/measure.hpp"
+#include "analysis/roofline_model.hpp"
 #include "bench/timing_config.hpp"
-#include "sweeps/roofline_model.hpp"
 
 namespace cosda::bench {
 

@@ -25,7 +25,7 @@
 // the memory the step's operations read and write, each byte once (measured the same way,
 // attention/footprint.hpp); flop/byte; and, when
 // results/roofline/machine.json exists, bound_GFLOP/s and roofline, the fraction of the bound
-// (sweeps/roofline_model.hpp) reached. With --cosda_report=DIR the run also writes
+// (analysis/roofline_model.hpp) reached. With --cosda_report=DIR the run also writes
 // DIR/timing/realized.md (FLOP ratio vs att beside the time ratio vs att; the ring, head
 // batching and all-cores tables; medians of this run) and DIR/timing/points.tsv (the roofline
 // figure's points, drawn by `cosda roofline`), both written by bench/report.cpp. Whole models
@@ -48,11 +48,11 @@
 
 #include "analysis/measure.hpp"
 #include "analysis/policy.hpp"
+#include "analysis/roofline_model.hpp"
 #include "attention/multi_head.hpp"
 #include "bench/bench_case.hpp"
 #include "bench/streams.hpp"
 #include "bench/timing_config.hpp"
-#include "sweeps/roofline_model.hpp"
 
 namespace cosda::bench {
 
@@ -99,13 +99,6 @@ StepCost step_cost(const Case& c, const Cost& k) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// The 1-minute load average: other processes on the cores make wall-clock times noisy.
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string one;
-  return in >> one ? one : "unknown";
-}
 
 // ---------------------------------------------------------------------------------------
 
@@ -394,10 +387,10 @@ int run_main(int argc, char** argv) {
   register_cases(cases, cfg, machine);
   if (o.models != "none") register_model_cases(o.models, cfg);
   CollectingReporter reporter;
-  o.load_before = load_average();
+  o.load_before = roofline::load_average();
   benchmark::AddCustomContext("load_average_before", o.load_before);
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  o.load_after = load_average();
+  o.load_after = roofline::load_average();
   benchmark::Shutdown();
   if (!o.out.empty() && std::filesystem::exists(out_tmp)) std::filesystem::rename(out_tmp, o.out);
   if (!o.report.empty()) write_reports(o, cfg, cases, reporter.results, machine);

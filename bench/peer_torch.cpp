@@ -26,11 +26,11 @@
 #include <optional>
 #include <random>
 
+#include "analysis/roofline_model.hpp"
 #include "attention/blas.hpp"
 #include "attention/multi_head.hpp"
 #include "bench/timing_config.hpp"
 #include "io/atomic_file.hpp"
-#include "sweeps/roofline_model.hpp"
 
 namespace cosda::bench {
 namespace {
@@ -323,21 +323,22 @@ std::optional<Options> parse_options(int argc, char** argv) {
 }
 
 // results/timing/peer.md from the rows of the run.
-std::string peer_md(const Options& o, const TimingConfig& cfg, const std::vector<Row>& rows) {
+std::string peer_md(const Options& o, const TimingConfig& cfg, const std::vector<Row>& rows,
+                    const std::string& load) {
   std::string md = "# cosda against libtorch\n\n";
   md += fmt::format(
-      "Written by `{}` from `{}`: libtorch {} (Debian libtorch-dev), one thread "
+      "Written by `{}` from `{}` on {}: libtorch {} (Debian libtorch-dev), one thread "
       "(torch::set_num_threads(1), one OpenMP thread for cosda), OPENBLAS_CORETYPE={}. Times "
       "are per steady-state step on the thread's CPU clock, the median of {} repetitions of "
       "about {} s each (the clock read once per repetition; the versions compared take their "
       "repetitions in turn, so that a burst of load falls on all of them), all in one process. "
       "**ratio** = "
       "cosda / libtorch: below 1, cosda is faster. Each libtorch version's output matched "
-      "cosda's on the same window before timing (rel. err. columns)."
-      "\n\n",
-      o.command, o.config, TORCH_VERSION,
+      "cosda's on the same window before timing (rel. err. columns). Load average (1 min) before "
+      "and after the run: {}.\n\n",
+      o.command, o.config, roofline::cpu_name(), TORCH_VERSION,
       std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "unset", o.repetitions,
-      o.min_time);
+      o.min_time, load);
   md +=
       "| shape | scalar | cosda att | libtorch att | ratio | cosda co_si | libtorch CoSi (cat) | "
       "ratio | libtorch CoSi (ring, mv) | ratio | rel. err. att / cat / ring |\n"
@@ -369,13 +370,14 @@ int run_main(int argc, char** argv) {
 #endif
   if (o.models) return run_models(o);
   const TimingConfig cfg = load_timing_config(o.config);
+  const std::string before = roofline::load_average();
   std::vector<Row> rows;
   for (const auto& s : cfg.shapes) {
     if (!compared(s, cfg) || (o.quick && !s.quick)) continue;
     for (const auto& scalar : cfg.scalars)
       rows.push_back(scalar == "float" ? run_shape<float>(s, o) : run_shape<double>(s, o));
   }
-  write_file_atomic(o.out, peer_md(o, cfg, rows));
+  write_file_atomic(o.out, peer_md(o, cfg, rows, before + " / " + roofline::load_average()));
   fmt::print("wrote {}\n", o.out);
   return 0;
 }

@@ -33,13 +33,6 @@ struct Timed {
   double flops = 0;  // executed, per step
 };
 
-// The 1-minute load average: above the core count, other processes shared the cores.
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string one;
-  return in >> one ? one : "unknown";
-}
-
 struct Result {
   double cosda = 0, torch = 0, err = 0;
 };
@@ -195,13 +188,14 @@ int run_models(const Options& o) {
   const std::vector<Timed> list = what_to_time(r);
   const std::vector<std::string> scalars = {"float", "double"};
   torch::NoGradGuard no_grad;
-  const std::string before = load_average();
+  const std::string before = roofline::load_average();
   Results res;
   for (const auto& t : list) {
     res[t.key + "/float"] = time_model<float>(t, o);
     res[t.key + "/double"] = time_model<double>(t, o);
   }
-  write_file_atomic(o.out, models_md(o, r, list, scalars, res, before + " / " + load_average()));
+  write_file_atomic(o.out,
+                    models_md(o, r, list, scalars, res, before + " / " + roofline::load_average()));
   fmt::print("wrote {}\n", o.out);
   return 0;
 }

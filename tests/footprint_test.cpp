@@ -1,5 +1,5 @@
 // Footprint (attention/footprint.hpp): the bytes a step touches, recorded by the seam ops
-// under Tally; the "bytes" of the roofline bound in cosda-bench (sweeps/roofline_model.hpp,
+// under Tally; the "bytes" of the roofline bound in cosda-bench (analysis/roofline_model.hpp,
 // whose bound and machine name are tested here too).
 #include "attention/footprint.hpp"
 
@@ -7,8 +7,8 @@
 
 #include "analysis/heap.hpp"
 #include "analysis/measure.hpp"
+#include "analysis/roofline_model.hpp"
 #include "attention/ops.hpp"
-#include "sweeps/roofline_model.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {

@@ -15,10 +15,10 @@
 
 #include "analysis/heap.hpp"
 #include "analysis/published.hpp"
+#include "analysis/roofline_model.hpp"
 #include "io/errors.hpp"
 #include "sweeps/config.hpp"
 #include "sweeps/report.hpp"
-#include "sweeps/roofline_model.hpp"
 
 namespace cosda {
 namespace {
