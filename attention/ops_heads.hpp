@@ -20,6 +20,7 @@
 #include "attention/ops_retro.hpp"
 #include "attention/ops_rows.hpp"
 #include "attention/packet_widths.hpp"
+#include "attention/score_kernels.hpp"
 #include "attention/vector_matrix.hpp"
 
 // Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
@@ -28,74 +29,6 @@
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 
 namespace cosda::kernels {
-
-namespace detail {
-
-// y[0, R W) = exp(x B[:, 0, R W) - c) for R packets of type P (c when shifted), a packet
-// accumulator per packet over the k rows of B as in vector_matrix, and their sum added to
-// total: the exponentials run on registers while the next rows of B load.
-template <class P, int R, class T>
-inline void exp_block(std::int64_t k, const T* x, const T* b, std::int64_t ldb, T* y, bool shifted,
-                      T c, P& total) {
-  using namespace Eigen::internal;
-  constexpr int W = unpacket_traits<P>::size;
-  P acc[R];
-  const P x0 = pset1<P>(x[0]);
-  for (int r = 0; r < R; ++r) acc[r] = pmul(x0, ploadu<P>(b + r * W));
-  for (std::int64_t l = 1; l < k; ++l) {
-    const T* bl = b + l * ldb;
-    const P xl = pset1<P>(x[l]);
-    for (int r = 0; r < R; ++r) acc[r] = pmadd(xl, ploadu<P>(bl + r * W), acc[r]);
-  }
-  const P pc = pset1<P>(c);
-  for (int r = 0; r < R; ++r) {
-    const P e = pexp(shifted ? psub(acc[r], pc) : acc[r]);
-    pstoreu(y + r * W, e);
-    total = padd(total, e);
-  }
-}
-
-}  // namespace detail
-
-// y[0, n) = exp(x B - c) (c when shifted) for a row vector x (1 x k) and a row-major B
-// (k x n, rows ldb apart), k >= 1; returns the sum of y. Four packets of columns at a time,
-// then two, one and a half, the last columns one by one.
-template <class T>
-inline T exp_vector_matrix(std::int64_t k, const T* x, const T* b, std::int64_t ldb, std::int64_t n,
-                           T* y, bool shifted, T c) {
-  using namespace Eigen::internal;
-  using P = typename packet_traits<T>::type;
-  using H = typename unpacket_traits<P>::half;
-  constexpr std::int64_t W = unpacket_traits<P>::size, WH = unpacket_traits<H>::size;
-  P total = pset1<P>(T(0));
-  std::int64_t j = 0;
-  for (; j + 4 * W <= n; j += 4 * W)
-    detail::exp_block<P, 4>(k, x, b + j, ldb, y + j, shifted, c, total);
-  if (n - j >= 2 * W) {
-    detail::exp_block<P, 2>(k, x, b + j, ldb, y + j, shifted, c, total);
-    j += 2 * W;
-  }
-  if (n - j >= W) {
-    detail::exp_block<P, 1>(k, x, b + j, ldb, y + j, shifted, c, total);
-    j += W;
-  }
-  T sum = predux(total);
-  if constexpr (WH < W) {
-    if (n - j >= WH) {
-      H half = pset1<H>(T(0));
-      detail::exp_block<H, 1>(k, x, b + j, ldb, y + j, shifted, c, half);
-      sum += predux(half);
-      j += WH;
-    }
-  }
-  for (; j < n; ++j) {
-    T s = x[0] * b[j];
-    for (std::int64_t l = 1; l < k; ++l) s += x[l] * b[l * ldb + j];
-    y[j] = std::exp(shifted ? s - c : s);
-    sum += y[j];
-  }
-  return sum;
-}
 
 namespace detail {
 

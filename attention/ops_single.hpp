@@ -8,7 +8,6 @@
 
 #include "attention/ops_core.hpp"
 #include "attention/ops_elementwise.hpp"
-#include "attention/ops_heads.hpp"  // kernels::exp_vector_matrix, the scores of K by column
 #include "attention/ops_product.hpp"
 #include "attention/score_kernels.hpp"
 
