@@ -10,8 +10,7 @@
 // and of its values (n x d).
 #pragma once
 
-#include "attention/ops_heads.hpp"
-#include "attention/random_features.hpp"
+#include "attention/heads_state.hpp"
 
 namespace cosda {
 
@@ -20,73 +19,27 @@ class CoRfSiHeads final : public Attention<E> {
  public:
   using S = typename E::Scalar;
 
-  // c.d is the full width; heads must divide it. Every head's feature map is the one a CoRfSi
-  // of width d / heads draws from c: MultiHead gives every head c's feature_seed, so all heads
-  // share one W, and every head's W x_i is a row of one h x m product.
   CoRfSiHeads(const Config& c, std::int64_t heads)
-      : n_(c.n),
-        d_(c.d),
-        h_(heads),
-        dh_(head_width(c, heads)),
-        m_(c.m),
-        w_(m_, dh_),
-        s_(h_ * m_, dh_),
-        z_(h_ * m_, 1),
-        phi_k_(n_, h_ * m_),
-        v_(n_, d_),
-        a_(1, h_ * m_),
-        u_(1, h_ * m_),
-        den_(h_, 1),
-        out_(1, d_),
-        shift_(ops::shift_of<S>(c.exp_shift)) {
-    Config hc = c;
-    hc.d = dh_;
-    const FeatureMap<E> head(hc);
-    key_scale_ = head.key_scale();
-    w_ = head.features();
-    s_.setConstant(S(0.0));
-    z_.setConstant(S(0.0));
-  }
+      : st_(c, heads), den_(st_.h, 1), out_(1, st_.d) {}
 
   bool step(const S* q, const S* k, const S* v) override {
-    const std::int64_t j = seen_ % n_;
-    // a_i = phi(k_i) = exp(W k_i' - |k_i'|^2 / 2 [- C]), up to a factor common to every key
-    ops::gemm_nt<E>(CMap(k, h_, dh_), w_, Map(a_.data(), h_, m_));
-    ops::heads_key_exp<E>(CMap(k, 1, d_), key_scale_, shift_, Map(a_.data(), h_, m_));
-    if (seen_ >= n_)  // S_i, z_i lose the leaving token's terms and gain the new token's
-      ops::heads_slide_sums<E>(h_, &phi_k_(j, 0), a_.data(), &v_(j, 0), v, z_.data(), s_);
-    else
-      enter(v);
-    ops::copy<E>(a_.data(), a_.data() + h_ * m_, &phi_k_(j, 0));
-    ops::copy<E>(v, v + d_, &v_(j, 0));
-    if (++seen_ < n_) return false;
-    // u_i = phi(q_i) = exp(W q_i' - max), out_i = u_i S_i / (u_i . z_i)
-    ops::gemm_nt<E>(CMap(q, h_, dh_), w_, Map(u_.data(), h_, m_));
-    ops::heads_max_exp<E>(Map(u_.data(), h_, m_));
-    Map out(out_.data(), h_, dh_);
-    ops::heads_gemm_nn<E>(u_, s_, out);
-    ops::heads_gemm_nn<E>(u_, z_, den_);
-    ops::reciprocals<E>(den_.data(), den_.data(), h_);
+    st_.slide(seen_, k, v);  // S_i, z_i lose the leaving token's terms and gain the new token's
+    if (++seen_ < st_.n) return false;
+    // u_i = phi(q_i), out_i = u_i S_i / (u_i . z_i)
+    st_.query_features(q);
+    Eigen::Map<Mat<S>> out(out_.data(), st_.h, st_.dh);
+    ops::heads_gemm_nn<E>(st_.u, st_.s, out);
+    ops::heads_gemm_nn<E>(st_.u, st_.z, den_);
+    ops::reciprocals<E>(den_.data(), den_.data(), st_.h);
     ops::scale_rows<E>(out, den_.data());
     return true;
   }
   MatCRef<S> output() const override { return out_; }
 
  private:
-  using Map = Eigen::Map<Mat<S>>;
-  using CMap = Eigen::Map<const Mat<S>>;
-
-  // The warm-up: the token enters every head's sums, no token leaves (FeatureSums::enter).
-  void enter(const S* v) {
-    ops::add<E>(a_.data(), z_.data(), h_ * m_, +1);
-    for (std::int64_t r = 0; r < h_ * m_; ++r)
-      ops::axpy<E>(a_(0, r), v + r / m_ * dh_, &s_(r, 0), dh_, +1);
-  }
-
-  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
-  S key_scale_{};  // 1 / (2 sqrt(dh))
-  Mat<S> w_, s_, z_, phi_k_, v_, a_, u_, den_, out_;
-  ops::Shift<S> shift_;  // Config::exp_shift
+  FeatureSumsHeads<E> st_;
+  std::int64_t seen_ = 0;
+  Mat<S> den_, out_;
 };
 
 }  // namespace cosda
