@@ -81,22 +81,16 @@ inline T exp_matrix_vector(std::int64_t k, const T* x, const T* b, std::int64_t 
 
 namespace detail {
 
-// y[0, R W) = exp(x B[:, 0, R W) - c) for R packets of type P (c when shifted), a packet
-// accumulator per packet over the k rows of B as in vector_matrix, and their sum added to
-// total: the exponentials run on registers while the next rows of B load.
+// y[0, R W) = exp(x B[:, 0, R W) - c) for R packets of type P (c when shifted), the packets of
+// vector_matrix's block, and their sum added to total: the exponentials run on registers while
+// the next rows of B load.
 template <class P, int R, class T>
 inline void exp_block(std::int64_t k, const T* x, const T* b, std::int64_t ldb, T* y, bool shifted,
                       T c, P& total) {
   using namespace Eigen::internal;
   constexpr int W = unpacket_traits<P>::size;
   P acc[R];
-  const P x0 = pset1<P>(x[0]);
-  for (int r = 0; r < R; ++r) acc[r] = pmul(x0, ploadu<P>(b + r * W));
-  for (std::int64_t l = 1; l < k; ++l) {
-    const T* bl = b + l * ldb;
-    const P xl = pset1<P>(x[l]);
-    for (int r = 0; r < R; ++r) acc[r] = pmadd(xl, ploadu<P>(bl + r * W), acc[r]);
-  }
+  vm_accumulate<P, R>(k, x, b, ldb, acc);
   const P pc = pset1<P>(c);
   for (int r = 0; r < R; ++r) {
     const P e = pexp(shifted ? psub(acc[r], pc) : acc[r]);

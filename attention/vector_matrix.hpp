@@ -24,12 +24,12 @@ namespace cosda::kernels {
 
 namespace detail {
 
-// y[0, R W) = x B[:, 0, R W) for R packets of type P, each an accumulator over the k rows.
+// acc[r] = x B[:, r W, (r+1) W) for R packets of type P, r < R: an accumulator per packet over
+// the k rows of B, the k terms of each sum first to last.
 template <class P, int R, class T>
-inline void vm_block(std::int64_t k, const T* x, const T* b, std::int64_t ldb, T* y) {
+inline void vm_accumulate(std::int64_t k, const T* x, const T* b, std::int64_t ldb, P (&acc)[R]) {
   using namespace Eigen::internal;
   constexpr int W = unpacket_traits<P>::size;
-  P acc[R];
   const P x0 = pset1<P>(x[0]);
   for (int r = 0; r < R; ++r) acc[r] = pmul(x0, ploadu<P>(b + r * W));
   for (std::int64_t l = 1; l < k; ++l) {
@@ -37,7 +37,15 @@ inline void vm_block(std::int64_t k, const T* x, const T* b, std::int64_t ldb, T
     const P xl = pset1<P>(x[l]);
     for (int r = 0; r < R; ++r) acc[r] = pmadd(xl, ploadu<P>(bl + r * W), acc[r]);
   }
-  for (int r = 0; r < R; ++r) pstoreu(y + r * W, acc[r]);
+}
+
+// y[0, R W) = x B[:, 0, R W) for R packets of type P.
+template <class P, int R, class T>
+inline void vm_block(std::int64_t k, const T* x, const T* b, std::int64_t ldb, T* y) {
+  constexpr int W = Eigen::internal::unpacket_traits<P>::size;
+  P acc[R];
+  vm_accumulate<P, R>(k, x, b, ldb, acc);
+  for (int r = 0; r < R; ++r) Eigen::internal::pstoreu(y + r * W, acc[r]);
 }
 
 // Columns [j, n) with packets of type P, then of its half.
