@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "attention/elementwise_kernels.hpp"
 #include "attention/ops_core.hpp"
 
 namespace cosda::ops {
@@ -43,11 +44,14 @@ void exp_inplace(S<E>* x, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) x[i] = exp(x[i]);
   } else {
     E::tally({.exp = n});
-    VecMap<S<E>>(x, n) = VecMap<S<E>>(x, n).array().exp();
+    kernels::exp_array(x, n, false, S<E>(0));
   }
 }
+// A matrix stored whole (rows of m = 4 landmark scores) in one op and one pass, not a call
+// per row; others a row per op.
 template <class E>
 void exp_inplace(MatRef<S<E>> x) {
+  if (x.outerStride() == x.cols()) return exp_inplace<E>(x.data(), x.size());
   for (std::int64_t i = 0; i < x.rows(); ++i) exp_inplace<E>(&x(i, 0), x.cols());
 }
 
@@ -61,11 +65,12 @@ void exp_inplace(S<E>* x, std::int64_t n, const Shift<S<E>>& s) {
     for (std::int64_t i = 0; i < n; ++i) x[i] = exp(x[i] - s.c);
   } else {
     E::tally({.add = n, .exp = n});
-    VecMap<S<E>>(x, n) = (VecMap<S<E>>(x, n).array() - s.c).exp();
+    kernels::exp_array(x, n, true, s.c);
   }
 }
 template <class E>
 void exp_inplace(MatRef<S<E>> x, const Shift<S<E>>& s) {
+  if (x.outerStride() == x.cols()) return exp_inplace<E>(x.data(), x.size(), s);
   for (std::int64_t i = 0; i < x.rows(); ++i) exp_inplace<E>(&x(i, 0), x.cols(), s);
 }
 
@@ -80,7 +85,7 @@ S<E> sum(const S<E>* x, std::int64_t n) {
     return acc;
   } else {
     E::tally({.add = n - 1});
-    return VecCMap<S<E>>(x, n).sum();
+    return kernels::sum(x, n);
   }
 }
 
@@ -151,7 +156,7 @@ void scale(S<E>* x, std::int64_t n, S<E> a) {
     for (std::int64_t i = 0; i < n; ++i) x[i] *= a;
   } else {
     E::tally({.mul = n});
-    VecMap<S<E>>(x, n) *= a;
+    kernels::scaled_copy(x, a, x, n);
   }
 }
 
@@ -164,7 +169,7 @@ void divide(S<E>* x, std::int64_t n, S<E> a) {
     for (std::int64_t i = 0; i < n; ++i) x[i] /= a;
   } else {
     E::tally({.div = n});
-    VecMap<S<E>>(x, n) /= a;
+    kernels::quotient(x, a, n);
   }
 }
 
@@ -180,10 +185,7 @@ void axpy(S<E> a, const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
       for (std::int64_t i = 0; i < n; ++i) y[i] -= a * x[i];
   } else {
     E::tally({.mul = n, .add = n});
-    if (sign > 0)
-      VecMap<S<E>>(y, n) += a * VecCMap<S<E>>(x, n);
-    else
-      VecMap<S<E>>(y, n) -= a * VecCMap<S<E>>(x, n);
+    kernels::axpy(a, x, y, n, sign);
   }
 }
 
@@ -199,10 +201,7 @@ void add(const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
       for (std::int64_t i = 0; i < n; ++i) y[i] -= x[i];
   } else {
     E::tally({.add = n});
-    if (sign > 0)
-      VecMap<S<E>>(y, n) += VecCMap<S<E>>(x, n);
-    else
-      VecMap<S<E>>(y, n) -= VecCMap<S<E>>(x, n);
+    kernels::accumulate(x, y, n, sign);
   }
 }
 

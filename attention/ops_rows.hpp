@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "attention/elementwise_kernels.hpp"
 #include "attention/ops_core.hpp"
 #include "attention/ops_elementwise.hpp"
-#include "attention/row_kernels.hpp"
 
 namespace cosda::ops {
 
@@ -32,11 +32,8 @@ void exp_row_sums(MatRef<S<E>> x, S<E>* out) {
     row_sums<E>(x, out);
   } else {
     E::tally({.add = x.rows() * (x.cols() - 1), .exp = x.rows() * x.cols()});
-    for (std::int64_t i = 0; i < x.rows(); ++i) {
-      VecMap<S<E>> row(x.row(i).data(), x.cols());
-      row = row.array().exp();
-      out[i] = row.sum();
-    }
+    for (std::int64_t i = 0; i < x.rows(); ++i)
+      out[i] = kernels::exp_sum(x.row(i).data(), x.cols(), false, S<E>(0));
   }
 }
 
@@ -59,7 +56,10 @@ void scale_into(MatCRef<S<E>> src, S<E> a, MatRef<S<E>> dst) {
       for (std::int64_t j = 0; j < src.cols(); ++j) dst(i, j) = src(i, j) * a;
   } else {
     E::tally({.mul = src.rows() * src.cols()});
-    dst = src * a;
+    if (src.outerStride() == src.cols() && dst.outerStride() == dst.cols())
+      return kernels::scaled_copy(src.data(), a, dst.data(), src.size());  // stored whole
+    for (std::int64_t i = 0; i < src.rows(); ++i)
+      kernels::scaled_copy(src.row(i).data(), a, dst.row(i).data(), src.cols());
   }
 }
 

@@ -31,6 +31,21 @@ inline std::int64_t packet_cascade(std::int64_t j, Step&& step) {
   return j;
 }
 
+// packet.template operator()<X>(j) on [0, n) in whole packets X of the cascade above (every
+// whole packet, then at most one half and one quarter packet), then scalar(j) on each element
+// left: the loop of the element-wise kernels on rows of any length. Always inlined, with the
+// operations' scalars captured by value: called, its stores could alias them and would reload
+// and broadcast them for every packet.
+template <class T, class PacketOp, class ScalarOp>
+EIGEN_ALWAYS_INLINE void for_each_packet(std::int64_t n, PacketOp&& packet, ScalarOp&& scalar) {
+  std::int64_t j = packet_cascade<T>(0, [&]<class X>(std::int64_t at) {
+    constexpr std::int64_t W = Eigen::internal::unpacket_traits<X>::size;
+    for (; at + W <= n; at += W) packet.template operator()<X>(at);
+    return at;
+  });
+  for (; j < n; ++j) scalar(j);
+}
+
 }  // namespace cosda::kernels
 
 #pragma GCC diagnostic pop

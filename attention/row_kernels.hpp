@@ -1,6 +1,5 @@
-// Row kernels of the retroactive update (ops::retro_update) and the row-scaling copy
-// (ops::scale_rows_into): two dot products of one row against two vectors, y <- y - a x + b z,
-// and dst <- a src, on unaligned rows of any length.
+// Row kernels of the retroactive update (ops::retro_update): two dot products of one row
+// against two vectors and y <- y - a x + b z, on unaligned rows of any length.
 //
 // Eigen's vectorised loops peel a row's first elements one by one until the destination is
 // aligned to a packet, then run packets, then the last elements one by one. State rows whose
@@ -61,18 +60,6 @@ inline void sub_add_scaled(T* y, T a, const T* x, T b, const T* z, std::int64_t 
     pstoreu(y + j, padd(yj, pmul(pb, ploadu<P>(z + j))));
   }
   for (std::int64_t j = nv; j < n; ++j) y[j] = y[j] - a * x[j] + b * z[j];
-}
-
-// dst <- a src over n elements.
-template <class T>
-inline void scaled_copy(const T* src, T a, T* dst, std::int64_t n) {
-  using namespace Eigen::internal;
-  using P = typename packet_traits<T>::type;
-  constexpr std::int64_t W = packet_traits<T>::size;
-  const std::int64_t nv = n / W * W;
-  const P pa = pset1<P>(a);
-  for (std::int64_t j = 0; j < nv; j += W) pstoreu(dst + j, pmul(pa, ploadu<P>(src + j)));
-  for (std::int64_t j = nv; j < n; ++j) dst[j] = a * src[j];
 }
 
 }  // namespace cosda::kernels

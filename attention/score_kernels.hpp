@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "attention/elementwise_kernels.hpp"
 #include "attention/packet_widths.hpp"
 #include "attention/vector_matrix.hpp"
 
@@ -19,45 +20,6 @@
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 
 namespace cosda::kernels {
-
-namespace detail {
-
-// y[j, n) <- exp(y - c) (c when shifted) in packets of type P from j while a whole one fits,
-// each added to total; returns the first element left.
-template <class P, class T>
-inline std::int64_t exp_packets(T* y, std::int64_t j, std::int64_t n, bool shifted, T c, P& total) {
-  using namespace Eigen::internal;
-  constexpr std::int64_t W = unpacket_traits<P>::size;
-  for (; j + W <= n; j += W) {
-    const P x = ploadu<P>(y + j);
-    const P e = pexp(shifted ? psub(x, pset1<P>(c)) : x);
-    pstoreu(y + j, e);
-    total = padd(total, e);
-  }
-  return j;
-}
-
-}  // namespace detail
-
-// y[0, n) <- exp(y - c) (c when shifted); returns the sum of the new y. Whole packets, then a
-// half and a quarter packet, so that short rows (n = 8 floats) are not exponentiated one by
-// one, then the last elements one by one.
-template <class T>
-inline T exp_sum(T* y, std::int64_t n, bool shifted, T c) {
-  using namespace Eigen::internal;
-  T sum(0);
-  std::int64_t j = packet_cascade<T>(0, [&]<class X>(std::int64_t at) {
-    X total = pset1<X>(T(0));
-    at = detail::exp_packets<X>(y, at, n, shifted, c, total);
-    sum += predux(total);
-    return at;
-  });
-  for (; j < n; ++j) {
-    y[j] = std::exp(shifted ? y[j] - c : y[j]);
-    sum += y[j];
-  }
-  return sum;
-}
 
 // y = exp(B x^T - c) (c when shifted) for B n x k, rows ldb apart, k >= 1: matrix_vector's
 // dot products a packet of rows at a time, that packet of scores exponentiated and summed

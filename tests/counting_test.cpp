@@ -1,6 +1,8 @@
 // Executed counts: the fast path (Tally) equals scalar-level counting (Exact, Counted
 // scalars through the same kernels) bucket by bucket, per op and per variant, and counting
 // does not change what is computed.
+#include <cmath>
+#include <string>
 #include <type_traits>
 
 #include "analysis/measure.hpp"
@@ -251,111 +253,6 @@ TEST(ShallowProduct, DeclinesWhatItLeavesToEigenAndOpenBlas) {
   EXPECT_EQ(c[0], 8.0f);
   EXPECT_TRUE(take(kernels::kNarrowMinRows, W, 3));
   EXPECT_EQ(c[0], 3.0f);
-}
-
-// The row kernels (attention/row_kernels.hpp) compute what plain loops
-// compute, at every length from below one packet to past several (tails of every size, odd
-// and even packet counts), on rows starting off a packet boundary, and write nothing beyond
-// the row.
-template <class T>
-void expect_row_kernels(double tol) {
-  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
-  for (std::int64_t n = 1; n <= 5 * W + 3; ++n) {
-    const std::int64_t off = n % 3 + 1;  // rows that start 1-3 elements into a buffer
-    const Mat<T> x = Mat<T>::Random(1, n + off), a = Mat<T>::Random(1, n + off),
-                 b = Mat<T>::Random(1, n + off);
-    T xa = 0, xb = 0;
-    kernels::dot2(x.data() + off, a.data() + off, b.data() + off, n, &xa, &xb);
-    T want_a = 0, want_b = 0, scale = 0;
-    for (std::int64_t j = off; j < n + off; ++j) {
-      want_a += x(0, j) * a(0, j), want_b += x(0, j) * b(0, j);
-      scale += std::abs(x(0, j) * a(0, j)) + std::abs(x(0, j) * b(0, j));
-    }
-    EXPECT_LE(std::abs(xa - want_a), tol * scale) << "dot2 a, n = " << n;
-    EXPECT_LE(std::abs(xb - want_b), tol * scale) << "dot2 b, n = " << n;
-
-    Mat<T> y = Mat<T>::Constant(1, n + off + W, T(-7));
-    for (std::int64_t j = off; j < n + off; ++j) y(0, j) = T(0.25) * T(j % 5);
-    const Mat<T> y0 = y;
-    kernels::sub_add_scaled(y.data() + off, T(0.5), x.data() + off, T(-1.5), b.data() + off, n);
-    for (std::int64_t j = 0; j < y.cols(); ++j) {
-      const bool in = j >= off && j < n + off;
-      const T want = in ? y0(0, j) - T(0.5) * x(0, j) + T(-1.5) * b(0, j) : T(-7);
-      EXPECT_NEAR(y(0, j), want, tol * 4) << "sub_add_scaled, n = " << n << ", element " << j;
-    }
-    Mat<T> z = Mat<T>::Constant(1, n + off + W, T(-7));
-    kernels::scaled_copy(x.data() + off, T(-3), z.data() + off, n);
-    for (std::int64_t j = 0; j < z.cols(); ++j) {
-      const bool in = j >= off && j < n + off;
-      EXPECT_EQ(z(0, j), in ? T(-3) * x(0, j) : T(-7)) << "scaled_copy, n = " << n << ", " << j;
-    }
-  }
-}
-
-TEST(RowKernels, EqualPlainLoopsAtEveryLength) {
-  expect_row_kernels<float>(1e-5);
-  expect_row_kernels<double>(1e-14);
-}
-
-// kernels::vector_matrix (attention/vector_matrix.hpp) equals the plain sum of scaled rows at
-// every row length up to its limit (every mix of 4-, 2- and 1-packet blocks, half and quarter
-// packets and single columns), at depths 1 to 9, on rows starting off a packet boundary and
-// ldb apart with a gap, and writes nothing beyond y's n elements.
-template <class T>
-void expect_vector_matrix(double tol) {
-  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
-  for (std::int64_t n = 1; n <= kernels::kVectorMatrixMaxCols<T>; ++n)
-    for (std::int64_t k = 1; k <= 9; k += 4) {
-      const std::int64_t off = n % 3 + 1, ldb = n + off + 2;
-      const Mat<T> x = Mat<T>::Random(1, k), b = Mat<T>::Random(k, ldb);
-      Mat<T> y = Mat<T>::Constant(1, n + 1 + W, T(-7));
-      kernels::vector_matrix(k, x.data(), b.data() + off, ldb, n, y.data() + 1);
-      for (std::int64_t j = 0; j < y.cols(); ++j) {
-        if (j < 1 || j > n) {
-          EXPECT_EQ(y(0, j), T(-7)) << "written beyond y: n = " << n << ", element " << j;
-          continue;
-        }
-        T want = 0, scale = 0;
-        for (std::int64_t l = 0; l < k; ++l)
-          want += x(0, l) * b(l, off + j - 1), scale += std::abs(x(0, l) * b(l, off + j - 1));
-        EXPECT_LE(std::abs(y(0, j) - want), tol * scale)
-            << "n = " << n << ", k = " << k << ", " << j;
-      }
-    }
-}
-
-// kernels::matrix_vector equals plain dot products at every depth up to three packets and
-// three (whole packets, a half packet, single elements), for 1 to 9 rows (blocks of four and
-// the rows after them), rows starting off a packet boundary and ldb apart with a gap.
-template <class T>
-void expect_matrix_vector(double tol) {
-  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
-  for (std::int64_t k = 1; k <= 3 * W + 3; ++k)
-    for (std::int64_t n = 1; n <= 9; ++n) {
-      const std::int64_t off = k % 3 + 1, ldb = k + off + 2;
-      const Mat<T> x = Mat<T>::Random(1, k), b = Mat<T>::Random(n, ldb);
-      Mat<T> y = Mat<T>::Constant(1, n + 2, T(-7));
-      kernels::matrix_vector(k, x.data(), b.data() + off, ldb, n, y.data() + 1);
-      EXPECT_EQ(y(0, 0), T(-7)) << "written before y: k = " << k << ", n = " << n;
-      EXPECT_EQ(y(0, n + 1), T(-7)) << "written beyond y: k = " << k << ", n = " << n;
-      for (std::int64_t j = 0; j < n; ++j) {
-        T want = 0, scale = 0;
-        for (std::int64_t l = 0; l < k; ++l)
-          want += x(0, l) * b(j, off + l), scale += std::abs(x(0, l) * b(j, off + l));
-        EXPECT_LE(std::abs(y(0, j + 1) - want), tol * scale)
-            << "k = " << k << ", n = " << n << ", row " << j;
-      }
-    }
-}
-
-TEST(VectorMatrix, EqualsPlainSumOfScaledRowsAtEveryLength) {
-  expect_vector_matrix<float>(1e-5);
-  expect_vector_matrix<double>(1e-14);
-}
-
-TEST(VectorMatrix, MatrixVectorEqualsPlainDotProductsAtEveryDepth) {
-  expect_matrix_vector<float>(1e-5);
-  expect_matrix_vector<double>(1e-14);
 }
 
 // Through ops::gemm, products the shallow and vector-matrix kernels take count as any product.

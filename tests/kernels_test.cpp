@@ -1,0 +1,175 @@
+// The timed build's kernels for rows of any length (attention/row_kernels.hpp,
+// elementwise_kernels.hpp, vector_matrix.hpp) compute what plain loops compute. Their counts
+// are the seam's (tests/counting_test.cpp); these hold their arithmetic and their bounds.
+#include <Eigen/Core>
+#include <cmath>
+#include <string>
+
+#include "attention/elementwise_kernels.hpp"
+#include "attention/row_kernels.hpp"
+#include "attention/vector_matrix.hpp"
+#include "tests/test_util.hpp"
+
+namespace cosda::test {
+namespace {
+
+// The row kernels (attention/row_kernels.hpp) compute what plain loops
+// compute, at every length from below one packet to past several (tails of every size, odd
+// and even packet counts), on rows starting off a packet boundary, and write nothing beyond
+// the row.
+template <class T>
+void expect_row_kernels(double tol) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
+  for (std::int64_t n = 1; n <= 5 * W + 3; ++n) {
+    const std::int64_t off = n % 3 + 1;  // rows that start 1-3 elements into a buffer
+    const Mat<T> x = Mat<T>::Random(1, n + off), a = Mat<T>::Random(1, n + off),
+                 b = Mat<T>::Random(1, n + off);
+    T xa = 0, xb = 0;
+    kernels::dot2(x.data() + off, a.data() + off, b.data() + off, n, &xa, &xb);
+    T want_a = 0, want_b = 0, scale = 0;
+    for (std::int64_t j = off; j < n + off; ++j) {
+      want_a += x(0, j) * a(0, j), want_b += x(0, j) * b(0, j);
+      scale += std::abs(x(0, j) * a(0, j)) + std::abs(x(0, j) * b(0, j));
+    }
+    EXPECT_LE(std::abs(xa - want_a), tol * scale) << "dot2 a, n = " << n;
+    EXPECT_LE(std::abs(xb - want_b), tol * scale) << "dot2 b, n = " << n;
+
+    Mat<T> y = Mat<T>::Constant(1, n + off + W, T(-7));
+    for (std::int64_t j = off; j < n + off; ++j) y(0, j) = T(0.25) * T(j % 5);
+    const Mat<T> y0 = y;
+    kernels::sub_add_scaled(y.data() + off, T(0.5), x.data() + off, T(-1.5), b.data() + off, n);
+    for (std::int64_t j = 0; j < y.cols(); ++j) {
+      const bool in = j >= off && j < n + off;
+      const T want = in ? y0(0, j) - T(0.5) * x(0, j) + T(-1.5) * b(0, j) : T(-7);
+      EXPECT_NEAR(y(0, j), want, tol * 4) << "sub_add_scaled, n = " << n << ", element " << j;
+    }
+  }
+}
+
+TEST(RowKernels, EqualPlainLoopsAtEveryLength) {
+  expect_row_kernels<float>(1e-5);
+  expect_row_kernels<double>(1e-14);
+}
+
+// The element-wise kernels (attention/elementwise_kernels.hpp: whole, half and quarter
+// packets, then single elements) compute what plain loops compute at every length up to
+// five packets and three, on rows starting off a packet boundary, and write nothing outside
+// the row. Products, quotients and sums of two terms are exact in both; sums and
+// exponentials within rounding.
+template <class T>
+void expect_elementwise_kernels(double tol) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
+  for (std::int64_t n = 1; n <= 5 * W + 3; ++n) {
+    const std::int64_t off = n % 3 + 1, len = n + off + W;
+    const std::string what = "n = " + std::to_string(n);
+    const Mat<T> x = Mat<T>::Random(1, len), y0 = Mat<T>::Random(1, len);
+    const auto in = [&](std::int64_t j) { return j >= off && j < n + off; };
+    const auto expect_each = [&](const char* kernel, const Mat<T>& got, auto want, double rel) {
+      for (std::int64_t j = 0; j < len; ++j) {
+        const T w = in(j) ? want(j) : y0(0, j);
+        EXPECT_NEAR(got(0, j), w, rel * (std::abs(w) + 1)) << kernel << ", " << what << ", " << j;
+      }
+    };
+    Mat<T> y = y0;
+    kernels::scaled_copy(x.data() + off, T(-3), y.data() + off, n);
+    expect_each(
+        "scaled_copy", y, [&](std::int64_t j) { return T(-3) * x(0, j); }, 0);
+    y = y0;
+    kernels::scaled_copy(y.data() + off, T(0.5), y.data() + off, n);  // in place
+    expect_each(
+        "scaled_copy in place", y, [&](std::int64_t j) { return T(0.5) * y0(0, j); }, 0);
+    y = y0;
+    kernels::quotient(y.data() + off, T(3), n);
+    expect_each(
+        "quotient", y, [&](std::int64_t j) { return y0(0, j) / T(3); }, 0);
+    for (const int sign : {+1, -1}) {
+      y = y0;
+      kernels::accumulate(x.data() + off, y.data() + off, n, sign);
+      expect_each(
+          "accumulate", y, [&](std::int64_t j) { return y0(0, j) + T(sign) * x(0, j); }, 0);
+      y = y0;
+      kernels::axpy(T(0.75), x.data() + off, y.data() + off, n, sign);
+      expect_each(
+          "axpy", y, [&](std::int64_t j) { return y0(0, j) + T(sign) * T(0.75) * x(0, j); }, tol);
+    }
+    for (const bool shifted : {false, true}) {
+      y = y0;
+      kernels::exp_array(y.data() + off, n, shifted, T(0.5));
+      expect_each(
+          "exp_array", y,
+          [&](std::int64_t j) { return std::exp(shifted ? y0(0, j) - T(0.5) : y0(0, j)); }, tol);
+    }
+    T want = 0, scale = 0;
+    for (std::int64_t j = off; j < n + off; ++j) want += x(0, j), scale += std::abs(x(0, j));
+    EXPECT_NEAR(kernels::sum(x.data() + off, n), want, tol * scale) << "sum, " << what;
+  }
+}
+
+TEST(ElementwiseKernels, EqualPlainLoopsAtEveryLength) {
+  expect_elementwise_kernels<float>(1e-6);
+  expect_elementwise_kernels<double>(1e-15);
+}
+
+// kernels::vector_matrix (attention/vector_matrix.hpp) equals the plain sum of scaled rows at
+// every row length up to its limit (every mix of 4-, 2- and 1-packet blocks, half and quarter
+// packets and single columns), at depths 1 to 9, on rows starting off a packet boundary and
+// ldb apart with a gap, and writes nothing beyond y's n elements.
+template <class T>
+void expect_vector_matrix(double tol) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
+  for (std::int64_t n = 1; n <= kernels::kVectorMatrixMaxCols<T>; ++n)
+    for (std::int64_t k = 1; k <= 9; k += 4) {
+      const std::int64_t off = n % 3 + 1, ldb = n + off + 2;
+      const Mat<T> x = Mat<T>::Random(1, k), b = Mat<T>::Random(k, ldb);
+      Mat<T> y = Mat<T>::Constant(1, n + 1 + W, T(-7));
+      kernels::vector_matrix(k, x.data(), b.data() + off, ldb, n, y.data() + 1);
+      for (std::int64_t j = 0; j < y.cols(); ++j) {
+        if (j < 1 || j > n) {
+          EXPECT_EQ(y(0, j), T(-7)) << "written beyond y: n = " << n << ", element " << j;
+          continue;
+        }
+        T want = 0, scale = 0;
+        for (std::int64_t l = 0; l < k; ++l)
+          want += x(0, l) * b(l, off + j - 1), scale += std::abs(x(0, l) * b(l, off + j - 1));
+        EXPECT_LE(std::abs(y(0, j) - want), tol * scale)
+            << "n = " << n << ", k = " << k << ", " << j;
+      }
+    }
+}
+
+// kernels::matrix_vector equals plain dot products at every depth up to three packets and
+// three (whole packets, a half packet, single elements), for 1 to 9 rows (blocks of four and
+// the rows after them), rows starting off a packet boundary and ldb apart with a gap.
+template <class T>
+void expect_matrix_vector(double tol) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
+  for (std::int64_t k = 1; k <= 3 * W + 3; ++k)
+    for (std::int64_t n = 1; n <= 9; ++n) {
+      const std::int64_t off = k % 3 + 1, ldb = k + off + 2;
+      const Mat<T> x = Mat<T>::Random(1, k), b = Mat<T>::Random(n, ldb);
+      Mat<T> y = Mat<T>::Constant(1, n + 2, T(-7));
+      kernels::matrix_vector(k, x.data(), b.data() + off, ldb, n, y.data() + 1);
+      EXPECT_EQ(y(0, 0), T(-7)) << "written before y: k = " << k << ", n = " << n;
+      EXPECT_EQ(y(0, n + 1), T(-7)) << "written beyond y: k = " << k << ", n = " << n;
+      for (std::int64_t j = 0; j < n; ++j) {
+        T want = 0, scale = 0;
+        for (std::int64_t l = 0; l < k; ++l)
+          want += x(0, l) * b(j, off + l), scale += std::abs(x(0, l) * b(j, off + l));
+        EXPECT_LE(std::abs(y(0, j + 1) - want), tol * scale)
+            << "k = " << k << ", n = " << n << ", row " << j;
+      }
+    }
+}
+
+TEST(VectorMatrix, EqualsPlainSumOfScaledRowsAtEveryLength) {
+  expect_vector_matrix<float>(1e-5);
+  expect_vector_matrix<double>(1e-14);
+}
+
+TEST(VectorMatrix, MatrixVectorEqualsPlainDotProductsAtEveryDepth) {
+  expect_matrix_vector<float>(1e-5);
+  expect_matrix_vector<double>(1e-14);
+}
+
+}  // namespace
+}  // namespace cosda::test
