@@ -29,9 +29,15 @@ void segment_mean(MatCRef<typename E::Scalar> x, std::int64_t first, std::int64_
   ops::begin_op<E>(), ops::in<E>(x.middleRows(start, before_wrap)), ops::out<E>(out, d);
   if (count > before_wrap) ops::in<E>(x.topRows(count - before_wrap));
   const ops::OneOp<E> one;  // one op: the copy, the additions and the division below
-  auto row = [&](std::int64_t i) { return x.row(((first + i) % rows + rows) % rows).data(); };
-  ops::copy<E>(row(0), row(0) + d, out);
-  for (std::int64_t i = 1; i < count; ++i) ops::add<E>(row(i), out, d);
+  std::int64_t at = start;  // the ring's rows in order, wrapping without a division per row
+  const auto next = [&] {
+    const S* p = x.row(at).data();
+    at = at + 1 == rows ? 0 : at + 1;
+    return p;
+  };
+  const S* first_row = next();
+  ops::copy<E>(first_row, first_row + d, out);
+  for (std::int64_t i = 1; i < count; ++i) ops::add<E>(next(), out, d);
   ops::divide<E>(out, d, S(static_cast<double>(count)));
 }
 

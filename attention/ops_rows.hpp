@@ -117,8 +117,13 @@ void shifted_negation(MatCRef<S<E>> x, S<E> c, MatRef<S<E>> out) {
       for (std::int64_t j = 0; j < r; ++j) out(i, j) = i == j ? c - x(i, j) : -x(i, j);
   } else {
     E::tally({.add = r * r});
-    out = -x;
-    out.diagonal().array() += c;
+    // Loops: an m x m Eigen expression dispatches at run time, for a few dozen additions.
+    for (std::int64_t i = 0; i < r; ++i) {
+      const S<E>* xi = x.row(i).data();
+      S<E>* oi = out.row(i).data();
+      for (std::int64_t j = 0; j < r; ++j) oi[j] = -xi[j];
+      oi[i] += c;
+    }
   }
 }
 
