@@ -5,7 +5,8 @@
 // III) and the Nyström kernels' rows of m = 4 ran as scalars, their exponentials through
 // libm. The same operations per element as the Eigen expressions they replace; a sum's order
 // of terms is its own (packet accumulators, then the tail), which the scalar counting path
-// does not see. Timings: docs/performance.md.
+// does not see, and a packet exponential saturates at the largest finite value where libm's
+// overflows to inf (docs/accuracy.md). Timings: docs/performance.md.
 #pragma once
 
 #include <Eigen/Core>
@@ -106,7 +107,7 @@ inline void quotient(T* x, T a, std::int64_t n) {
       [=](std::int64_t j) { x[j] = x[j] / a; });
 }
 
-// y <- y + a x (sign +1) or y - a x (sign -1) over n elements; without a, y <- y +- x.
+// y <- y + a x (sign +1) or y - a x (sign -1) over n elements.
 template <class T>
 inline void axpy(T a, const T* x, T* y, std::int64_t n, int sign) {
   using namespace Eigen::internal;
@@ -118,6 +119,8 @@ inline void axpy(T a, const T* x, T* y, std::int64_t n, int sign) {
       },
       [=](std::int64_t j) { y[j] = sign > 0 ? y[j] + a * x[j] : y[j] - a * x[j]; });
 }
+
+// y <- y + x (sign +1) or y - x (sign -1) over n elements.
 template <class T>
 inline void accumulate(const T* x, T* y, std::int64_t n, int sign) {
   using namespace Eigen::internal;
