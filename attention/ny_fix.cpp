@@ -1,6 +1,7 @@
 #include "attention/ny_fix.hpp"
 
 #include "attention/closed_form.hpp"
+#include "attention/ny_fix_heads.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
@@ -28,4 +29,5 @@ const exact::Forms& closed_forms_ny_fix() {
 }
 
 COSDA_DEFINE_VARIANT(ny_fix, NyFix)
+COSDA_DEFINE_BATCHED(ny_fix, NyFixHeads)
 }  // namespace cosda

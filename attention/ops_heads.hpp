@@ -2,8 +2,9 @@
 // updates, sliding sums and random-feature exponentials of h heads side by side in one call,
 // for kernels that hold all heads in one set of buffers (attention/co_si_heads.hpp,
 // attention/co_re_heads.hpp, attention/cony_si_fix_heads.hpp, attention/corf_si_heads.hpp,
-// attention/cony_re_fix_heads.hpp, attention/corf_re_heads.hpp; the ring of per-head products
-// in attention/ops_heads_rows.hpp, the random-feature window outputs in ops_heads_rf.hpp).
+// attention/cony_re_fix_heads.hpp, attention/corf_re_heads.hpp, attention/ny_fix_heads.hpp;
+// the ring of per-head products in attention/ops_heads_rows.hpp, the random-feature window
+// outputs in ops_heads_rf.hpp).
 // Features are head-strided: a d x n state stores a token per column, and head i owns rows
 // [i dh, (i+1) dh) with dh = d / h. Each op's count is the sum over heads of the per-head ops'
 // counts it stands for, with the same textbook order.
@@ -154,6 +155,42 @@ void heads_gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> v, MatRef<S<E>> out) {
       else
         out.middleCols(i * dh, dh).noalias() = a.row(i) * v.middleRows(i * dh, dh).transpose();
     }
+  }
+}
+
+// y_i = A_i X_i for every head i, x and y stored landmark-major (h m x n, row l h + i: head
+// i's row l), a h m x m (head i's A_i at rows [i m, (i+1) m)): ny_fix's B_phi Gamma_phi^+ with
+// the tokens along rows (Gamma_i^+ transposed in a). Per head, gemm_nn of A_i by X_i.
+// mul h*m*m*n, add h*m*(m-1)*n.
+template <class E>
+void heads_gemm_lm(MatCRef<S<E>> a, MatCRef<S<E>> x, MatRef<S<E>> y) {
+  const std::int64_t m = a.cols(), h = a.rows() / m, n = x.cols(), ldx = x.outerStride(),
+                     ldy = y.outerStride();
+  begin_op<E>(), in<E>(a), in<E>(x), out<E>(y);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
+    for (std::int64_t i = 0; i < h; ++i)
+      gemm_nn<E>(a.middleRows(i * m, m),
+                 Eigen::Map<const Mat<S<E>>, 0, Eigen::OuterStride<>>(
+                     x.data() + i * ldx, m, n, Eigen::OuterStride<>(h * ldx)),
+                 Eigen::Map<Mat<S<E>>, 0, Eigen::OuterStride<>>(y.data() + i * ldy, m, n,
+                                                                Eigen::OuterStride<>(h * ldy)));
+  } else {
+    E::tally({.mul = h * m * m * n, .add = h * m * (m - 1) * n});
+    const bool fits = kernels::vector_matrix_fits<S<E>>(m, n);
+    for (std::int64_t i = 0; i < h; ++i)
+      for (std::int64_t l = 0; l < m; ++l) {
+        const S<E>* ai = a.row(i * m + l).data();
+        S<E>* yi = y.data() + (l * h + i) * ldy;
+        if (fits) {
+          kernels::vector_matrix(m, ai, x.data() + i * ldx, h * ldx, n, yi);
+          continue;
+        }
+        VecMap<S<E>>(yi, n).transpose().noalias() =
+            a.row(i * m + l) * Eigen::Map<const Mat<S<E>>, 0, Eigen::OuterStride<>>(
+                                   x.data() + i * ldx, m, n, Eigen::OuterStride<>(h * ldx));
+      }
   }
 }
 

@@ -1,13 +1,15 @@
 // The seam's head-batched ops on states stored a token per row (attention/ops_heads.hpp
 // includes this part): every head's small product with its own block, for every row of a
-// ring, in window order (attention/cony_re_fix_heads.hpp), and the short-row dot products of
-// heads_retro_update. Each op's count is the sum over heads of the per-head ops' counts it
-// stands for, with the same textbook order.
+// ring, in window order (attention/cony_re_fix_heads.hpp; ny_fix_heads.hpp with its weights
+// stored landmark-major), and the short-row dot products of heads_retro_update. Each op's
+// count is the sum over heads of the per-head ops' counts it stands for, with the same
+// textbook order.
 #pragma once
 
 #include <Eigen/Core>
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "attention/ops_core.hpp"
 #include "attention/ops_product.hpp"
@@ -20,6 +22,21 @@
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 
 namespace cosda::kernels {
+
+// The stride between a weight and the next of the same row, when it is 1 at compile time.
+using UnitStride = std::integral_constant<std::int64_t, 1>;
+
+// Where ring_heads_gemm finds head i's operands: weight l of ring slot t at
+// w[t ldw + i wi + l wl], row l of head i's block at b[i hb + l ldb]. Rows of weights
+// (wl = 1: cony_re_fix) or columns of them (wl = h ldw': ny_fix's landmark-major rows).
+template <class T, class L>
+struct HeadsOperands {
+  const T* w;
+  std::int64_t ldw, wi;
+  L wl;
+  const T* b;
+  std::int64_t ldb, hb;
+};
 
 namespace detail {
 
@@ -92,14 +109,14 @@ inline void vector_matrix_short(std::int64_t k, const T* x, const T* b, std::int
   }
 }
 
-// Rows [0, rows) of y = x B for one head, rows of x ldx and of y ldy apart (x: rows x K, B:
-// K x n, rows ldb apart), columns [j, n) in packets of type P while a whole one fits: each
-// packet's K rows of B held in registers over all the rows, the K terms of each sum first to
-// last. Returns the first column left.
-template <int K, class P, class T>
-inline std::int64_t head_rows_packets(std::int64_t rows, const T* x, std::int64_t ldx, const T* b,
-                                      std::int64_t ldb, T* y, std::int64_t ldy, std::int64_t j,
-                                      std::int64_t n) {
+// Rows [0, rows) of y = x B for one head, rows of x ldx and of y ldy apart and a row's K
+// entries lx apart (x: rows x K, B: K x n, rows ldb apart), columns [j, n) in packets of type P
+// while a whole one fits: each packet's K rows of B held in registers over all the rows, the K
+// terms of each sum first to last. Returns the first column left.
+template <int K, class P, class T, class L>
+inline std::int64_t head_rows_packets(std::int64_t rows, const T* x, std::int64_t ldx, L lx,
+                                      const T* b, std::int64_t ldb, T* y, std::int64_t ldy,
+                                      std::int64_t j, std::int64_t n) {
   using namespace Eigen::internal;
   constexpr std::int64_t W = unpacket_traits<P>::size;
   for (; j + W <= n; j += W) {
@@ -112,7 +129,7 @@ inline std::int64_t head_rows_packets(std::int64_t rows, const T* x, std::int64_
     for (std::int64_t t = 0; t < rows; ++t, xt += ldx, yt += ldy) {
       P acc = pmul(pset1<P>(xt[0]), bl[0]);
 #pragma GCC unroll 16
-      for (int l = 1; l < K; ++l) acc = pmadd(pset1<P>(xt[l]), bl[l], acc);
+      for (int l = 1; l < K; ++l) acc = pmadd(pset1<P>(xt[l * lx]), bl[l], acc);
       pstoreu(yt, acc);
     }
   }
@@ -121,73 +138,79 @@ inline std::int64_t head_rows_packets(std::int64_t rows, const T* x, std::int64_
 
 // Rows [0, rows) of y = x B for one head (x: rows x K, B: K x n): packets, then half and
 // quarter packets, the last columns one by one.
-template <int K, class T>
-inline void head_rows(std::int64_t rows, const T* x, std::int64_t ldx, const T* b, std::int64_t ldb,
-                      std::int64_t n, T* y, std::int64_t ldy) {
+template <int K, class T, class L>
+inline void head_rows(std::int64_t rows, const T* x, std::int64_t ldx, L lx, const T* b,
+                      std::int64_t ldb, std::int64_t n, T* y, std::int64_t ldy) {
   const std::int64_t j = packet_cascade<T>(0, [&]<class X>(std::int64_t at) {
-    return head_rows_packets<K, X>(rows, x, ldx, b, ldb, y, ldy, at, n);
+    return head_rows_packets<K, X>(rows, x, ldx, lx, b, ldb, y, ldy, at, n);
   });
   for (std::int64_t t = 0; t < rows; ++t)
     for (std::int64_t c = j; c < n; ++c) {
       T acc = x[t * ldx] * b[c];
-      for (std::int64_t l = 1; l < K; ++l) acc += x[t * ldx + l] * b[l * ldb + c];
+      for (std::int64_t l = 1; l < K; ++l) acc += x[t * ldx + l * lx] * b[l * ldb + c];
       y[t * ldy + c] = acc;
     }
 }
 
-// Rows [0, rows) of dst from rows [0, rows) of w with m = K, in blocks of kBlockRows rows,
-// each block a head at a time: the block's rows of dst and w stay in L1 while every head
-// passes over them (whole passes over rows 768 or 1536 bytes apart fall in a few cache sets).
-template <int K, class T>
-inline void heads_rows_fixed(std::int64_t rows, std::int64_t h, std::int64_t dh, const T* w,
-                             std::int64_t ldw, const T* b, std::int64_t ldb, T* dst,
-                             std::int64_t ldd) {
+// Rows [first, first + rows) of the ring (HeadsOperands) into rows [0, rows) of dst with
+// m = K, in blocks of kBlockRows rows, each block a head at a time: the block's rows of dst
+// and of the weights stay in L1 while every head passes over them (whole passes over rows 768
+// or 1536 bytes apart fall in a few cache sets).
+template <int K, class T, class L>
+inline void heads_rows_fixed(std::int64_t first, std::int64_t rows, std::int64_t h, std::int64_t dh,
+                             HeadsOperands<T, L> o, T* dst, std::int64_t ldd) {
   constexpr std::int64_t kBlockRows = 16;
+  constexpr bool kRows = std::is_same_v<L, UnitStride>;  // cony_re_fix: wi = K, hb = K ldb
+  const std::int64_t wi = kRows ? K : o.wi, hb = kRows ? K * o.ldb : o.hb;
+  const T* w = o.w + first * o.ldw;
   for (std::int64_t t = 0; t < rows; t += kBlockRows) {
     const std::int64_t count = std::min(kBlockRows, rows - t);
     for (std::int64_t i = 0; i < h; ++i)
-      head_rows<K>(count, w + t * ldw + i * K, ldw, b + i * K * ldb, ldb, dh,
+      head_rows<K>(count, w + t * o.ldw + i * wi, o.ldw, o.wl, o.b + i * hb, o.ldb, dh,
                    dst + t * ldd + i * dh, ldd);
   }
 }
 
 // ring_heads_gemm with m = K: the ring's two runs.
-template <int K, class T>
-inline void ring_heads_fixed(std::int64_t r, std::int64_t h, std::int64_t dh, const T* w,
-                             std::int64_t ldw, const T* b, std::int64_t ldb, std::int64_t oldest,
-                             T* dst, std::int64_t ldd) {
-  heads_rows_fixed<K>(r - oldest, h, dh, w + oldest * ldw, ldw, b, ldb, dst, ldd);
-  heads_rows_fixed<K>(oldest, h, dh, w, ldw, b, ldb, dst + (r - oldest) * ldd, ldd);
+template <int K, class T, class L>
+inline void ring_heads_fixed(std::int64_t r, std::int64_t h, std::int64_t dh, HeadsOperands<T, L> o,
+                             std::int64_t oldest, T* dst, std::int64_t ldd) {
+  heads_rows_fixed<K>(oldest, r - oldest, h, dh, o, dst, ldd);
+  heads_rows_fixed<K>(0, oldest, h, dh, o, dst + (r - oldest) * ldd, ldd);
 }
 
 // ring_heads_gemm with any m: a row at a time.
-template <class T>
+template <class T, class L>
 inline void ring_heads_any(std::int64_t r, std::int64_t h, std::int64_t m, std::int64_t dh,
-                           const T* w, std::int64_t ldw, const T* b, std::int64_t ldb,
-                           std::int64_t oldest, T* dst, std::int64_t ldd) {
+                           HeadsOperands<T, L> o, std::int64_t oldest, T* dst, std::int64_t ldd) {
   for (std::int64_t row = 0; row < r; ++row) {
     const std::int64_t t = row < r - oldest ? row + oldest : row + oldest - r;
-    const T* wt = w + t * ldw;
     T* y = dst + row * ldd;
-    for (std::int64_t i = 0; i < h; ++i)
-      vector_matrix_short(m, wt + i * m, b + i * m * ldb, ldb, dh, y + i * dh);
+    for (std::int64_t i = 0; i < h; ++i) {
+      const T *wt = o.w + t * o.ldw + i * o.wi, *b = o.b + i * o.hb;
+      if constexpr (std::is_same_v<L, UnitStride>) {
+        vector_matrix_short(m, wt, b, o.ldb, dh, y + i * dh);
+        continue;
+      }
+      for (std::int64_t f = 0; f < dh; ++f) {
+        T acc = wt[0] * b[f];
+        for (std::int64_t l = 1; l < m; ++l) acc += wt[l * o.wl] * b[l * o.ldb + f];
+        y[i * dh + f] = acc;
+      }
+    }
   }
 }
 
 }  // namespace detail
 
-// dst(row(t), [i dh, (i+1) dh)) = w(t, [i m, (i+1) m)) B_i for the r ring slots t and the h
-// heads i, B_i the rows [i m, (i+1) m) of b (h m x dh, rows ldb apart), row(t) = (t - oldest)
-// mod r. For m of 2, 4, 8 and 16 (the timed shapes) a head at a time, each packet of its
-// block held in registers over the ring's rows, the loop over m unrolled; other m a row at a
-// time.
-template <class T>
+// dst(row(t), [i dh, (i+1) dh)) = (head i's m weights of ring slot t) B_i for the r ring
+// slots t and the h heads i (HeadsOperands), row(t) = (t - oldest) mod r. For m of 2, 4, 8
+// and 16 (the timed shapes) a head at a time, each packet of its block held in registers over
+// the ring's rows, the loop over m unrolled; other m a row at a time.
+template <class T, class L>
 inline void ring_heads_gemm(std::int64_t r, std::int64_t h, std::int64_t m, std::int64_t dh,
-                            const T* w, std::int64_t ldw, const T* b, std::int64_t ldb,
-                            std::int64_t oldest, T* dst, std::int64_t ldd) {
-  const auto fixed = [&]<int K>() {
-    detail::ring_heads_fixed<K>(r, h, dh, w, ldw, b, ldb, oldest, dst, ldd);
-  };
+                            HeadsOperands<T, L> o, std::int64_t oldest, T* dst, std::int64_t ldd) {
+  const auto fixed = [&]<int K>() { detail::ring_heads_fixed<K>(r, h, dh, o, oldest, dst, ldd); };
   switch (m) {
     case 2:
       return fixed.template operator()<2>();
@@ -198,7 +221,7 @@ inline void ring_heads_gemm(std::int64_t r, std::int64_t h, std::int64_t m, std:
     case 16:
       return fixed.template operator()<16>();
     default:
-      return detail::ring_heads_any(r, h, m, dh, w, ldw, b, ldb, oldest, dst, ldd);
+      return detail::ring_heads_any(r, h, m, dh, o, oldest, dst, ldd);
   }
 }
 
@@ -230,8 +253,39 @@ void heads_ring_gemm_nn(MatCRef<S<E>> w, MatCRef<S<E>> b, std::int64_t oldest, M
     }
   } else {
     E::tally({.mul = r * d * m, .add = r * d * (m - 1)});
-    kernels::ring_heads_gemm(r, h, m, dh, w.data(), w.outerStride(), b.data(), b.outerStride(),
-                             oldest, out.data(), out.outerStride());
+    const kernels::HeadsOperands<S<E>, kernels::UnitStride> o{
+        w.data(), w.outerStride(), m, {}, b.data(), b.outerStride(), m * b.outerStride()};
+    kernels::ring_heads_gemm(r, h, m, dh, o, oldest, out.data(), out.outerStride());
+  }
+}
+
+// heads_ring_gemm_nn with the weights and blocks stored landmark-major (ny_fix): wt is h m x c
+// with c >= r (row l h + i: head i's weight l for every ring slot), b is m x d (row l: every
+// head's row l, head i's at columns [i dh, (i+1) dh)). Per head, gemm_tn of its m rows of wt
+// over the ring's two runs by its m x dh block.  mul r*d*m, add r*d*(m-1).
+template <class E>
+void heads_ring_gemm_lm(MatCRef<S<E>> wt, MatCRef<S<E>> b, std::int64_t oldest, MatRef<S<E>> out) {
+  const std::int64_t r = out.rows(), d = out.cols(), m = b.rows(), h = wt.rows() / m, dh = d / h;
+  begin_op<E>(), in<E>(wt.leftCols(r)), in<E>(b), ops::out<E>(out);
+  if (skip_arithmetic<E>()) return;
+  const std::int64_t ld = wt.outerStride();
+  if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
+    using Strided = Eigen::Map<const Mat<S<E>>, 0, Eigen::OuterStride<>>;
+    for (std::int64_t i = 0; i < h; ++i) {
+      const Strided wi(wt.data() + i * ld, m, r, Eigen::OuterStride<>(h * ld));
+      const Strided bi(b.data() + i * dh, m, dh, Eigen::OuterStride<>(b.outerStride()));
+      const auto run = [&](std::int64_t first, std::int64_t count, std::int64_t row) {
+        gemm_tn<E>(wi.middleCols(first, count), bi, out.block(row, i * dh, count, dh));
+      };
+      run(oldest, r - oldest, 0);
+      if (oldest > 0) run(0, oldest, r - oldest);
+    }
+  } else {
+    E::tally({.mul = r * d * m, .add = r * d * (m - 1)});
+    const kernels::HeadsOperands<S<E>, std::int64_t> o{wt.data(),       1, ld, h * ld, b.data(),
+                                                       b.outerStride(), dh};
+    kernels::ring_heads_gemm(r, h, m, dh, o, oldest, out.data(), out.outerStride());
   }
 }
 

@@ -177,7 +177,8 @@ std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
   X(cony_si_fix, CoNySiFixHeads) \
   X(corf_si, CoRfSiHeads)        \
   X(corf_re, CoRfReHeads)        \
-  X(cony_re_fix, CoNyReFixHeads)
+  X(cony_re_fix, CoNyReFixHeads) \
+  X(ny_fix, NyFixHeads)
 #define COSDA_DECLARE_BATCHED(id, Class) \
   template <class E>                     \
   std::unique_ptr<Attention<E>> make_##id##_heads(const Config& c, std::int64_t heads);

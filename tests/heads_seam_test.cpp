@@ -68,10 +68,15 @@ TEST(HeadsSeam, EveryBatchedOpTalliesWhatItExecutes) {
           // a ring of n rows of three weights per head, each head's 3 x dh block
           const Mat<S> w_ring = filled<S>(s.n, 3 * s.h, 19), blocks = filled<S>(3 * s.h, s.dh, 20);
           ops::heads_ring_gemm_nn<E>(w_ring, blocks, s.n / 2, out_t);
+          // ny_fix's landmark-major operands: three landmarks per head, n padded by one column
+          const Mat<S> g = filled<S>(3 * s.h, 3, 21), x_lm = filled<S>(3 * s.h, s.n + 1, 22);
+          Mat<S> y_lm(3 * s.h, s.n + 1);
+          ops::heads_gemm_lm<E>(g, x_lm, y_lm);
+          ops::heads_ring_gemm_lm<E>(x_lm, filled<S>(3, d, 23), s.n / 2, out_t);
         },
         "heads_gemm_nn, heads_gemm_nt, heads_exp_scores, heads_retro_update, heads_slide_sums, "
         "heads_key_exp, heads_max_exp, heads_retro_update_cols, heads_scale_rows_into, "
-        "heads_ring_gemm_nn h" +
+        "heads_ring_gemm_nn, heads_gemm_lm, heads_ring_gemm_lm h" +
             std::to_string(s.h) + " dh" + std::to_string(s.dh) + " n" + std::to_string(s.n));
   }
 }
@@ -402,6 +407,53 @@ TEST(HeadsSeam, RingOfHeadProductsEqualsItsPerHeadOps) {
       expect_ring_ops_equal_per_head<Tally<double>>(s, m, 1e-13);
       expect_ring_ops_equal_per_head<Tally<float>>(s, m, 1e-5);
       expect_ring_ops_equal_per_head<Exact>(s, m, 1e-13);
+    }
+}
+
+// The landmark-major ops compute and count the per-head ops they stand for (ny_fix's
+// B_phi Gamma_phi^+ and output, h heads of m landmarks, row l h + i head i's row l): head i's
+// gemm_nn of its m x m block by its m rows, and gemm_tn of its m rows of weights over the
+// ring's two runs by its m x dh block, into its columns of the output rows in window order.
+template <class E>
+void expect_landmark_major_ops_equal_per_head(const HeadShape& s, std::int64_t m, double tol) {
+  using S = typename E::Scalar;
+  const std::int64_t d = s.h * s.dh, n = s.n, j = n / 3, hm = s.h * m;
+  const Mat<S> a = filled<S>(hm, m, 43), x = filled<S>(hm, n + 2, 44), b = filled<S>(m, d, 45);
+  Mat<S> y(hm, n + 2), y_1(m, n), out(n, d), out_1(n, d);
+  const OpCounts c0 = thread_counts();
+  ops::heads_gemm_lm<E>(a, x.leftCols(n), y.leftCols(n));  // rows n + 2 apart
+  ops::heads_ring_gemm_lm<E>(x, b, j, out);
+  const OpCounts batched = thread_counts() - c0;
+  OpCounts per_head;
+  for (std::int64_t i = 0; i < s.h; ++i) {
+    Mat<S> x_i(m, n);
+    for (std::int64_t l = 0; l < m; ++l) x_i.row(l) = x.block(l * s.h + i, 0, 1, n);
+    const OpCounts c1 = thread_counts();
+    ops::gemm_nn<E>(a.middleRows(i * m, m), x_i, y_1);
+    for_ring_in_window_order(n, j, [&](std::int64_t first, std::int64_t count, std::int64_t row) {
+      ops::gemm_tn<E>(x_i.middleCols(first, count), b.middleCols(i * s.dh, s.dh),
+                      out_1.block(row, i * s.dh, count, s.dh));
+    });
+    per_head += thread_counts() - c1;
+    for (std::int64_t l = 0; l < m; ++l)
+      for (std::int64_t t = 0; t < n; ++t)
+        EXPECT_NEAR(value_of(y(l * s.h + i, t)), value_of(y_1(l, t)), tol)
+            << "head " << i << " row " << l << " token " << t;
+  }
+  EXPECT_EQ(batched, per_head) << describe(batched) << " vs " << describe(per_head);
+  for (std::int64_t t = 0; t < n; ++t)
+    for (std::int64_t f = 0; f < d; ++f)
+      EXPECT_NEAR(value_of(out(t, f)), value_of(out_1(t, f)), tol) << "row " << t << " col " << f;
+}
+
+TEST(HeadsSeam, LandmarkMajorOpsEqualTheirPerHeadOps) {
+  for (const HeadShape s : kOpShapes)
+    for (const std::int64_t m : {1, 2, 3, 4, 8, 16, 17}) {
+      SCOPED_TRACE("h " + std::to_string(s.h) + " dh " + std::to_string(s.dh) + " n " +
+                   std::to_string(s.n) + " m " + std::to_string(m));
+      expect_landmark_major_ops_equal_per_head<Tally<double>>(s, m, 1e-13);
+      expect_landmark_major_ops_equal_per_head<Tally<float>>(s, m, 1e-5);
+      expect_landmark_major_ops_equal_per_head<Exact>(s, m, 1e-13);
     }
 }
 

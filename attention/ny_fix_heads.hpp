@@ -1,0 +1,107 @@
+// ny_fix for h heads in one object: every head's Att_Ny^Fix = B_phi Gamma_phi^+ (Delta_phi V)
+// over the window with its own fixed landmarks (Nyström paper Eqs. 8-12, per head; CoTrans
+// Eq. 9 without the projections). MultiHead (attention/multi_head.hpp) steps this object
+// instead of h NyFix objects in the plain build: one chain of seam ops per step instead of h,
+// every product on rows of n tokens instead of dh features. The operations are exactly those
+// of h NyFix heads (tests/heads_test.cpp).
+// Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output n x d in window
+// order. State: Q, K and V rings (d x n, a token per column) and the landmarks landmark-major:
+// row l of Q~ and K~ (m x d) holds every head's landmark l, row l h + i of an h m-row matrix
+// is head i's row l.
+#pragma once
+
+#include <cmath>
+
+#include "attention/ny_fix.hpp"
+#include "attention/ops_heads.hpp"
+
+namespace cosda {
+
+template <class E>
+class NyFixHeads final : public Attention<E> {
+ public:
+  using S = typename E::Scalar;
+
+  // c.d is the full width; heads must divide it. c.fixed_q and c.fixed_k are m x d, sliced
+  // per head as MultiHead slices them.
+  NyFixHeads(const Config& c, std::int64_t heads)
+      : n_(c.n),
+        d_(c.d),
+        h_(heads),
+        dh_(head_width(c, heads)),
+        m_(c.m),
+        inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
+        qt_(m_, d_),
+        kt_(m_, d_),
+        gt_(h_ * m_, m_),
+        q_(d_, n_),
+        k_(d_, n_),
+        v_(d_, n_),
+        qs_(d_, n_),
+        bt_(h_ * m_, n_),
+        bgt_(h_ * m_, n_),
+        delta_(h_ * m_, n_),
+        sums_(h_, n_),
+        phi_(1, h_ * m_),
+        dv_(m_, d_),
+        out_(n_, d_) {
+    for (std::int64_t i = 0; i < h_; ++i) {  // each head's landmarks and Gamma_phi^+
+      Config hc = c;
+      hc.d = dh_;
+      if (c.fixed_q.size() > 0) {
+        hc.fixed_q = c.fixed_q.middleCols(i * dh_, dh_);
+        hc.fixed_k = c.fixed_k.middleCols(i * dh_, dh_);
+      }
+      const FixedLandmarks<E> head(hc);
+      qt_.middleCols(i * dh_, dh_) = head.qt;
+      kt_.middleCols(i * dh_, dh_) = head.kt;
+      gt_.middleRows(i * m_, m_) = head.g.transpose();
+    }
+  }
+
+  bool step(const S* q, const S* k, const S* v) override {
+    const std::int64_t slot = seen_ % n_;
+    ops::copy_to_column<E>(q, q_, slot);
+    ops::copy_to_column<E>(k, k_, slot);
+    ops::copy_to_column<E>(v, v_, slot);
+    if (++seen_ < n_) return false;
+    // B_phi^T, row l h + i = head i's exp(Kt_il Q_i^T / sqrt(dh)) over the ring   (Eq. 10)
+    ops::scale_into<E>(q_, inv_sqrt_dh_, qs_);
+    for (std::int64_t l = 0; l < m_; ++l) ops::heads_gemm_nn<E>(kt_.row(l), qs_, landmark(bt_, l));
+    ops::exp_inplace<E>(bt_);
+    normalise_landmarks();
+    ops::heads_gemm_lm<E>(gt_, bt_, bgt_);  // (B_phi Gamma_phi^+)^T   (Eq. 8)
+    // Delta_phi V = diag(phi(Delta))^-1 Delta V, row l of every head side by side   (Eq. 12)
+    for (std::int64_t l = 0; l < m_; ++l) {
+      ops::heads_exp_scores<E>(qt_.row(l), k_, landmark(delta_, l), phi_.data() + l * h_, {});
+      ops::heads_gemm_nt<E>(landmark(delta_, l), v_, dv_.row(l));
+    }
+    ops::reciprocals<E>(phi_.data(), phi_.data(), h_ * m_);
+    ops::scale_rows<E>(Eigen::Map<Mat<S>>(dv_.data(), h_ * m_, dh_), phi_.data());
+    // out_i = (B_phi Gamma_phi^+)_i (Delta_phi V)_i in window order   (Eq. 8)
+    ops::heads_ring_gemm_lm<E>(bgt_, dv_, seen_ % n_, out_);
+    return true;
+  }
+  MatCRef<S> output() const override { return out_; }
+
+ private:
+  // Rows [l h, (l+1) h) of a landmark-major matrix: landmark l of every head.
+  MatRef<S> landmark(Mat<S>& x, std::int64_t l) { return x.middleRows(l * h_, h_); }
+
+  // Every head's B rows divided by their sums over the head's m landmarks (normalize_rows of
+  // each head's n x m B, here along columns).
+  void normalise_landmarks() {
+    const std::int64_t size = h_ * n_;
+    ops::copy<E>(bt_.data(), bt_.data() + size, sums_.data());
+    for (std::int64_t l = 1; l < m_; ++l) ops::add<E>(bt_.data() + l * size, sums_.data(), size);
+    ops::reciprocals<E>(sums_.data(), sums_.data(), size);
+    for (std::int64_t l = 0; l < m_; ++l)
+      ops::multiply<E>(sums_.data(), bt_.data() + l * size, size);
+  }
+
+  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
+  S inv_sqrt_dh_;
+  Mat<S> qt_, kt_, gt_, q_, k_, v_, qs_, bt_, bgt_, delta_, sums_, phi_, dv_, out_;
+};
+
+}  // namespace cosda
