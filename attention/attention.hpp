@@ -99,6 +99,14 @@ class Attention {
   virtual const Mat<Scalar>* landmarks_q_scaled() const { return nullptr; }
   virtual const Mat<Scalar>* landmarks_k() const { return nullptr; }
 
+  // One object holding several heads that can share them out among the OpenMP threads
+  // (attention/ny_fix_heads.hpp): step_split is step with each thread computing a range of
+  // heads, the same bits. MultiHead times one against the other (multi_head.hpp).
+  virtual bool splits_heads() const { return false; }
+  virtual bool step_split(const Scalar* q, const Scalar* k, const Scalar* v) {
+    return step(q, k, v);
+  }
+
   // Variants that re-run over their window (att, ny, ny_fix) compute output() from a given
   // window of n tokens; the second block of two-block models uses this.
   virtual void attend_window(MatCRef<Scalar>, MatCRef<Scalar>, MatCRef<Scalar>) {

@@ -8,7 +8,8 @@
 // small step (docs/performance.md). Counts and logical memory are summed over heads: heads
 // running in parallel are all live at once. Variants with a head-batched kernel (registry.hpp
 // make_batched) run all heads in one object in the plain build, one chain of seam ops per step
-// instead of h, with the same operations; counting policies keep the per-head objects and their
+// instead of h, with the same operations (in parallel, where the object splits its heads
+// among the threads and that pays); counting policies keep the per-head objects and their
 // per-head traces.
 #pragma once
 
@@ -59,7 +60,7 @@ class MultiHead {
 
   bool step(const S* q, const S* k, const S* v) {
     if constexpr (!E::kCounting) {
-      if (batched_) return batched_->step(q, k, v);  // one object: no heads to run in parallel
+      if (batched_ && !batched_->splits_heads()) return batched_->step(q, k, v);
       if (!omp_in_parallel()) {
         const int threads = omp_get_max_threads();
         if (threads > 1) return chosen_step(threads, q, k, v);
@@ -100,13 +101,16 @@ class MultiHead {
   }
 
   bool serial_step(const S* q, const S* k, const S* v) {
+    if (batched_) return batched_->step(q, k, v);
     bool ready = false;
     for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v) || ready;
     return ready;
   }
 
-  // Heads in parallel; one head with its large products split among the threads.
+  // Heads in parallel (a batched object's shared out among the threads); one head with its
+  // large products split among the threads.
   bool parallel_step(const S* q, const S* k, const S* v) {
+    if (batched_) return batched_->step_split(q, k, v);
     if (h_ == 1) {
       struct Split {  // on for this step only
         Split() { ops::split_products() = true; }
@@ -121,9 +125,9 @@ class MultiHead {
   }
 
   // Heads in parallel only where that pays: the first 2 kTrials steady-state steps with this
-  // many threads alternate one after another and in parallel, each timed on the wall clock,
-  // and the object keeps the way whose median step is faster (parallel must win by
-  // kParallelMargin). Work per step decides it, as measured here: with a step of a few
+  // many threads alternate blocks of kBlock one after another and in parallel, each timed on
+  // the wall clock, and the object keeps the way whose median step is faster (parallel must
+  // win by kParallelMargin). Work per step decides it, as measured here: with a step of a few
   // microseconds the fork and join of the parallel region cost more than the second core
   // saves (docs/performance.md). On a shared machine a core taken by another process makes
   // parallel steps wait for it, which a few trial steps do not see: parallel steps stay timed,
@@ -137,7 +141,7 @@ class MultiHead {
       was_ready_ = false;
     }
     if (trials_ == 2 * kTrials) return chosen_way(q, k, v);
-    const bool parallel = trials_ % 2 == 1;
+    const bool parallel = trials_ / kBlock % 2 == 1;
     const auto t0 = Clock::now();
     const bool ready = parallel ? parallel_step(q, k, v) : serial_step(q, k, v);
     const double t = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -173,23 +177,22 @@ class MultiHead {
     return ready;
   }
 
-  // Median parallel step below (1 - kParallelMargin) times the median serial one.
+  // Median parallel step below (1 - kParallelMargin) times the median serial one, the first
+  // step of every block left out: it moves the heads' data between the cores.
   bool parallel_wins() {
-    std::array<double, kTrials> serial, parallel;
-    for (std::size_t i = 0; i < kTrials; ++i) {
-      serial[i] = trial_seconds_[2 * i];
-      parallel[i] = trial_seconds_[2 * i + 1];
-    }
-    const auto median = [](std::array<double, kTrials>& x) {
-      std::nth_element(x.begin(), x.begin() + kTrials / 2, x.end());
-      return x[kTrials / 2];
+    std::vector<double> serial, parallel;
+    for (std::size_t i = 0; i < 2 * kTrials; ++i)
+      if (i % kBlock != 0) (i / kBlock % 2 == 1 ? parallel : serial).push_back(trial_seconds_[i]);
+    const auto median = [](std::vector<double>& x) {
+      std::nth_element(x.begin(), x.begin() + std::ssize(x) / 2, x.end());
+      return x[x.size() / 2];
     };
     serial_median_ = median(serial);
     return median(parallel) < (1 - kParallelMargin) * serial_median_;
   }
 
   using Clock = std::chrono::steady_clock;
-  static constexpr std::size_t kTrials = 15;
+  static constexpr std::size_t kTrials = 15, kBlock = 5;  // 3 blocks of 5 steps each way
   static constexpr double kParallelMargin = 0.1;
   static constexpr std::chrono::seconds kRetime{1};
   static constexpr std::int64_t kWindow = 64;

@@ -10,6 +10,8 @@
 // is head i's row l.
 #pragma once
 
+#include <omp.h>
+
 #include <cmath>
 
 #include "attention/ny_fix.hpp"
@@ -61,42 +63,73 @@ class NyFixHeads final : public Attention<E> {
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t slot = seen_ % n_;
-    ops::copy_to_column<E>(q, q_, slot);
-    ops::copy_to_column<E>(k, k_, slot);
-    ops::copy_to_column<E>(v, v_, slot);
+    enter(q, k, v, slot, 0, h_);
     if (++seen_ < n_) return false;
-    // B_phi^T, row l h + i = head i's exp(Kt_il Q_i^T / sqrt(dh)) over the ring   (Eq. 10)
-    ops::scale_into<E>(q_, inv_sqrt_dh_, qs_);
-    for (std::int64_t l = 0; l < m_; ++l) ops::heads_gemm_nn<E>(kt_.row(l), qs_, landmark(bt_, l));
-    ops::exp_inplace<E>(bt_);
-    normalise_landmarks();
-    ops::heads_gemm_lm<E>(gt_, bt_, bgt_);  // (B_phi Gamma_phi^+)^T   (Eq. 8)
-    // Delta_phi V = diag(phi(Delta))^-1 Delta V, row l of every head side by side   (Eq. 12)
-    for (std::int64_t l = 0; l < m_; ++l) {
-      ops::heads_exp_scores<E>(qt_.row(l), k_, landmark(delta_, l), phi_.data() + l * h_, {});
-      ops::heads_gemm_nt<E>(landmark(delta_, l), v_, dv_.row(l));
-    }
-    ops::reciprocals<E>(phi_.data(), phi_.data(), h_ * m_);
-    ops::scale_rows<E>(Eigen::Map<Mat<S>>(dv_.data(), h_ * m_, dh_), phi_.data());
-    // out_i = (B_phi Gamma_phi^+)_i (Delta_phi V)_i in window order   (Eq. 8)
-    ops::heads_ring_gemm_lm<E>(bgt_, dv_, seen_ % n_, out_);
+    attend(0, h_);
     return true;
+  }
+  // The heads shared out among the OpenMP threads, a range of heads each, the token's features
+  // too (its column stores touch d cache lines the thread then reads): the same bits.
+  bool splits_heads() const override { return true; }
+  bool step_split(const S* q, const S* k, const S* v) override {
+    const std::int64_t slot = seen_ % n_;
+    const bool ready = ++seen_ >= n_;
+#pragma omp parallel
+    {
+      const std::int64_t t = omp_get_thread_num(), threads = omp_get_num_threads();
+      const std::int64_t first = t * h_ / threads, count = (t + 1) * h_ / threads - first;
+      enter(q, k, v, slot, first, count);
+      if (ready && count > 0) attend(first, count);
+    }
+    return ready;
   }
   MatCRef<S> output() const override { return out_; }
 
  private:
-  // Rows [l h, (l+1) h) of a landmark-major matrix: landmark l of every head.
-  MatRef<S> landmark(Mat<S>& x, std::int64_t l) { return x.middleRows(l * h_, h_); }
+  // The token's features of heads [first, first + count) enter ring slot `slot`.
+  void enter(const S* q, const S* k, const S* v, std::int64_t slot, std::int64_t first,
+             std::int64_t count) {
+    const std::int64_t f = first * dh_, w = count * dh_;
+    ops::copy_to_column<E>(q + f, q_.middleRows(f, w), slot);
+    ops::copy_to_column<E>(k + f, k_.middleRows(f, w), slot);
+    ops::copy_to_column<E>(v + f, v_.middleRows(f, w), slot);
+  }
+
+  // Att_Ny^Fix of heads [first, first + count) over the window into their columns of out_.
+  void attend(std::int64_t first, std::int64_t count) {
+    const std::int64_t f = first * dh_, w = count * dh_;
+    // B_phi^T, row l h + i = head i's exp(Kt_il Q_i^T / sqrt(dh)) over the ring   (Eq. 10)
+    ops::scale_into<E>(q_.middleRows(f, w), inv_sqrt_dh_, qs_.middleRows(f, w));
+    for (std::int64_t l = 0; l < m_; ++l) {
+      const MatRef<S> b = bt_.middleRows(l * h_ + first, count);
+      ops::heads_gemm_nn<E>(kt_.row(l).segment(f, w), qs_.middleRows(f, w), b);
+      ops::exp_inplace<E>(b);
+    }
+    normalise_landmarks(first, count);
+    ops::heads_gemm_lm<E>(gt_, bt_, bgt_, first, count);  // (B_phi Gamma_phi^+)^T   (Eq. 8)
+    // Delta_phi V = diag(phi(Delta))^-1 Delta V, row l of every head side by side   (Eq. 12)
+    for (std::int64_t l = 0; l < m_; ++l) {
+      const MatRef<S> delta = delta_.middleRows(l * h_ + first, count);
+      S* phi = phi_.data() + l * h_ + first;
+      ops::heads_exp_scores<E>(qt_.row(l).segment(f, w), k_.middleRows(f, w), delta, phi, {});
+      ops::heads_gemm_nt<E>(delta, v_.middleRows(f, w), dv_.row(l).segment(f, w));
+      ops::reciprocals<E>(phi, phi, count);
+      ops::scale_rows<E>(Eigen::Map<Mat<S>>(dv_.data() + (l * h_ + first) * dh_, count, dh_), phi);
+    }
+    // out_i = (B_phi Gamma_phi^+)_i (Delta_phi V)_i in window order   (Eq. 8)
+    ops::heads_ring_gemm_lm<E>(bgt_, dv_, seen_ % n_, out_, first, count);
+  }
 
   // Every head's B rows divided by their sums over the head's m landmarks (normalize_rows of
   // each head's n x m B, here along columns).
-  void normalise_landmarks() {
-    const std::int64_t size = h_ * n_;
-    ops::copy<E>(bt_.data(), bt_.data() + size, sums_.data());
-    for (std::int64_t l = 1; l < m_; ++l) ops::add<E>(bt_.data() + l * size, sums_.data(), size);
-    ops::reciprocals<E>(sums_.data(), sums_.data(), size);
-    for (std::int64_t l = 0; l < m_; ++l)
-      ops::multiply<E>(sums_.data(), bt_.data() + l * size, size);
+  void normalise_landmarks(std::int64_t first, std::int64_t count) {
+    const std::int64_t size = count * n_;
+    const auto rows = [&](std::int64_t l) { return bt_.data() + (l * h_ + first) * n_; };
+    S* sums = sums_.data() + first * n_;
+    ops::copy<E>(rows(0), rows(0) + size, sums);
+    for (std::int64_t l = 1; l < m_; ++l) ops::add<E>(rows(l), sums, size);
+    ops::reciprocals<E>(sums, sums, size);
+    for (std::int64_t l = 0; l < m_; ++l) ops::multiply<E>(sums, rows(l), size);
   }
 
   std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;

@@ -158,38 +158,37 @@ void heads_gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> v, MatRef<S<E>> out) {
   }
 }
 
-// y_i = A_i X_i for every head i, x and y stored landmark-major (h m x n, row l h + i: head
-// i's row l), a h m x m (head i's A_i at rows [i m, (i+1) m)): ny_fix's B_phi Gamma_phi^+ with
-// the tokens along rows (Gamma_i^+ transposed in a). Per head, gemm_nn of A_i by X_i.
-// mul h*m*m*n, add h*m*(m-1)*n.
+// y_i = A_i X_i for the heads i in [first, first + count), x and y stored landmark-major
+// (h m x n, row l h + i: head i's row l), a h m x m (head i's A_i at rows [i m, (i+1) m)):
+// ny_fix's B_phi Gamma_phi^+ with the tokens along rows (Gamma_i^+ transposed in a). Per head,
+// gemm_nn of A_i by X_i.  mul count*m*m*n, add count*m*(m-1)*n.
 template <class E>
-void heads_gemm_lm(MatCRef<S<E>> a, MatCRef<S<E>> x, MatRef<S<E>> y) {
+void heads_gemm_lm(MatCRef<S<E>> a, MatCRef<S<E>> x, MatRef<S<E>> y, std::int64_t first,
+                   std::int64_t count) {
   const std::int64_t m = a.cols(), h = a.rows() / m, n = x.cols(), ldx = x.outerStride(),
                      ldy = y.outerStride();
+  using Rows = Eigen::Map<const Mat<S<E>>, 0, Eigen::OuterStride<>>;  // X_i: m rows h apart
+  const auto x_i = [&](std::int64_t i) {
+    return Rows(x.data() + i * ldx, m, n, Eigen::OuterStride<>(h * ldx));
+  };
   begin_op<E>(), in<E>(a), in<E>(x), out<E>(y);
   if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
-    for (std::int64_t i = 0; i < h; ++i)
-      gemm_nn<E>(a.middleRows(i * m, m),
-                 Eigen::Map<const Mat<S<E>>, 0, Eigen::OuterStride<>>(
-                     x.data() + i * ldx, m, n, Eigen::OuterStride<>(h * ldx)),
+    for (std::int64_t i = first; i < first + count; ++i)
+      gemm_nn<E>(a.middleRows(i * m, m), x_i(i),
                  Eigen::Map<Mat<S<E>>, 0, Eigen::OuterStride<>>(y.data() + i * ldy, m, n,
                                                                 Eigen::OuterStride<>(h * ldy)));
   } else {
-    E::tally({.mul = h * m * m * n, .add = h * m * (m - 1) * n});
+    E::tally({.mul = count * m * m * n, .add = count * m * (m - 1) * n});
     const bool fits = kernels::vector_matrix_fits<S<E>>(m, n);
-    for (std::int64_t i = 0; i < h; ++i)
+    for (std::int64_t i = first; i < first + count; ++i)
       for (std::int64_t l = 0; l < m; ++l) {
-        const S<E>* ai = a.row(i * m + l).data();
         S<E>* yi = y.data() + (l * h + i) * ldy;
-        if (fits) {
-          kernels::vector_matrix(m, ai, x.data() + i * ldx, h * ldx, n, yi);
-          continue;
-        }
-        VecMap<S<E>>(yi, n).transpose().noalias() =
-            a.row(i * m + l) * Eigen::Map<const Mat<S<E>>, 0, Eigen::OuterStride<>>(
-                                   x.data() + i * ldx, m, n, Eigen::OuterStride<>(h * ldx));
+        if (fits)
+          kernels::vector_matrix(m, a.row(i * m + l).data(), x.data() + i * ldx, h * ldx, n, yi);
+        else
+          VecMap<S<E>>(yi, n).transpose().noalias() = a.row(i * m + l) * x_i(i);
       }
   }
 }

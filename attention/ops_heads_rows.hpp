@@ -259,33 +259,37 @@ void heads_ring_gemm_nn(MatCRef<S<E>> w, MatCRef<S<E>> b, std::int64_t oldest, M
   }
 }
 
-// heads_ring_gemm_nn with the weights and blocks stored landmark-major (ny_fix): wt is h m x c
-// with c >= r (row l h + i: head i's weight l for every ring slot), b is m x d (row l: every
-// head's row l, head i's at columns [i dh, (i+1) dh)). Per head, gemm_tn of its m rows of wt
-// over the ring's two runs by its m x dh block.  mul r*d*m, add r*d*(m-1).
+// heads_ring_gemm_nn with the weights and blocks stored landmark-major (ny_fix), for the heads
+// i in [first, first + count): wt is h m x c with c >= r (row l h + i: head i's weight l for
+// every ring slot), b is m x d (row l: every head's row l, head i's at columns
+// [i dh, (i+1) dh)); the heads' columns of out are written. Per head, gemm_tn of its m rows of
+// wt over the ring's two runs by its m x dh block.  mul r*count*dh*m, add r*count*dh*(m-1).
 template <class E>
-void heads_ring_gemm_lm(MatCRef<S<E>> wt, MatCRef<S<E>> b, std::int64_t oldest, MatRef<S<E>> out) {
+void heads_ring_gemm_lm(MatCRef<S<E>> wt, MatCRef<S<E>> b, std::int64_t oldest, MatRef<S<E>> out,
+                        std::int64_t first, std::int64_t count) {
   const std::int64_t r = out.rows(), d = out.cols(), m = b.rows(), h = wt.rows() / m, dh = d / h;
-  begin_op<E>(), in<E>(wt.leftCols(r)), in<E>(b), ops::out<E>(out);
-  if (skip_arithmetic<E>()) return;
   const std::int64_t ld = wt.outerStride();
+  begin_op<E>(), in<E>(wt.leftCols(r)), in<E>(b),
+      ops::out<E>(out.middleCols(first * dh, count * dh));
+  if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     using Strided = Eigen::Map<const Mat<S<E>>, 0, Eigen::OuterStride<>>;
-    for (std::int64_t i = 0; i < h; ++i) {
+    for (std::int64_t i = first; i < first + count; ++i) {
       const Strided wi(wt.data() + i * ld, m, r, Eigen::OuterStride<>(h * ld));
       const Strided bi(b.data() + i * dh, m, dh, Eigen::OuterStride<>(b.outerStride()));
-      const auto run = [&](std::int64_t first, std::int64_t count, std::int64_t row) {
-        gemm_tn<E>(wi.middleCols(first, count), bi, out.block(row, i * dh, count, dh));
+      const auto run = [&](std::int64_t from, std::int64_t rows, std::int64_t row) {
+        gemm_tn<E>(wi.middleCols(from, rows), bi, out.block(row, i * dh, rows, dh));
       };
       run(oldest, r - oldest, 0);
       if (oldest > 0) run(0, oldest, r - oldest);
     }
   } else {
-    E::tally({.mul = r * d * m, .add = r * d * (m - 1)});
-    const kernels::HeadsOperands<S<E>, std::int64_t> o{wt.data(),       1, ld, h * ld, b.data(),
-                                                       b.outerStride(), dh};
-    kernels::ring_heads_gemm(r, h, m, dh, o, oldest, out.data(), out.outerStride());
+    E::tally({.mul = r * count * dh * m, .add = r * count * dh * (m - 1)});
+    const kernels::HeadsOperands<S<E>, std::int64_t> o{
+        wt.data() + first * ld, 1, ld, h * ld, b.data() + first * dh, b.outerStride(), dh};
+    kernels::ring_heads_gemm(r, count, m, dh, o, oldest, out.data() + first * dh,
+                             out.outerStride());
   }
 }
 

@@ -1,6 +1,7 @@
 // The seam's head-batched ops (attention/ops_heads.hpp, attention/ops_heads_rf.hpp): each counts
 // what it executes, and computes and counts what the per-head ops it stands for compute and count.
 #include <cmath>
+#include <utility>
 
 #include "attention/ops_heads.hpp"
 #include "attention/ops_heads_rf.hpp"
@@ -71,8 +72,9 @@ TEST(HeadsSeam, EveryBatchedOpTalliesWhatItExecutes) {
           // ny_fix's landmark-major operands: three landmarks per head, n padded by one column
           const Mat<S> g = filled<S>(3 * s.h, 3, 21), x_lm = filled<S>(3 * s.h, s.n + 1, 22);
           Mat<S> y_lm(3 * s.h, s.n + 1);
-          ops::heads_gemm_lm<E>(g, x_lm, y_lm);
-          ops::heads_ring_gemm_lm<E>(x_lm, filled<S>(3, d, 23), s.n / 2, out_t);
+          ops::heads_gemm_lm<E>(g, x_lm, y_lm, 0, s.h);
+          ops::heads_ring_gemm_lm<E>(x_lm, filled<S>(3, d, 23), s.n / 2, out_t, s.h / 2,
+                                     s.h - s.h / 2);
         },
         "heads_gemm_nn, heads_gemm_nt, heads_exp_scores, heads_retro_update, heads_slide_sums, "
         "heads_key_exp, heads_max_exp, heads_retro_update_cols, heads_scale_rows_into, "
@@ -413,7 +415,8 @@ TEST(HeadsSeam, RingOfHeadProductsEqualsItsPerHeadOps) {
 // The landmark-major ops compute and count the per-head ops they stand for (ny_fix's
 // B_phi Gamma_phi^+ and output, h heads of m landmarks, row l h + i head i's row l): head i's
 // gemm_nn of its m x m block by its m rows, and gemm_tn of its m rows of weights over the
-// ring's two runs by its m x dh block, into its columns of the output rows in window order.
+// ring's two runs by its m x dh block, into its columns of the output rows in window order;
+// the heads in two ranges, as threads share them out.
 template <class E>
 void expect_landmark_major_ops_equal_per_head(const HeadShape& s, std::int64_t m, double tol) {
   using S = typename E::Scalar;
@@ -421,8 +424,12 @@ void expect_landmark_major_ops_equal_per_head(const HeadShape& s, std::int64_t m
   const Mat<S> a = filled<S>(hm, m, 43), x = filled<S>(hm, n + 2, 44), b = filled<S>(m, d, 45);
   Mat<S> y(hm, n + 2), y_1(m, n), out(n, d), out_1(n, d);
   const OpCounts c0 = thread_counts();
-  ops::heads_gemm_lm<E>(a, x.leftCols(n), y.leftCols(n));  // rows n + 2 apart
-  ops::heads_ring_gemm_lm<E>(x, b, j, out);
+  const std::int64_t half = s.h / 2;
+  for (const auto& [first, count] :
+       {std::pair{std::int64_t(0), half}, std::pair{half, s.h - half}}) {
+    ops::heads_gemm_lm<E>(a, x.leftCols(n), y.leftCols(n), first, count);  // rows n + 2 apart
+    ops::heads_ring_gemm_lm<E>(x, b, j, out, first, count);
+  }
   const OpCounts batched = thread_counts() - c0;
   OpCounts per_head;
   for (std::int64_t i = 0; i < s.h; ++i) {
