@@ -1,8 +1,9 @@
-// The seam's head-batched op for the random-feature outputs of a whole window
-// (attention/corf_re_heads.hpp): every head's out_t = phi(q_t) S_i / (phi(q_t) . z_i) for
-// every query of a ring whose features are stored a token per column (head i's m features at
-// rows [i m, (i+1) m)), written n x d in window order. Its count is the sum over heads of the
-// per-head FeatureSums::attend it stands for (attention/random_features.hpp).
+// The seam's head-batched ops for the random-feature outputs of a whole window
+// (attention/corf_re_heads.hpp, attention/rf_heads.hpp): every head's out_t = phi(q_t) S_i /
+// (phi(q_t) . z_i) for every query of a ring whose features are stored a token per column
+// (head i's m features at rows [i m, (i+1) m)), written n x d in window order, and rf's key and
+// query exponentials over a whole window. Each count is the sum over heads of the per-head
+// ops it stands for (attention/random_features.hpp).
 #pragma once
 
 #include <Eigen/Core>
@@ -182,6 +183,81 @@ void heads_attend_cols(MatCRef<S<E>> ut, MatCRef<S<E>> s, MatCRef<S<E>> z, std::
         S<E> acc = s(i * m, l0) * ut(i * m, t);
         for (std::int64_t l = 1; l < m; ++l) acc += s(i * m + l, l0) * ut(i * m + l, t);
         dst((t - oldest + r) % r, f) = acc * den(i, t);
+      }
+    }
+  }
+}
+
+// u(l h + i, t) <- exp(u(l h + i, t) - (k_i(t) . k_i(t)) a) for the heads i in
+// [first, first + count), their m features l and the r tokens t of a d x c key ring (a token per
+// column, head i's features at rows [i dh, (i+1) dh)), u m h x c landmark-major (rf's key
+// features of a whole window after the products W k_i(t)); off (1 x c) is scratch. Per head
+// and token, FeatureMap's key offset (dot and product), then exp_inplace shifted by it:
+// heads_key_exp over the ring's tokens.
+// mul count*r*(dh+1), add count*r*(dh-1) + count*r*m, exp count*r*m.
+template <class E>
+void heads_key_exp_cols(MatCRef<S<E>> k, S<E> a, std::int64_t h, std::int64_t first,
+                        std::int64_t count, std::int64_t r, MatRef<S<E>> u, MatRef<S<E>> off) {
+  const std::int64_t m = u.rows() / h, dh = k.rows() / h, last = first + count;
+  begin_op<E>(), in<E>(k.block(first * dh, 0, count * dh, r)), inout<E>(u.leftCols(r));
+  out<E>(off.leftCols(r));
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
+    Mat<S<E>> ki(1, dh);
+    for (std::int64_t i = first; i < last; ++i)
+      for (std::int64_t t = 0; t < r; ++t) {
+        for (std::int64_t f = 0; f < dh; ++f) ki(0, f) = k(i * dh + f, t);
+        const S<E> offset = product<E>(dot<E>(ki.data(), ki.data(), dh), a);
+        for (std::int64_t l = 0; l < m; ++l)
+          exp_inplace<E>(&u(l * h + i, t), 1, Shift<S<E>>{true, offset});
+      }
+  } else {
+    E::tally({.mul = count * r * (dh + 1),
+              .add = count * r * (dh - 1) + count * r * m,
+              .exp = count * r * m});
+    VecMap<S<E>> o(off.data(), r);
+    for (std::int64_t i = first; i < last; ++i) {
+      o = VecCMap<S<E>>(k.row(i * dh).data(), r).array().square();
+      for (std::int64_t f = 1; f < dh; ++f)
+        o.array() += VecCMap<S<E>>(k.row(i * dh + f).data(), r).array().square();
+      o *= a;
+      for (std::int64_t l = 0; l < m; ++l) {
+        VecMap<S<E>> row(&u(l * h + i, 0), r);
+        row = (row.array() - o.array()).exp();
+      }
+    }
+  }
+}
+
+// u(i m + l, t) <- exp(u(i m + l, t) - max_l u(i m + l, t)) for the h heads i, their m
+// features l and the r tokens t of u (h m x c, a token per column: rf's query features of a
+// whole window after the products W q_i(t)); top (1 x c) is scratch. Per head and token,
+// max_value, then exp_inplace shifted by it: heads_max_exp over the ring's tokens.
+// add h*r*m, exp h*r*m, other h*r*(m-1).
+template <class E>
+void heads_max_exp_cols(std::int64_t h, std::int64_t r, MatRef<S<E>> u, MatRef<S<E>> top) {
+  const std::int64_t m = u.rows() / h;
+  begin_op<E>(), inout<E>(u.leftCols(r)), out<E>(top.leftCols(r));
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    const OneOp<E> one;
+    Mat<S<E>> x(1, m);
+    for (std::int64_t i = 0; i < h; ++i)
+      for (std::int64_t t = 0; t < r; ++t) {
+        for (std::int64_t l = 0; l < m; ++l) x(0, l) = u(i * m + l, t);
+        exp_inplace<E>(x.data(), m, Shift<S<E>>{true, max_value<E>(x.data(), m)});
+        for (std::int64_t l = 0; l < m; ++l) u(i * m + l, t) = x(0, l);
+      }
+  } else {
+    E::tally({.add = h * r * m, .exp = h * r * m, .other = h * r * (m - 1)});
+    VecMap<S<E>> best(top.data(), r);
+    for (std::int64_t i = 0; i < h; ++i) {
+      best = VecCMap<S<E>>(&u(i * m, 0), r);
+      for (std::int64_t l = 1; l < m; ++l) best = best.cwiseMax(VecCMap<S<E>>(&u(i * m + l, 0), r));
+      for (std::int64_t l = 0; l < m; ++l) {
+        VecMap<S<E>> row(&u(i * m + l, 0), r);
+        row = (row.array() - best.array()).exp();
       }
     }
   }

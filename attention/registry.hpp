@@ -178,7 +178,8 @@ std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
   X(corf_si, CoRfSiHeads)        \
   X(corf_re, CoRfReHeads)        \
   X(cony_re_fix, CoNyReFixHeads) \
-  X(ny_fix, NyFixHeads)
+  X(ny_fix, NyFixHeads)          \
+  X(rf, RfHeads)
 #define COSDA_DECLARE_BATCHED(id, Class) \
   template <class E>                     \
   std::unique_ptr<Attention<E>> make_##id##_heads(const Config& c, std::int64_t heads);

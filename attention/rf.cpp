@@ -2,6 +2,7 @@
 
 #include "attention/closed_form.hpp"
 #include "attention/registry.hpp"
+#include "attention/rf_heads.hpp"
 
 namespace cosda {
 
@@ -23,4 +24,5 @@ const exact::Forms& closed_forms_rf() {
 }
 
 COSDA_DEFINE_VARIANT(rf, Rf)
+COSDA_DEFINE_BATCHED(rf, RfHeads)
 }  // namespace cosda

@@ -75,10 +75,15 @@ TEST(HeadsSeam, EveryBatchedOpTalliesWhatItExecutes) {
           ops::heads_gemm_lm<E>(g, x_lm, y_lm, 0, s.h);
           ops::heads_ring_gemm_lm<E>(x_lm, filled<S>(3, d, 23), s.n / 2, out_t, s.h / 2,
                                      s.h - s.h / 2);
+          // rf's window of key and query features, three per head, a token per column
+          Mat<S> feats = filled<S>(3 * s.h, s.n + 1, 24), scratch(1, s.n + 1);
+          ops::heads_key_exp_cols<E>(k, S(0.25), s.h, s.h / 2, s.h - s.h / 2, s.n, feats, scratch);
+          ops::heads_max_exp_cols<E>(s.h, s.n, feats, scratch);
         },
         "heads_gemm_nn, heads_gemm_nt, heads_exp_scores, heads_retro_update, heads_slide_sums, "
         "heads_key_exp, heads_max_exp, heads_retro_update_cols, heads_scale_rows_into, "
-        "heads_ring_gemm_nn, heads_gemm_lm, heads_ring_gemm_lm h" +
+        "heads_ring_gemm_nn, heads_gemm_lm, heads_ring_gemm_lm, heads_key_exp_cols, "
+        "heads_max_exp_cols h" +
             std::to_string(s.h) + " dh" + std::to_string(s.dh) + " n" + std::to_string(s.n));
   }
 }
