@@ -10,35 +10,29 @@
 // is head i's row l.
 #pragma once
 
-#include <omp.h>
-
 #include <cmath>
 
 #include "attention/ny_fix.hpp"
 #include "attention/ops_heads.hpp"
+#include "attention/window_heads.hpp"
 
 namespace cosda {
 
 template <class E>
-class NyFixHeads final : public Attention<E> {
+class NyFixHeads final : public WindowHeads<E, NyFixHeads<E>> {
  public:
   using S = typename E::Scalar;
 
   // c.d is the full width; heads must divide it. c.fixed_q and c.fixed_k are m x d, sliced
   // per head as MultiHead slices them.
   NyFixHeads(const Config& c, std::int64_t heads)
-      : n_(c.n),
+      : WindowHeads<E, NyFixHeads<E>>(c, heads),
         d_(c.d),
-        h_(heads),
-        dh_(head_width(c, heads)),
         m_(c.m),
         inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
         qt_(m_, d_),
         kt_(m_, d_),
         gt_(h_ * m_, m_),
-        q_(d_, n_),
-        k_(d_, n_),
-        v_(d_, n_),
         qs_(d_, n_),
         bt_(h_ * m_, n_),
         bgt_(h_ * m_, n_),
@@ -61,39 +55,12 @@ class NyFixHeads final : public Attention<E> {
     }
   }
 
-  bool step(const S* q, const S* k, const S* v) override {
-    const std::int64_t slot = seen_ % n_;
-    enter(q, k, v, slot, 0, h_);
-    if (++seen_ < n_) return false;
-    attend(0, h_);
-    return true;
-  }
-  // The heads shared out among the OpenMP threads, a range of heads each, the token's features
-  // too (its column stores touch d cache lines the thread then reads): the same bits.
-  bool splits_heads() const override { return true; }
-  bool step_split(const S* q, const S* k, const S* v) override {
-    const std::int64_t slot = seen_ % n_;
-    const bool ready = ++seen_ >= n_;
-#pragma omp parallel
-    {
-      const std::int64_t t = omp_get_thread_num(), threads = omp_get_num_threads();
-      const std::int64_t first = t * h_ / threads, count = (t + 1) * h_ / threads - first;
-      enter(q, k, v, slot, first, count);
-      if (ready && count > 0) attend(first, count);
-    }
-    return ready;
-  }
   MatCRef<S> output() const override { return out_; }
 
  private:
-  // The token's features of heads [first, first + count) enter ring slot `slot`.
-  void enter(const S* q, const S* k, const S* v, std::int64_t slot, std::int64_t first,
-             std::int64_t count) {
-    const std::int64_t f = first * dh_, w = count * dh_;
-    ops::copy_to_column<E>(q + f, q_.middleRows(f, w), slot);
-    ops::copy_to_column<E>(k + f, k_.middleRows(f, w), slot);
-    ops::copy_to_column<E>(v + f, v_.middleRows(f, w), slot);
-  }
+  friend WindowHeads<E, NyFixHeads<E>>;
+  using Base = WindowHeads<E, NyFixHeads<E>>;
+  using Base::n_, Base::h_, Base::dh_, Base::q_, Base::k_, Base::v_;
 
   // Att_Ny^Fix of heads [first, first + count) over the window into their columns of out_.
   void attend(std::int64_t first, std::int64_t count) {
@@ -117,7 +84,7 @@ class NyFixHeads final : public Attention<E> {
       ops::scale_rows<E>(Eigen::Map<Mat<S>>(dv_.data() + (l * h_ + first) * dh_, count, dh_), phi);
     }
     // out_i = (B_phi Gamma_phi^+)_i (Delta_phi V)_i in window order   (Eq. 8)
-    ops::heads_ring_gemm_lm<E>(bgt_, dv_, seen_ % n_, out_, first, count);
+    ops::heads_ring_gemm_lm<E>(bgt_, dv_, this->seen() % n_, out_, first, count);
   }
 
   // Every head's B rows divided by their sums over the head's m landmarks (normalize_rows of
@@ -132,9 +99,9 @@ class NyFixHeads final : public Attention<E> {
     for (std::int64_t l = 0; l < m_; ++l) ops::multiply<E>(sums, rows(l), size);
   }
 
-  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
+  std::int64_t d_, m_;
   S inv_sqrt_dh_;
-  Mat<S> qt_, kt_, gt_, q_, k_, v_, qs_, bt_, bgt_, delta_, sums_, phi_, dv_, out_;
+  Mat<S> qt_, kt_, gt_, qs_, bt_, bgt_, delta_, sums_, phi_, dv_, out_;
 };
 
 }  // namespace cosda

@@ -9,31 +9,25 @@
 // same for every head), tiled h times along a row of m x d.
 #pragma once
 
-#include <omp.h>
-
 #include "attention/ops_heads.hpp"
 #include "attention/ops_heads_rf.hpp"
 #include "attention/random_features.hpp"
+#include "attention/window_heads.hpp"
 
 namespace cosda {
 
 template <class E>
-class RfHeads final : public Attention<E> {
+class RfHeads final : public WindowHeads<E, RfHeads<E>> {
  public:
   using S = typename E::Scalar;
 
   // c.d is the full width; heads must divide it. Every head's features are the ones a head of
   // width d / heads draws from c (MultiHead gives every head c's feature_seed).
   RfHeads(const Config& c, std::int64_t heads)
-      : n_(c.n),
+      : WindowHeads<E, RfHeads<E>>(c, heads),
         d_(c.d),
-        h_(heads),
-        dh_(head_width(c, heads)),
         m_(c.m),
         w_(m_, d_),
-        q_(d_, n_),
-        k_(d_, n_),
-        v_(d_, n_),
         keys_(m_ * h_, n_),
         queries_(Mat<S>::Zero(h_ * m_, kernels::padded_cols<S>(n_))),
         sums_lm_(m_, d_),
@@ -50,41 +44,13 @@ class RfHeads final : public Attention<E> {
     for (std::int64_t i = 0; i < h_; ++i) w_.middleCols(i * dh_, dh_) = head.features();
   }
 
-  bool step(const S* q, const S* k, const S* v) override {
-    const std::int64_t slot = seen_ % n_;
-    enter(q, k, v, slot, 0, h_);
-    if (++seen_ < n_) return false;
-    attend(0, h_);
-    return true;
-  }
-  // The heads shared out among the OpenMP threads, a range of heads each, the token's features
-  // too (as NyFixHeads::step_split): the same bits.
-  bool splits_heads() const override { return true; }
-  bool step_split(const S* q, const S* k, const S* v) override {
-    const std::int64_t slot = seen_ % n_;
-    const bool ready = ++seen_ >= n_;
-#pragma omp parallel
-    {
-      const std::int64_t t = omp_get_thread_num(), threads = omp_get_num_threads();
-      const std::int64_t first = t * h_ / threads, count = (t + 1) * h_ / threads - first;
-      enter(q, k, v, slot, first, count);
-      if (ready && count > 0) attend(first, count);
-    }
-    return ready;
-  }
   MatCRef<S> output() const override { return out_; }
 
  private:
+  friend WindowHeads<E, RfHeads<E>>;
+  using Base = WindowHeads<E, RfHeads<E>>;
+  using Base::n_, Base::h_, Base::dh_, Base::q_, Base::k_, Base::v_;
   using Strided = Eigen::Map<Mat<S>, 0, Eigen::OuterStride<>>;
-
-  // The token's features of heads [first, first + count) enter ring slot `slot`.
-  void enter(const S* q, const S* k, const S* v, std::int64_t slot, std::int64_t first,
-             std::int64_t count) {
-    const std::int64_t f = first * dh_, w = count * dh_;
-    ops::copy_to_column<E>(q + f, q_.middleRows(f, w), slot);
-    ops::copy_to_column<E>(k + f, k_.middleRows(f, w), slot);
-    ops::copy_to_column<E>(v + f, v_.middleRows(f, w), slot);
-  }
 
   // Random-feature attention of heads [first, first + count) over the window into their
   // columns of out_.
@@ -114,13 +80,13 @@ class RfHeads final : public Attention<E> {
     ops::heads_max_exp_cols<E>(count, n_, queries_.middleRows(hm, cm), scratch_.row(first));
     // every query's out_i = u_i S_i / (u_i . z_i), in window order
     ops::heads_attend_cols<E>(queries_.middleRows(hm, cm), s_.middleRows(hm, cm),
-                              z_.middleRows(hm, cm), seen_ % n_, den_.middleRows(first, count),
-                              out_.middleCols(f, w));
+                              z_.middleRows(hm, cm), this->seen() % n_,
+                              den_.middleRows(first, count), out_.middleCols(f, w));
   }
 
-  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
+  std::int64_t d_, m_;
   S key_scale_{};  // 1 / (2 sqrt(dh))
-  Mat<S> w_, q_, k_, v_, keys_, queries_, sums_lm_, z_lm_, s_, z_, scratch_, den_, out_;
+  Mat<S> w_, keys_, queries_, sums_lm_, z_lm_, s_, z_, scratch_, den_, out_;
 };
 
 }  // namespace cosda
