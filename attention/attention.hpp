@@ -124,4 +124,16 @@ inline std::int64_t head_width(const Config& c, std::int64_t heads) {
   return c.d / heads;
 }
 
+// The Config of head i of h side by side: width d / h, and its columns of any fixed landmarks.
+inline Config head_config(const Config& c, std::int64_t heads, std::int64_t i) {
+  const std::int64_t dh = head_width(c, heads);
+  Config hc = c;
+  hc.d = dh;
+  if (c.fixed_q.size() > 0) {
+    hc.fixed_q = c.fixed_q.middleCols(i * dh, dh);
+    hc.fixed_k = c.fixed_k.middleCols(i * dh, dh);
+  }
+  return hc;
+}
+
 }  // namespace cosda

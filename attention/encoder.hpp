@@ -250,9 +250,7 @@ class EncoderBlock {
       return;
     }
     for (std::int64_t i = 0; i < heads_; ++i) {
-      Config hc = c;
-      hc.d = dh_;
-      if (c.fixed_q.size() > 0) hc.fixed_q = hc.fixed_k = c.fixed_q.middleCols(i * dh_, dh_);
+      const Config hc = head_config(c, heads_, i);
       if (plan.mode == BlockMode::kWindowAll)
         window_heads_.push_back(make_variant<E>(plan.attention, hc));
       else

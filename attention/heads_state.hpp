@@ -47,13 +47,7 @@ struct FixedLandmarkHeads {
         sums(1, h),
         shift(ops::shift_of<S>(c.exp_shift)) {
     for (std::int64_t i = 0; i < h; ++i) {  // each head's landmarks and Gamma_phi^+
-      Config hc = c;
-      hc.d = dh;
-      if (c.fixed_q.size() > 0) {
-        hc.fixed_q = c.fixed_q.middleCols(i * dh, dh);
-        hc.fixed_k = c.fixed_k.middleCols(i * dh, dh);
-      }
-      const FixedLandmarks<E> head(hc);
+      const FixedLandmarks<E> head(head_config(c, heads, i));
       qt.middleRows(i * m, m) = head.qt;
       kt.middleRows(i * m, m) = head.kt;
       g.middleRows(i * m, m) = head.g;
@@ -136,9 +130,7 @@ struct FeatureSumsHeads {
         a(1, h * m),
         u(1, h * m),
         shift(ops::shift_of<S>(c.exp_shift)) {
-    Config hc = c;
-    hc.d = dh;
-    const FeatureMap<E> head(hc);
+    const FeatureMap<E> head(head_config(c, heads, 0));
     key_scale = head.key_scale();
     w = head.features();
   }

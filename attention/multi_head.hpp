@@ -47,13 +47,7 @@ class MultiHead {
       if (batched_) return;
     }
     for (std::int64_t i = 0; i < heads; ++i) {
-      Config hc = c;
-      hc.d = dh_;
-      if (c.fixed_q.size() > 0) {
-        hc.fixed_q = c.fixed_q.middleCols(i * dh_, dh_);
-        hc.fixed_k = c.fixed_k.middleCols(i * dh_, dh_);
-      }
-      heads_.push_back(make_model<E>(id, hc, layers));
+      heads_.push_back(make_model<E>(id, head_config(c, heads, i), layers));
     }
     out_.resize(rows_, c.d);
   }

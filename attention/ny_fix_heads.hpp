@@ -42,13 +42,7 @@ class NyFixHeads final : public WindowHeads<E, NyFixHeads<E>> {
         dv_(m_, d_),
         out_(n_, d_) {
     for (std::int64_t i = 0; i < h_; ++i) {  // each head's landmarks and Gamma_phi^+
-      Config hc = c;
-      hc.d = dh_;
-      if (c.fixed_q.size() > 0) {
-        hc.fixed_q = c.fixed_q.middleCols(i * dh_, dh_);
-        hc.fixed_k = c.fixed_k.middleCols(i * dh_, dh_);
-      }
-      const FixedLandmarks<E> head(hc);
+      const FixedLandmarks<E> head(head_config(c, heads, i));
       qt_.middleCols(i * dh_, dh_) = head.qt;
       kt_.middleCols(i * dh_, dh_) = head.kt;
       gt_.middleRows(i * m_, m_) = head.g.transpose();

@@ -37,9 +37,7 @@ class RfHeads final : public WindowHeads<E, RfHeads<E>> {
         scratch_(h_, n_),
         den_(Mat<S>::Zero(h_, kernels::padded_cols<S>(n_))),
         out_(n_, d_) {
-    Config hc = c;
-    hc.d = dh_;
-    const FeatureMap<E> head(hc);
+    const FeatureMap<E> head(head_config(c, heads, 0));
     key_scale_ = head.key_scale();
     for (std::int64_t i = 0; i < h_; ++i) w_.middleCols(i * dh_, dh_) = head.features();
   }
