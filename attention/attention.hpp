@@ -100,7 +100,7 @@ class Attention {
   virtual const Mat<Scalar>* landmarks_k() const { return nullptr; }
 
   // One object holding several heads that can share them out among the OpenMP threads
-  // (attention/ny_fix_heads.hpp, rf_heads.hpp): step_split is step with each thread computing a
+  // (attention/nystrom_heads.hpp, rf_heads.hpp): step_split is step with each thread computing a
   // range of heads, the same bits. MultiHead times one against the other (multi_head.hpp).
   virtual bool splits_heads() const { return false; }
   virtual bool step_split(const Scalar* q, const Scalar* k, const Scalar* v) {

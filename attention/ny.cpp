@@ -1,6 +1,7 @@
 #include "attention/ny.hpp"
 
 #include "attention/closed_form.hpp"
+#include "attention/nystrom_heads.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
@@ -40,4 +41,5 @@ const exact::Forms& closed_forms_ny() {
 }
 
 COSDA_DEFINE_VARIANT(ny, Ny)
+COSDA_DEFINE_BATCHED(ny, NyHeads)
 }  // namespace cosda

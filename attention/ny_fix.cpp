@@ -1,7 +1,7 @@
 #include "attention/ny_fix.hpp"
 
 #include "attention/closed_form.hpp"
-#include "attention/ny_fix_heads.hpp"
+#include "attention/nystrom_heads.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {

@@ -29,7 +29,7 @@ struct FixedLandmarks {
     Pinv<E> pinv(c.m, c.pinv_iterations, c.exact_pinv);
     Mat<S> gamma(c.m, c.m);
     std::vector<S> sums(static_cast<std::size_t>(c.m));
-    landmark_kernel_pinv<E>(qt, kt, pinv, gamma, sums, g, ops::shift_of<S>(c.exp_shift));
+    landmark_kernel_pinv<E>(qt, kt, pinv, gamma, sums.data(), g, ops::shift_of<S>(c.exp_shift));
   }
 };
 

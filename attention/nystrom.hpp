@@ -22,16 +22,16 @@ void normalize_rows(MatRef<typename E::Scalar> x, typename E::Scalar* sums) {
   ops::scale_rows<E>(x, sums);
 }
 
-// g = Gamma_phi^+ for landmarks (qt scaled, kt); gamma is m x m scratch; shift: the
+// g = Gamma_phi^+ for landmarks (qt scaled, kt); gamma (m x m) and sums (m) are scratch; shift: the
 // stabilised mode's exponent shift (Config::exp_shift).
 template <class E>
 void landmark_kernel_pinv(MatCRef<typename E::Scalar> qt, MatCRef<typename E::Scalar> kt,
-                          Pinv<E>& pinv, Mat<typename E::Scalar>& gamma,
-                          std::vector<typename E::Scalar>& sums, MatRef<typename E::Scalar> g,
+                          Pinv<E>& pinv, MatRef<typename E::Scalar> gamma, typename E::Scalar* sums,
+                          MatRef<typename E::Scalar> g,
                           const ops::Shift<typename E::Scalar>& shift = {}) {
   ops::gemm_nt<E>(qt, kt, gamma);
   ops::exp_inplace<E>(gamma, shift);
-  normalize_rows<E>(gamma, sums.data());
+  normalize_rows<E>(gamma, sums);
   pinv.compute(gamma, g);
 }
 
@@ -65,7 +65,7 @@ class NystromCore {
     ops::exp_inplace<E>(b_);
     normalize_rows<E>(b_, sums_.data());
     if (g == nullptr) {  // Gamma_phi^+                                  (Eq. 11)
-      landmark_kernel_pinv<E>(qt, kt, pinv_, gamma_, sums_, g_);
+      landmark_kernel_pinv<E>(qt, kt, pinv_, gamma_, sums_.data(), g_);
       g = &g_;
     }
     ops::gemm_nt<E>(qt, k, delta_);  // Delta_phi V                     (Eq. 12)

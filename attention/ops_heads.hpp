@@ -2,7 +2,7 @@
 // updates, sliding sums and random-feature exponentials of h heads side by side in one call,
 // for kernels that hold all heads in one set of buffers (attention/co_si_heads.hpp,
 // attention/co_re_heads.hpp, attention/cony_si_fix_heads.hpp, attention/corf_si_heads.hpp,
-// attention/cony_re_fix_heads.hpp, attention/corf_re_heads.hpp, attention/ny_fix_heads.hpp,
+// attention/cony_re_fix_heads.hpp, attention/corf_re_heads.hpp, attention/nystrom_heads.hpp,
 // attention/rf_heads.hpp;
 // the ring of per-head products in attention/ops_heads_rows.hpp, the random-feature window
 // outputs in ops_heads_rf.hpp).

@@ -1,8 +1,8 @@
 // The seam's head-batched ops on states stored a token per row (attention/ops_heads.hpp
 // includes this part): every head's small product with its own block, for every row of a
-// ring, in window order (attention/cony_re_fix_heads.hpp; ny_fix_heads.hpp with its weights
-// stored landmark-major), and the short-row dot products of heads_retro_update. Each op's
-// count is the sum over heads of the per-head ops' counts it stands for, with the same
+// ring, in window order (attention/cony_re_fix_heads.hpp; attention/nystrom_heads.hpp with
+// its weights stored landmark-major), and the short-row dot products of heads_retro_update. Each
+// op's count is the sum over heads of the per-head ops' counts it stands for, with the same
 // textbook order.
 #pragma once
 

@@ -179,6 +179,7 @@ std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
   X(corf_re, CoRfReHeads)        \
   X(cony_re_fix, CoNyReFixHeads) \
   X(ny_fix, NyFixHeads)          \
+  X(ny, NyHeads)                 \
   X(rf, RfHeads)
 #define COSDA_DECLARE_BATCHED(id, Class) \
   template <class E>                     \

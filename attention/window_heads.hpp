@@ -1,5 +1,5 @@
 // The part every head-batched kernel that re-runs over its window shares
-// (attention/ny_fix_heads.hpp, attention/rf_heads.hpp): the window's Q, K and V as d x n rings
+// (attention/nystrom_heads.hpp, attention/rf_heads.hpp): the window's Q, K and V as d x n rings
 // (a token per column, head i's features at rows [i dh, (i+1) dh)), and the step, on one
 // thread or with the heads shared out among the OpenMP threads (step_split: a range of heads
 // each, the token's column stores included, which touch d cache lines the thread then reads;

@@ -1,9 +1,13 @@
 // The seam's head-batched ops (attention/ops_heads.hpp, attention/ops_heads_rf.hpp): each counts
 // what it executes, and computes and counts what the per-head ops it stands for compute and count.
+#include <algorithm>
 #include <cmath>
 #include <utility>
+#include <vector>
 
+#include "attention/landmarks.hpp"
 #include "attention/ops_heads.hpp"
+#include "attention/ops_heads_landmarks.hpp"
 #include "attention/ops_heads_rf.hpp"
 #include "attention/random_features.hpp"
 #include "attention/window.hpp"
@@ -79,11 +83,22 @@ TEST(HeadsSeam, EveryBatchedOpTalliesWhatItExecutes) {
           Mat<S> feats = filled<S>(3 * s.h, s.n + 1, 24), scratch(1, s.n + 1);
           ops::heads_key_exp_cols<E>(k, S(0.25), s.h, s.h / 2, s.h - s.h / 2, s.n, feats, scratch);
           ops::heads_max_exp_cols<E>(s.h, s.n, feats, scratch);
+          // ny's segment means over the token ring, one run and one that wraps
+          Mat<S> means(1, d);
+          ops::segment_mean_cols<E>(k, 1, std::max<std::int64_t>(1, s.n / 2), means.data());
+          ops::segment_mean_cols<E>(k, s.n - 1, s.n / 2 + 1, means.data());
+          // ny's landmark kernels and their pseudo-inverses, three landmarks a head
+          const std::int64_t mm = 9 * s.h;
+          const Mat<S> lq = filled<S>(3, d, 25), lk = filled<S>(3, d, 26);
+          Mat<S> lx(1, mm), lz(1, mm), lsums(1, 3 * s.h), lwork(1, 3 * mm);
+          ops::heads_minor_gram<E>(lq, lk, s.h, lx.data());
+          ops::heads_minor_normalize_rows<E>(3, s.h, lx.data(), lsums.data());
+          ops::heads_minor_pinv<E>(3, s.h, 2, lx.data(), lz.data(), lwork.data());
         },
         "heads_gemm_nn, heads_gemm_nt, heads_exp_scores, heads_retro_update, heads_slide_sums, "
         "heads_key_exp, heads_max_exp, heads_retro_update_cols, heads_scale_rows_into, "
         "heads_ring_gemm_nn, heads_gemm_lm, heads_ring_gemm_lm, heads_key_exp_cols, "
-        "heads_max_exp_cols h" +
+        "heads_max_exp_cols, segment_mean_cols, heads_minor_* h" +
             std::to_string(s.h) + " dh" + std::to_string(s.dh) + " n" + std::to_string(s.n));
   }
 }
