@@ -113,19 +113,19 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
   // Every head's Gamma_phi^+ (landmark_kernel_pinv of each head), transposed into gt_.
   void landmark_kernel_pinvs(std::int64_t first, std::int64_t count) {
     const std::int64_t f = first * dh_, w = count * dh_;
-    if (!pinv_.empty()) {
-      for (std::int64_t i = first; i < first + count; ++i) {
-        Mat<S> gamma(m_, m_), g(m_, m_);
-        std::vector<S> sums(static_cast<std::size_t>(m_));
+    S* region = work_.data() + first * (kWork * m_ * m_ + m_);
+    if (!pinv_.empty()) {  // a head at a time, its scratch in its part of work_
+      for (std::int64_t i = first; i < first + count; ++i, region += kWork * m_ * m_ + m_) {
+        Eigen::Map<Mat<S>> gamma(region, m_, m_), g(region + m_ * m_, m_, m_);
         landmark_kernel_pinv<E>(qt_.middleCols(i * dh_, dh_), kt_.middleCols(i * dh_, dh_),
-                                pinv_[std::size_t(i)], gamma, sums.data(), g);
+                                pinv_[std::size_t(i)], gamma, region + 2 * m_ * m_, g);
         ops::transpose_into<E>(g, gt_.middleRows(i * m_, m_));
       }
       return;
     }
     // All heads at once, head-minor (attention/ops_heads_landmarks.hpp)
     const std::int64_t mm = count * m_ * m_;
-    S* x = work_.data() + first * (kWork * m_ * m_ + m_);
+    S* x = region;
     S *z = x + mm, *sums = z + mm;
     ops::heads_minor_gram<E>(qt_.middleCols(f, w), kt_.middleCols(f, w), count, x);  // (Eq. 11)
     ops::exp_inplace<E>(x, mm);

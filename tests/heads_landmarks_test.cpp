@@ -87,5 +87,33 @@ TEST(HeadsSeam, SegmentMeansOverColumnsEqualSegmentMeansOverRows) {
   }
 }
 
+// ny's batched heads with the exact pseudo-inverse (a reference for plain scalars, taken a head
+// at a time) give the outputs of h Ny heads with it, step by step over several windows.
+TEST(HeadsLandmarks, ExactPseudoInverseHeadsEqualEachHeads) {
+  for (const std::int64_t h : {1, 3, 4}) {
+    Config c{.n = 13, .d = 12 * h, .m = 3, .exact_pinv = true};
+    auto batched = make_ny_heads<Plain<double>>(c, h);
+    Config hc = c;
+    hc.d = 12;
+    std::vector<std::unique_ptr<Attention<Plain<double>>>> heads;
+    for (std::int64_t i = 0; i < h; ++i) heads.push_back(make_variant<Plain<double>>("ny", hc));
+    const MatD x = random_stream(4 * c.n, 3 * c.d, 9);
+    std::int64_t compared = 0;
+    for (std::int64_t t = 0; t < x.rows(); ++t) {
+      const double* q = x.row(t).data();
+      const bool ready = batched->step(q, q + c.d, q + 2 * c.d);
+      for (std::int64_t i = 0; i < h; ++i) {
+        const double* qi = q + i * hc.d;
+        ASSERT_EQ(heads[i]->step(qi, qi + c.d, qi + 2 * c.d), ready);
+        if (!ready) continue;
+        const MatD want = heads[i]->output(), got = batched->output().middleCols(i * hc.d, hc.d);
+        EXPECT_LE((got - want).norm(), 1e-12 * want.norm()) << "h " << h << " head " << i;
+        ++compared;
+      }
+    }
+    EXPECT_EQ(compared, h * (x.rows() - c.n + 1));
+  }
+}
+
 }  // namespace
 }  // namespace cosda::test
