@@ -37,7 +37,6 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
         d_(c.d),
         m_(c.m),
         inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
-        sizes_(segment_sizes(n_, m_)),
         qt_(m_, d_),
         kt_(m_, d_),
         gt_(h_ * m_, m_),
@@ -58,6 +57,7 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
       }
     } else {
       require(m_ >= 1 && m_ <= n_, "ny: needs 1 <= m <= n");
+      sizes_ = segment_sizes(n_, m_);
       iterations_ = c.pinv_iterations;
       if (c.exact_pinv)  // the reference pseudo-inverse, a head at a time
         pinv_.assign(std::size_t(h_), Pinv<E>(m_, c.pinv_iterations, true));
@@ -151,10 +151,10 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
 
   std::int64_t d_, m_;
   S inv_sqrt_dh_;
-  std::vector<std::int64_t> sizes_;
   Mat<S> qt_, kt_, gt_, qs_, bt_, bgt_, delta_, sums_, phi_, dv_, out_;
-  // ny only: the iteration's steps, its scratch (kWork m x m matrices and m sums a head) and,
-  // for the exact pseudo-inverse, one Pinv a head.
+  // ny only: the segments' sizes, the iteration's steps, its scratch (kWork m x m matrices and
+  // m sums a head) and, for the exact pseudo-inverse, one Pinv a head.
+  std::vector<std::int64_t> sizes_;
   static constexpr std::int64_t kWork = 5;
   int iterations_ = 0;
   std::vector<S> work_;

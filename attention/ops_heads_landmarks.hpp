@@ -22,7 +22,8 @@ template <class E>
 void segment_mean_cols(MatCRef<S<E>> x, std::int64_t first, std::int64_t count, S<E>* y) {
   const std::int64_t n = x.cols(), rows = x.rows(), start = (first % n + n) % n;
   const std::int64_t run = std::min(count, n - start), wrapped = count - run;
-  begin_op<E>(), in<E>(x), out<E>(y, rows);
+  begin_op<E>(), in<E>(x.middleCols(start, run)), out<E>(y, rows);
+  if (wrapped > 0) in<E>(x.leftCols(wrapped));
   if (skip_arithmetic<E>()) return;
   const OneOp<E> one;  // the sums of the runs, their joins and the divisions
   if constexpr (!kScalarLevel<E>)
