@@ -1,8 +1,9 @@
 // The running state a family's head-batched single-output and retroactive kernels share, as
 // their one-head kernels share DeltaState and FeatureSums: FixedLandmarkHeads for
-// attention/cony_si_fix_heads.hpp and cony_re_fix_heads.hpp, FeatureSumsHeads for
-// attention/corf_si_heads.hpp and corf_re_heads.hpp. Features are head-strided (head i's at
-// [i dh, (i+1) dh)); per-head rows and columns of h m are head i's at [i m, (i+1) m).
+// attention/cony_re_fix_heads.hpp, FeatureSumsHeads for attention/corf_re_heads.hpp (the
+// single-output kernels cony_si_fix_heads.hpp and corf_si_heads.hpp keep theirs head-minor,
+// attention/ops_heads_minor.hpp). Features are head-strided (head i's at [i dh, (i+1) dh));
+// per-head rows and columns of h m are head i's at [i m, (i+1) m).
 #pragma once
 
 #include <cmath>

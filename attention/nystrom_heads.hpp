@@ -129,7 +129,7 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
     S *z = x + mm, *sums = z + mm;
     ops::heads_minor_gram<E>(qt_.middleCols(f, w), kt_.middleCols(f, w), count, x);  // (Eq. 11)
     ops::exp_inplace<E>(x, mm);
-    ops::heads_minor_normalize_rows<E>(m_, count, x, sums);
+    ops::heads_minor_normalize_rows<E>(m_, m_, count, x, sums);
     ops::heads_minor_pinv<E>(m_, count, iterations_, x, z, sums + count * m_);
     for (std::int64_t i = 0; i < count; ++i)  // head i's Gamma_phi^+ transposed into gt_
       for (std::int64_t l = 0; l < m_; ++l)

@@ -1,17 +1,18 @@
 // The seam's ops for ny's per-step landmarks of every head at once (attention/nystrom_heads.hpp):
 // the segment means over a ring of tokens by column, and every head's Gamma_phi^+ by the
 // iteration of attention/pinv.hpp run on all heads side by side. The m x m matrices of the
-// heads are stored head-minor: element (a, b) of head i at (a m + b) h + i, so that each
-// step of the iteration is a loop over the heads, h wide, where one head's would be m wide.
+// heads are stored head-minor (ops_heads_minor.hpp): element (a, b) of head i at (a m + b) h +
+// i, so that each step of the iteration is a loop over the heads, h wide, where one head's
+// would be m wide.
 // Each op's count is the sum over heads of the per-head ops' counts it stands for.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <type_traits>
 
 #include "attention/ops_core.hpp"
 #include "attention/ops_elementwise.hpp"
+#include "attention/ops_heads_minor.hpp"
 
 namespace cosda::ops {
 
@@ -57,26 +58,6 @@ void heads_minor_gram(MatCRef<S<E>> x, MatCRef<S<E>> z, std::int64_t h, S<E>* y)
       }
 }
 
-// Rows of every head's m x m matrix divided by their sums (normalize_rows per head);
-// sums: h m scratch.  add h m (m-1), div h m, mul h m m.
-template <class E>
-void heads_minor_normalize_rows(std::int64_t m, std::int64_t h, S<E>* x, S<E>* sums) {
-  begin_op<E>(), inout<E>(x, h * m * m), out<E>(sums, h * m);
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>)
-    E::tally({.mul = h * m * m, .add = h * m * (m - 1), .div = h * m});
-  for (std::int64_t a = 0; a < m; ++a) {
-    S<E>* s = sums + a * h;
-    S<E>* row = x + a * m * h;
-    for (std::int64_t i = 0; i < h; ++i) s[i] = row[i];
-    for (std::int64_t b = 1; b < m; ++b)
-      for (std::int64_t i = 0; i < h; ++i) s[i] += row[b * h + i];
-    for (std::int64_t i = 0; i < h; ++i) s[i] = S<E>(1) / s[i];
-    for (std::int64_t b = 0; b < m; ++b)
-      for (std::int64_t i = 0; i < h; ++i) row[b * h + i] *= s[i];
-  }
-}
-
 // The start of every head's iteration (Pinv::iterate): z_i = x_i^T / max_b sum_a x_i(a, b);
 // scale: h scratch.  add h m (m-1), other h (m-1), div h, mul h m m.
 template <class E>
@@ -98,33 +79,6 @@ void heads_minor_pinv_start(std::int64_t m, std::int64_t h, const S<E>* x, S<E>*
     for (std::int64_t b = 0; b < m; ++b)
       for (std::int64_t i = 0; i < h; ++i)
         z[(a * m + b) * h + i] = x[(b * m + a) * h + i] * scale[i];
-}
-
-// y_i = x_i z_i for every head (gemm_nn per head; y must alias neither).
-// mul h m m m, add h m m (m-1).
-template <class E>
-void heads_minor_gemm(std::int64_t m, std::int64_t h, const S<E>* x, const S<E>* z, S<E>* y) {
-  begin_op<E>(), in<E>(x, h * m * m), in<E>(z, h * m * m), out<E>(y, h * m * m);
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>) E::tally({.mul = h * m * m * m, .add = h * m * m * (m - 1)});
-  // Blocks of kBlock heads (a cache line) with their sums in registers over k, then the rest.
-  constexpr std::int64_t kBlock = kScalarLevel<E> ? 1 : 64 / std::int64_t(sizeof(S<E>));
-  const auto heads = [&]<std::int64_t kWidth>(std::int64_t i,
-                                              std::integral_constant<std::int64_t, kWidth>) {
-    for (std::int64_t a = 0; a < m; ++a)
-      for (std::int64_t b = 0; b < m; ++b) {
-        const S<E>* xa = x + a * m * h + i;
-        const S<E>* zb = z + b * h + i;
-        S<E> acc[kWidth];
-        for (std::int64_t j = 0; j < kWidth; ++j) acc[j] = xa[j] * zb[j];
-        for (std::int64_t k = 1; k < m; ++k)
-          for (std::int64_t j = 0; j < kWidth; ++j) acc[j] += xa[k * h + j] * zb[k * m * h + j];
-        for (std::int64_t j = 0; j < kWidth; ++j) y[(a * m + b) * h + i + j] = acc[j];
-      }
-  };
-  std::int64_t i = 0;
-  for (; i + kBlock <= h; i += kBlock) heads(i, std::integral_constant<std::int64_t, kBlock>{});
-  for (; i < h; ++i) heads(i, std::integral_constant<std::int64_t, 1>{});
 }
 
 // y_i = c I - x_i for every head (shifted_negation per head).  add h m m.
@@ -153,13 +107,13 @@ void heads_minor_pinv(std::int64_t m, std::int64_t h, int iterations, const S<E>
   S<E>*xz = work, *t = xz + mm, *u = t + mm;
   heads_minor_pinv_start<E>(m, h, x, z, u);
   for (int it = 0; it < iterations; ++it) {
-    heads_minor_gemm<E>(m, h, x, z, xz);
+    heads_minor_gemm<E>(m, m, m, h, x, z, xz);
     heads_minor_shifted_negation<E>(m, h, xz, S<E>(7), t);
-    heads_minor_gemm<E>(m, h, xz, t, u);
+    heads_minor_gemm<E>(m, m, m, h, xz, t, u);
     heads_minor_shifted_negation<E>(m, h, u, S<E>(15), t);
-    heads_minor_gemm<E>(m, h, xz, t, u);
+    heads_minor_gemm<E>(m, m, m, h, xz, t, u);
     heads_minor_shifted_negation<E>(m, h, u, S<E>(13), t);
-    heads_minor_gemm<E>(m, h, z, t, u);
+    heads_minor_gemm<E>(m, m, m, h, z, t, u);
     copy<E>(u, u + mm, z);
     scale<E>(z, mm, S<E>(0.25));
   }

@@ -92,7 +92,7 @@ TEST(HeadsSeam, EveryBatchedOpTalliesWhatItExecutes) {
           const Mat<S> lq = filled<S>(3, d, 25), lk = filled<S>(3, d, 26);
           Mat<S> lx(1, mm), lz(1, mm), lsums(1, 3 * s.h), lwork(1, 3 * mm);
           ops::heads_minor_gram<E>(lq, lk, s.h, lx.data());
-          ops::heads_minor_normalize_rows<E>(3, s.h, lx.data(), lsums.data());
+          ops::heads_minor_normalize_rows<E>(3, 3, s.h, lx.data(), lsums.data());
           ops::heads_minor_pinv<E>(3, s.h, 2, lx.data(), lz.data(), lwork.data());
         },
         "heads_gemm_nn, heads_gemm_nt, heads_exp_scores, heads_retro_update, heads_slide_sums, "

@@ -110,6 +110,29 @@ TEST(ElementwiseKernels, EqualPlainLoopsAtEveryLength) {
   expect_elementwise_kernels<double>(1e-15);
 }
 
+// kernels::transpose puts every element of x (rows x cols, rows ldx apart) at its transposed
+// place in y (rows ldy apart) for every shape up to 9 x 9 (whole 4 x 4 tiles, their edges
+// and neither), and writes nothing in the gaps between y's rows.
+template <class T>
+void expect_transpose() {
+  for (std::int64_t rows = 1; rows <= 9; ++rows)
+    for (std::int64_t cols = 1; cols <= 9; ++cols) {
+      const std::int64_t ldx = cols + 1, ldy = rows + 2;
+      const Mat<T> x = Mat<T>::Random(rows, ldx);
+      Mat<T> y = Mat<T>::Constant(cols, ldy, T(-7));
+      kernels::transpose(rows, cols, x.data(), ldx, y.data(), ldy);
+      for (std::int64_t c = 0; c < cols; ++c)
+        for (std::int64_t r = 0; r < ldy; ++r)
+          EXPECT_EQ(y(c, r), r < rows ? x(r, c) : T(-7))
+              << rows << " x " << cols << ": element (" << c << ", " << r << ")";
+    }
+}
+
+TEST(ElementwiseKernels, TransposeMovesEveryElementAtEveryShape) {
+  expect_transpose<float>();
+  expect_transpose<double>();
+}
+
 // kernels::vector_matrix (attention/vector_matrix.hpp) equals the plain sum of scaled rows at
 // every row length up to its limit (every mix of 4-, 2- and 1-packet blocks, half and quarter
 // packets and single columns), at depths 1 to 9, on rows starting off a packet boundary and
