@@ -287,11 +287,16 @@ void heads_minor_gemm_nt_shared(std::int64_t k, std::int64_t c, std::int64_t h, 
   if constexpr (!kScalarLevel<E>) E::tally({.mul = h * c * k, .add = h * c * (k - 1)});
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
-    for (std::int64_t b = 0; b < c; ++b) {
-      A acc = at<A>(x + i) * w(b, 0);
-      for (std::int64_t l = 1; l < k; ++l) acc += at<A>(x + l * h + i) * w(b, l);
-      at<A>(u + b * h + i) = acc;
-    }
+    const auto columns = [=]<int N>(std::int64_t b) {  // N independent chains, as in products
+      A acc[N];
+      for (int t = 0; t < N; ++t) acc[t] = at<A>(x + i) * w(b + t, 0);
+      for (std::int64_t l = 1; l < k; ++l)
+        for (int t = 0; t < N; ++t) acc[t] += at<A>(x + l * h + i) * w(b + t, l);
+      for (int t = 0; t < N; ++t) at<A>(u + (b + t) * h + i) = acc[t];
+    };
+    std::int64_t b = 0;
+    for (; b + 4 <= c; b += 4) columns.template operator()<4>(b);
+    for (; b < c; ++b) columns.template operator()<1>(b);
   });
 }
 
