@@ -25,7 +25,7 @@ namespace detail {
 template <class E, std::int64_t W>
 using Heads = Eigen::Array<S<E>, W, 1>;
 template <class E, class F>
-void for_head_blocks(std::int64_t h, F f) {
+[[gnu::always_inline]] inline void for_head_blocks(std::int64_t h, F f) {
   constexpr std::int64_t kBlock = kScalarLevel<E> ? 1 : 64 / std::int64_t(sizeof(S<E>));
   std::int64_t i = 0;
   for (; i + kBlock <= h; i += kBlock) f(i, Heads<E, kBlock>{});
