@@ -99,9 +99,9 @@ inline void scaled_copy(const T* src, T a, T* dst, std::int64_t n) {
 }
 
 // y = x^T for x rows x cols (rows ldx apart) into y cols x rows (rows ldy apart): tiles of 4 x
-// 4 transposed in registers (packets of four), the edges one element at a time. A head's 12
-// features by 16 heads (Table III) one element at a time took two thirds of a cony_si_fix
-// step's batched copies; tiles of 8 x 8 were no faster (docs/performance.md).
+// 4 transposed in registers (packets of four), the edges one element at a time. One element
+// at a time, the 16 x 12 blocks of a head-minor step (ops_heads_minor.hpp) took a quarter of
+// cony_si_fix's batched step; tiles of 8 x 8 were no faster (docs/performance.md).
 template <class T>
 inline void transpose(std::int64_t rows, std::int64_t cols, const T* x, std::int64_t ldx, T* y,
                       std::int64_t ldy) {
