@@ -1,6 +1,7 @@
 #include "attention/cony_si_cont.hpp"
 
 #include "attention/closed_form.hpp"
+#include "attention/cony_si_cont_heads.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
@@ -41,4 +42,6 @@ const exact::Forms& closed_forms_cony_si_cont() {
 }
 
 COSDA_DEFINE_VARIANT(cony_si_cont, CoNySiCont)
+
+COSDA_DEFINE_BATCHED(cony_si_cont, CoNySiContHeads)
 }  // namespace cosda

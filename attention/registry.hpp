@@ -171,15 +171,16 @@ std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
 // The variants with a head-batched kernel, X(id, Class): one object for all heads of a block
 // (attention/<id>_heads.hpp), made in attention/<id>.cpp by COSDA_DEFINE_BATCHED. c.d is the
 // full width.
-#define COSDA_BATCHED(X)         \
-  X(co_si, CoSiHeads)            \
-  X(co_re, CoReHeads)            \
-  X(cony_si_fix, CoNySiFixHeads) \
-  X(corf_si, CoRfSiHeads)        \
-  X(corf_re, CoRfReHeads)        \
-  X(cony_re_fix, CoNyReFixHeads) \
-  X(ny_fix, NyFixHeads)          \
-  X(ny, NyHeads)                 \
+#define COSDA_BATCHED(X)           \
+  X(co_si, CoSiHeads)              \
+  X(co_re, CoReHeads)              \
+  X(cony_si_fix, CoNySiFixHeads)   \
+  X(cony_si_cont, CoNySiContHeads) \
+  X(corf_si, CoRfSiHeads)          \
+  X(corf_re, CoRfReHeads)          \
+  X(cony_re_fix, CoNyReFixHeads)   \
+  X(ny_fix, NyFixHeads)            \
+  X(ny, NyHeads)                   \
   X(rf, RfHeads)
 #define COSDA_DECLARE_BATCHED(id, Class) \
   template <class E>                     \

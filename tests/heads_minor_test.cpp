@@ -5,6 +5,7 @@
 // per-head ops they stand for do.
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -31,7 +32,8 @@ std::vector<S> minor_of(const Mat<S>& x, std::int64_t h) {
   return y;
 }
 
-// Head i's r x c matrix of a head-minor array against want, to tol relative to its largest.
+// Head i's r x c matrix of a head-minor array against want, to tol relative to its largest
+// element or to 1 (the operands are of order one; a sum may cancel to far less).
 template <class S>
 void expect_head_near(const std::vector<S>& y, std::int64_t h, std::int64_t i, const Mat<S>& want,
                       double tol, const std::string& what) {
@@ -42,7 +44,7 @@ void expect_head_near(const std::vector<S>& y, std::int64_t h, std::int64_t i, c
       const double w = value_of(want(a, b)), got = value_of(y[std::size_t((a * c + b) * h + i)]);
       diff = std::max(diff, std::abs(got - w)), scale = std::max(scale, std::abs(w));
     }
-  EXPECT_LE(diff, tol * std::max(scale, 1e-300)) << what << ", head " << i;
+  EXPECT_LE(diff, tol * std::max(scale, 1.0)) << what << ", head " << i;
 }
 
 // h heads of r x k and k x c matrices (the last shapes: a block of heads and one more).
@@ -311,32 +313,36 @@ TEST(HeadsMinor, SegmentMeansOverColumnsEqualSegmentMeansOverRows) {
   }
 }
 
-// ny's batched heads with the exact pseudo-inverse (a reference for plain scalars, taken a head
-// at a time) give the outputs of h Ny heads with it, step by step over several windows.
-TEST(HeadsMinor, ExactPseudoInverseNyHeadsEqualEachHeads) {
-  for (const std::int64_t h : {1, 3, 4}) {
-    Config c{.n = 13, .d = 12 * h, .m = 3, .exact_pinv = true};
-    auto batched = make_ny_heads<Plain<double>>(c, h);
-    Config hc = c;
-    hc.d = 12;
-    std::vector<std::unique_ptr<Attention<Plain<double>>>> heads;
-    for (std::int64_t i = 0; i < h; ++i) heads.push_back(make_variant<Plain<double>>("ny", hc));
-    const MatD x = random_stream(4 * c.n, 3 * c.d, 9);
-    std::int64_t compared = 0;
-    for (std::int64_t t = 0; t < x.rows(); ++t) {
-      const double* q = x.row(t).data();
-      const bool ready = batched->step(q, q + c.d, q + 2 * c.d);
-      for (std::int64_t i = 0; i < h; ++i) {
-        const double* qi = q + i * hc.d;
-        ASSERT_EQ(heads[i]->step(qi, qi + c.d, qi + 2 * c.d), ready);
-        if (!ready) continue;
-        const MatD want = heads[i]->output(), got = batched->output().middleCols(i * hc.d, hc.d);
-        EXPECT_LE((got - want).norm(), 1e-12 * want.norm()) << "h " << h << " head " << i;
-        ++compared;
+// ny's and cony_si_cont's batched heads with the exact pseudo-inverse (a reference for plain
+// scalars, taken a head at a time) give the outputs of h heads with it, step by step over
+// several windows (cony_si_cont: several landmark replacements).
+TEST(HeadsMinor, ExactPseudoInverseHeadsEqualEachHeads) {
+  for (const std::string id : {"ny", "cony_si_cont"})
+    for (const std::int64_t h : {1, 3, 4}) {
+      SCOPED_TRACE(id);
+      Config c{.n = 13, .d = 12 * h, .m = 3, .exact_pinv = true};
+      auto batched = id == "ny" ? make_ny_heads<Plain<double>>(c, h)
+                                : make_cony_si_cont_heads<Plain<double>>(c, h);
+      Config hc = c;
+      hc.d = 12;
+      std::vector<std::unique_ptr<Attention<Plain<double>>>> heads;
+      for (std::int64_t i = 0; i < h; ++i) heads.push_back(make_variant<Plain<double>>(id, hc));
+      const MatD x = random_stream(4 * c.n, 3 * c.d, 9);
+      std::int64_t compared = 0;
+      for (std::int64_t t = 0; t < x.rows(); ++t) {
+        const double* q = x.row(t).data();
+        const bool ready = batched->step(q, q + c.d, q + 2 * c.d);
+        for (std::int64_t i = 0; i < h; ++i) {
+          const double* qi = q + i * hc.d;
+          ASSERT_EQ(heads[i]->step(qi, qi + c.d, qi + 2 * c.d), ready);
+          if (!ready) continue;
+          const MatD want = heads[i]->output(), got = batched->output().middleCols(i * hc.d, hc.d);
+          EXPECT_LE((got - want).norm(), 1e-12 * want.norm()) << "h " << h << " head " << i;
+          ++compared;
+        }
       }
+      EXPECT_EQ(compared, h * (x.rows() - c.n + 1));
     }
-    EXPECT_EQ(compared, h * (x.rows() - c.n + 1));
-  }
 }
 
 }  // namespace
