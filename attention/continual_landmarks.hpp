@@ -20,6 +20,31 @@
 
 namespace cosda {
 
+// Warm-up token t (0 <= t < n) of continual landmarks whose segments have `sizes`: its scaled
+// query qs and key k (d each) summed into its segment's rows of qt and kt (m x d, row-major),
+// divided by the segment's size at the segment's last token (Sec. IV-C).
+template <class E>
+void warm_landmark(const std::vector<std::int64_t>& sizes, std::int64_t t,
+                   const typename E::Scalar* qs, const typename E::Scalar* k, std::int64_t d,
+                   typename E::Scalar* qt, typename E::Scalar* kt) {
+  using S = typename E::Scalar;
+  std::int64_t seg = 0, start = 0;
+  while (t >= start + sizes[std::size_t(seg)]) start += sizes[std::size_t(seg++)];
+  S *q_row = qt + seg * d, *k_row = kt + seg * d;
+  if (t == start) {
+    ops::copy<E>(qs, qs + d, q_row);
+    ops::copy<E>(k, k + d, k_row);
+  } else {
+    ops::add<E>(qs, q_row, d);
+    ops::add<E>(k, k_row, d);
+  }
+  const std::int64_t size = sizes[std::size_t(seg)];
+  if (t == start + size - 1) {
+    ops::divide<E>(q_row, d, S(double(size)));
+    ops::divide<E>(k_row, d, S(double(size)));
+  }
+}
+
 template <class E>
 class ContinualLandmarks {
  public:
@@ -50,19 +75,7 @@ class ContinualLandmarks {
 
   // Warm-up token t (0 <= t < n), query already scaled: summed into its segment's landmark.
   void warm(const S* qs, const S* k, std::int64_t t) {
-    std::int64_t seg = 0, start = 0;
-    while (t >= start + sizes_[seg]) start += sizes_[seg++];
-    if (t == start) {
-      ops::copy<E>(qs, qs + d_, &qt_(seg, 0));
-      ops::copy<E>(k, k + d_, &kt_(seg, 0));
-    } else {
-      ops::add<E>(qs, &qt_(seg, 0), d_);
-      ops::add<E>(k, &kt_(seg, 0), d_);
-    }
-    if (t == start + sizes_[seg] - 1) {
-      ops::divide<E>(&qt_(seg, 0), d_, S(double(sizes_[seg])));
-      ops::divide<E>(&kt_(seg, 0), d_, S(double(sizes_[seg])));
-    }
+    warm_landmark<E>(sizes_, t, qs, k, d_, qt_.data(), kt_.data());
   }
 
   // At the end of the first window: Gamma, phi(Gamma) and the pseudo-inverse.
