@@ -132,7 +132,8 @@ class CoNySiContHeads final : public Attention<E> {
       ops::heads_minor_pinv<E>(m_, h_, iterations_, gphi_.data(), g_.data(), work_.data());
       return;
     }
-    Mat<S> x(m_, m_), z(m_, m_);  // the exact pseudo-inverse, a head at a time
+    // The exact pseudo-inverse, a head at a time, its scratch in work_ (idle in this mode).
+    Eigen::Map<Mat<S>> x(work_.data(), m_, m_), z(work_.data() + m_ * m_, m_, m_);
     for (std::int64_t i = 0; i < h_; ++i) {
       for (std::int64_t a = 0; a < m_ * m_; ++a) x(a / m_, a % m_) = gphi_(0, a * h_ + i);
       pinv_[0].compute(x, z);
