@@ -1,7 +1,8 @@
 // State shared by the head-minor continual Nyström kernels (cony_si_fix_heads.hpp,
-// cony_si_cont_heads.hpp), as cony_common.hpp's DeltaState and beta_row serve their one-head
-// kernels: every head's Delta V (m x dh) and phi(Delta) (m x 1) with the window's K and V rings
-// (n x dh), all head-minor (ops_heads_minor.hpp), and every head's landmark row.
+// cony_si_cont_heads.hpp, cony_re_cont_heads.hpp), as cony_common.hpp's DeltaState and
+// beta_row serve their one-head kernels: every head's Delta V (m x dh) and phi(Delta) (m x 1)
+// with the window's K and V rings (n x dh), all head-minor (ops_heads_minor.hpp), and every
+// head's landmark row.
 #pragma once
 
 #include "attention/ops_heads_minor.hpp"
@@ -69,11 +70,16 @@ class DeltaHeads {
     ops::heads_minor_gemm<E>(count, n_, dh_, h_, a_.data(), v_.data(), dv_.data() + first * d_);
   }
 
-  // out_i = row_i diag(phi(Delta)_i)^-1 Delta V_i of every head, out 1 x dh head-minor (Eq. 26).
-  void attend(const S* row, S* out) {
+  // Delta_phi V_i = diag(phi(Delta)_i)^-1 Delta V_i of every head, m x dh head-minor (Eq. 26).
+  const S* normalized() {
     ops::reciprocals<E>(phi_.data(), inv_.data(), h_ * m_);
     ops::heads_minor_scale_rows<E>(m_, dh_, h_, dv_.data(), inv_.data(), dvn_.data());
-    ops::heads_minor_gemm<E>(1, m_, dh_, h_, row, dvn_.data(), out);
+    return dvn_.data();
+  }
+
+  // out_i = row_i Delta_phi V_i of every head, out 1 x dh head-minor (Eq. 26).
+  void attend(const S* row, S* out) {
+    ops::heads_minor_gemm<E>(1, m_, dh_, h_, row, normalized(), out);
   }
 
  private:

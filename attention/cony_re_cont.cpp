@@ -1,6 +1,7 @@
 #include "attention/cony_re_cont.hpp"
 
 #include "attention/closed_form.hpp"
+#include "attention/cony_re_cont_heads.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
@@ -58,4 +59,6 @@ const exact::Forms& closed_forms_cony_re_cont() {
 }
 
 COSDA_DEFINE_VARIANT(cony_re_cont, CoNyReCont)
+
+COSDA_DEFINE_BATCHED(cony_re_cont, CoNyReContHeads)
 }  // namespace cosda

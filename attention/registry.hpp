@@ -178,6 +178,7 @@ std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
   X(cony_si_cont, CoNySiContHeads) \
   X(corf_si, CoRfSiHeads)          \
   X(corf_re, CoRfReHeads)          \
+  X(cony_re_cont, CoNyReContHeads) \
   X(cony_re_fix, CoNyReFixHeads)   \
   X(ny_fix, NyFixHeads)            \
   X(ny, NyHeads)                   \

@@ -313,16 +313,17 @@ TEST(HeadsMinor, SegmentMeansOverColumnsEqualSegmentMeansOverRows) {
   }
 }
 
-// ny's and cony_si_cont's batched heads with the exact pseudo-inverse (a reference for plain
-// scalars, taken a head at a time) give the outputs of h heads with it, step by step over
-// several windows (cony_si_cont: several landmark replacements).
+// The batched heads with the exact pseudo-inverse (a reference for plain scalars, taken a
+// head at a time) give the outputs of h heads with it, step by step over several windows
+// (the continual landmarks: several replacements).
 TEST(HeadsMinor, ExactPseudoInverseHeadsEqualEachHeads) {
-  for (const std::string id : {"ny", "cony_si_cont"})
+  for (const std::string id : {"ny", "cony_si_cont", "cony_re_cont"})
     for (const std::int64_t h : {1, 3, 4}) {
       SCOPED_TRACE(id);
       Config c{.n = 13, .d = 12 * h, .m = 3, .exact_pinv = true};
-      auto batched = id == "ny" ? make_ny_heads<Plain<double>>(c, h)
-                                : make_cony_si_cont_heads<Plain<double>>(c, h);
+      auto batched = id == "ny"             ? make_ny_heads<Plain<double>>(c, h)
+                     : id == "cony_si_cont" ? make_cony_si_cont_heads<Plain<double>>(c, h)
+                                            : make_cony_re_cont_heads<Plain<double>>(c, h);
       Config hc = c;
       hc.d = 12;
       std::vector<std::unique_ptr<Attention<Plain<double>>>> heads;
