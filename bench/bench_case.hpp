@@ -69,6 +69,12 @@ struct Case {
 
 inline int cores() { return std::max(1, omp_get_num_procs()); }
 
+// The benchmark that times one exponential at a shape with heads (bench/cosda_bench.cpp), for
+// the head-batching table (bench/report.cpp).
+inline std::string exp_case_name(const TimingShape& s, bool single) {
+  return "exp/" + s.name + "/" + (single ? "float" : "double") + "/one/step";
+}
+
 // Counting: executed operations and memory per step, by running the kernels under Tally.
 const Cost& cost_of(const Case& c);
 

@@ -30,7 +30,8 @@
 // batching and all-cores tables; medians of this run) and DIR/timing/points.tsv (the roofline
 // figure's points, drawn by `cosda roofline`), both written by bench/report.cpp. Whole models
 // (model/<name>/<scalar>/one/step, every model of configs/models: --cosda_models=FILE, or
-// none) are registered by bench/models.cpp.
+// none) are registered by bench/models.cpp, and the cost of one exponential at every shape with
+// heads (exp/<shape>/<scalar>/one/step) here, for the head-batching table.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 #include <omp.h>
@@ -49,6 +50,7 @@
 #include "analysis/measure.hpp"
 #include "analysis/policy.hpp"
 #include "analysis/roofline_model.hpp"
+#include "attention/elementwise_kernels.hpp"
 #include "attention/multi_head.hpp"
 #include "bench/bench_case.hpp"
 #include "bench/streams.hpp"
@@ -282,7 +284,8 @@ bool print_help(int argc, char** argv) {
           "  --cosda_machine=FILE  roofline for the bound counters (default "
           "results/roofline/machine.json)\n"
           "  --cosda_report=DIR    write DIR/timing/realized.md and DIR/timing/points.tsv\n"
-          "Benchmark names: variant/shape/scalar/threads/kind, model/name/scalar/one/step; "
+          "Benchmark names: variant/shape/scalar/threads/kind, model/name/scalar/one/step, "
+          "exp/shape/scalar/one/step; "
           "e.g. --benchmark_filter='co_si/table3/float/one'.\n"
           "Google Benchmark's own flags: --help.\n");
       return true;
@@ -355,6 +358,38 @@ void register_cases(const std::vector<Case>& cases, const TimingConfig& cfg,
   }
 }
 
+// The cost of one exponential, for the head-batching table: att's softmax kernel
+// (kernels::exp_sum, a row's exponentials and their sum, as att calls it) over n rows of n, one
+// thread, in place run after run: the values saturate, and pexp is branch-free, so it takes the
+// time it takes on scores (docs/performance.md).
+template <class T>
+void time_exps(benchmark::State& st, std::int64_t n) {
+  std::vector<T> y(std::size_t(n * n), T(0.5));
+  for (auto _ : st) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark loop
+    T total(0);
+    for (std::int64_t i = 0; i < n; ++i)
+      total += kernels::exp_sum(y.data() + i * n, n, false, T(0));
+    benchmark::DoNotOptimize(total);
+  }
+}
+
+// exp/<shape>/<scalar>/one/step for every shape with heads (only the quick ones with quick).
+void register_exp_cases(const TimingConfig& cfg, bool quick) {
+  for (const auto& s : cfg.shapes) {
+    if ((quick && !s.quick) || s.heads <= 1) continue;
+    for (const auto& scalar : cfg.scalars) {
+      const bool single = scalar == "float";
+      const std::int64_t n = s.n;
+      auto* b = benchmark::RegisterBenchmark(
+          exp_case_name(s, single).c_str(), [single, n](benchmark::State& st) {
+            omp_set_num_threads(1);
+            single ? time_exps<float>(st, n) : time_exps<double>(st, n);
+          });
+      b->Unit(benchmark::kMicrosecond)->MinWarmUpTime(cfg.warmup_seconds);
+    }
+  }
+}
+
 int run_main(int argc, char** argv) {
   if (print_help(argc, argv)) return 0;
   Options o = parse_own_flags(&argc, argv);
@@ -385,6 +420,7 @@ int run_main(int argc, char** argv) {
   static std::vector<Case> cases;  // registered benchmarks refer to these
   cases = make_cases(cfg, o.quick);
   register_cases(cases, cfg, machine);
+  register_exp_cases(cfg, o.quick);
   if (o.models != "none") register_model_cases(o.models, cfg);
   CollectingReporter reporter;
   o.load_before = roofline::load_average();

@@ -54,6 +54,11 @@ class Lookup {
       }
     return {nullptr, nullptr};
   }
+  // A benchmark's measurement by name; null where the run has no time for it.
+  const Measured* named(const std::string& name) const {
+    auto it = results_.find(name);
+    return it == results_.end() || it->second.seconds.empty() ? nullptr : &it->second;
+  }
 
  private:
   const std::vector<Case>& cases_;
@@ -256,14 +261,18 @@ std::string ring_table(const Lookup& find, const TimingConfig& cfg) {
 }
 
 // Time per executed FLOP with the heads run one by one (a shape with heads > 1) against the
-// same window as one head (a shape of the same n, d and m with heads = 1), one thread.
+// same window as one head (a shape of the same n, d and m with heads = 1), one thread; and the
+// same with the exponentials taken out at the cost of one in att's softmax kernel.
 std::string batching_table(const Lookup& find, const TimingConfig& cfg) {
   std::string md;
   for (const auto& s : cfg.shapes)
     for (const auto& o : cfg.shapes) {
       if (!(s.heads > 1 && o.heads == 1 && s.n == o.n && s.d == o.d && s.m == o.m)) continue;
-      std::string rows;
-      for (const bool single : {true, false})
+      std::string rows, costs;
+      for (const bool single : {true, false}) {
+        const Measured* e = find.named(exp_case_name(s, single));
+        const double c = e ? e->median() / double(s.n * s.n) : 0;  // seconds per exponential
+        if (e) costs += fmt::format("{:.3g} ps in {}, ", c * 1e12, single ? "float" : "double");
         for (const auto& v : kVariants) {
           const std::string id(v.id);
           auto [hc, hr] = find(id, s, single, false, realized_kind(id));
@@ -271,11 +280,15 @@ std::string batching_table(const Lookup& find, const TimingConfig& cfg) {
           if (!(hc && hr && oc && orr)) continue;
           const StepCost ch = step_cost(*hc, cost_of(*hc)), co = step_cost(*oc, cost_of(*oc));
           const double ph = hr->median() / ch.flops, po = orr->median() / co.flops;
+          const double qh = (hr->median() - ch.exps * c) / (ch.flops - ch.exps);
+          const double qo = (orr->median() - co.exps * c) / (co.flops - co.exps);
           rows += fmt::format(
-              "| `{}` | {} | {} | {} | {} | {:.3g} | {} | {} | {} | {:.3g} | {:.2f} |\n", id,
+              "| `{}` | {} | {} | {} | {} | {:.3g} | {} | {} | {} | {:.3g} | {:.2f} | {} |\n", id,
               single ? "float" : "double", si(ch.flops), si(ch.exps), duration(hr->median()),
-              ph * 1e12, si(co.flops), si(co.exps), duration(orr->median()), po * 1e12, ph / po);
+              ph * 1e12, si(co.flops), si(co.exps), duration(orr->median()), po * 1e12, ph / po,
+              e ? fmt::format("{:.2f}", qh / qo) : "n/a");
         }
+      }
       if (rows.empty()) continue;
       md += fmt::format(
           "## Head batching: {} heads of {} against one head of {} (n = {}, m = {})\n\n"
@@ -283,12 +296,21 @@ std::string batching_table(const Lookup& find, const TimingConfig& cfg) {
           "medians of this run; **ratio** = per-FLOP time with {} heads / with one head (the "
           "target of batching the heads: at most 1.3). **exps**: the exponentials among the "
           "FLOPs, each counted as one FLOP though it costs many instructions; every head's "
-          "softmax over the window takes its own exponentials.\n\n"
+          "softmax over the window takes its own exponentials. **w/o exps** = the ratio with "
+          "the exponentials out of both times, at the cost of one in `att`'s softmax kernel "
+          "timed in this run, and out of both counts: exponentials a kernel takes in short rows "
+          "or through libm cost more, so for those this is an upper bound on the ratio without "
+          "them.\n\n"
           "| variant | scalar | FLOPs/step, {} heads | exps | time/step | ps/FLOP | FLOPs/step, "
-          "one head | exps | time/step | ps/FLOP | ratio |\n"
-          "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+          "one head | exps | time/step | ps/FLOP | ratio | w/o exps |\n"
+          "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
           s.heads, s.d / s.heads, s.d, s.n, s.m, s.name, o.name, s.heads, s.heads);
       md += rows + "\n";
+      if (!costs.empty())
+        md += fmt::format(
+            "One exponential (`kernels::exp_sum`, a row's exponentials and their sum, over {} "
+            "rows of {}; benchmark `{}` and its double): {}.\n\n",
+            s.n, s.n, exp_case_name(s, true), costs.substr(0, costs.size() - 2));
     }
   return md;
 }
