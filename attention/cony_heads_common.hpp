@@ -5,6 +5,9 @@
 // head's landmark row.
 #pragma once
 
+#include <cmath>
+
+#include "attention/ny_fix.hpp"
 #include "attention/ops_heads_minor.hpp"
 #include "attention/window.hpp"
 
@@ -98,5 +101,57 @@ void landmark_rows_heads(std::int64_t m, std::int64_t h, typename E::Scalar* bet
   ops::heads_minor_normalize_rows<E>(1, m, h, beta, sums);
   ops::heads_minor_gemm<E>(1, m, m, h, beta, g, row);
 }
+
+// Every head's fixed landmarks, head-minor: the scaled landmark queries Qt_i (m x dh), the
+// transposed landmark keys Kt_i^T (dh x m) and Gamma_phi^+_i (m x m), each head's from its
+// slice of c.fixed_q and c.fixed_k as MultiHead slices them (FixedLandmarks, ny_fix.hpp); and
+// the newest query's landmark row of every head, as cony_si_fix's and cony_re_fix's batched
+// heads compute it.
+template <class E>
+class FixedLandmarkRows {
+ public:
+  using S = typename E::Scalar;
+
+  FixedLandmarkRows(const Config& c, std::int64_t heads)
+      : h_(heads),
+        dh_(head_width(c, heads)),
+        m_(c.m),
+        inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
+        qt_(1, c.m * c.d),
+        ktt_(1, c.m * c.d),
+        g_(1, heads * c.m * c.m),
+        q_(1, c.d),
+        beta_(1, heads * c.m),
+        sums_(1, heads * c.m),
+        row_(1, heads * c.m) {
+    for (std::int64_t i = 0; i < h_; ++i) {
+      const FixedLandmarks<E> head(head_config(c, heads, i));
+      for (std::int64_t a = 0; a < m_; ++a) {
+        for (std::int64_t l = 0; l < dh_; ++l) {
+          qt_((a * dh_ + l) * h_ + i) = head.qt(a, l);
+          ktt_((l * m_ + a) * h_ + i) = head.kt(a, l);
+        }
+        for (std::int64_t b = 0; b < m_; ++b) g_((a * m_ + b) * h_ + i) = head.g(a, b);
+      }
+    }
+  }
+
+  const S* qt() const { return qt_.data(); }
+
+  // row_i = (beta_i / beta_i 1^T) G_i with beta_i = exp(q_i Kt_i^T / sqrt(dh)) for the query
+  // q (heads order), 1 x m head-minor per head  (Eqs. 22, 23, 26).
+  const S* row(const S* q, const ops::Shift<S>& shift) {
+    ops::heads_minor_from_heads<E>(h_, dh_, q, q_.data());
+    ops::scale<E>(q_.data(), h_ * dh_, inv_sqrt_dh_);
+    ops::heads_minor_gemm<E>(1, dh_, m_, h_, q_.data(), ktt_.data(), beta_.data());
+    landmark_rows_heads<E>(m_, h_, beta_.data(), g_.data(), sums_.data(), row_.data(), shift);
+    return row_.data();
+  }
+
+ private:
+  std::int64_t h_, dh_, m_;
+  S inv_sqrt_dh_;
+  Mat<S> qt_, ktt_, g_, q_, beta_, sums_, row_;
+};
 
 }  // namespace cosda

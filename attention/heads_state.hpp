@@ -1,110 +1,16 @@
-// The running state a family's head-batched single-output and retroactive kernels share, as
-// their one-head kernels share DeltaState and FeatureSums: FixedLandmarkHeads for
-// attention/cony_re_fix_heads.hpp, FeatureSumsHeads for attention/corf_re_heads.hpp (the
-// single-output kernels cony_si_fix_heads.hpp and corf_si_heads.hpp keep theirs head-minor,
-// attention/ops_heads_minor.hpp). Features are head-strided (head i's at [i dh, (i+1) dh));
-// per-head rows and columns of h m are head i's at [i m, (i+1) m).
+// The running state corf_re's head-batched kernel (attention/corf_re_heads.hpp) keeps, as its
+// one-head kernel keeps FeatureSums: FeatureSumsHeads. (The other batched continual kernels keep
+// theirs head-minor: DeltaHeads, attention/cony_heads_common.hpp, and corf_si_heads.hpp.)
+// Features are head-strided (head i's at [i dh, (i+1) dh)); per-head rows and columns of h m are
+// head i's at [i m, (i+1) m).
 #pragma once
 
 #include <cmath>
 
-#include "attention/cony_common.hpp"
-#include "attention/ny_fix.hpp"
 #include "attention/ops_heads.hpp"
 #include "attention/random_features.hpp"
 
 namespace cosda {
-
-// Every head's fixed landmarks Q~, K~ and Gamma_phi^+ (m rows each), its Delta V and
-// phi(Delta) (Eqs. 17, 20), slid per step (Eqs. 24-25), and the window's K and V rings (n x d).
-template <class E>
-struct FixedLandmarkHeads {
-  using S = typename E::Scalar;
-
-  // c.d is the full width; heads must divide it. c.fixed_q and c.fixed_k are m x d, sliced
-  // per head as MultiHead slices them.
-  FixedLandmarkHeads(const Config& c, std::int64_t heads)
-      : n(c.n),
-        d(c.d),
-        h(heads),
-        dh(head_width(c, heads)),
-        m(c.m),
-        inv_sqrt_dh(1.0 / std::sqrt(double(dh))),
-        qt(h * m, dh),
-        kt(h * m, dh),
-        g(h * m, m),
-        dv(h * m, dh),
-        dvn(h * m, dh),
-        phi(1, h * m),
-        inv(1, h * m),
-        e_old(1, h * m),
-        e_new(1, h * m),
-        k(n, d),
-        v(n, d),
-        q(1, d),
-        a(1, n),
-        beta(1, h * m),
-        scratch(1, h * m),
-        sums(1, h),
-        shift(ops::shift_of<S>(c.exp_shift)) {
-    for (std::int64_t i = 0; i < h; ++i) {  // each head's landmarks and Gamma_phi^+
-      const FixedLandmarks<E> head(head_config(c, heads, i));
-      qt.middleRows(i * m, m) = head.qt;
-      kt.middleRows(i * m, m) = head.kt;
-      g.middleRows(i * m, m) = head.g;
-    }
-  }
-
-  // The token after `seen` enters ring slot seen % n; once the window is full, the slot's
-  // k_old, v_old first leave every head's Delta V and phi(Delta)  (Eqs. 24, 25).
-  void slide(std::int64_t seen, const S* k_new, const S* v_new) {
-    const std::int64_t j = seen % n;
-    if (seen >= n)
-      ops::heads_retro_update<E>(h, qt, &k(j, 0), k_new, &v(j, 0), v_new, e_old.data(),
-                                 e_new.data(), phi.data(), dv, shift);
-    ops::copy<E>(k_new, k_new + d, &k(j, 0));
-    ops::copy<E>(v_new, v_new + d, &v(j, 0));
-  }
-
-  // row_i = (beta_i / beta_i 1^T) G_i with beta_i = exp(q_i Kt_i^T / sqrt(dh)), every head's
-  // m entries side by side in row (1 x h m)  (Eqs. 22, 23, 26).
-  void landmark_row(const S* q_new, S* row) {
-    ops::copy<E>(q_new, q_new + d, q.data());
-    ops::scale<E>(q.data(), d, inv_sqrt_dh);
-    ops::heads_gemm_nt<E>(Eigen::Map<const Mat<S>>(q.data(), h, dh), kt, beta);
-    ops::exp_inplace<E>(beta.data(), h * m, shift);
-    Eigen::Map<Mat<S>> b(beta.data(), h, m), bs(scratch.data(), h, m);
-    ops::row_sums<E>(b, sums.data());
-    ops::reciprocals<E>(sums.data(), sums.data(), h);
-    ops::scale_rows_into<E>(b, sums.data(), bs);
-    ops::heads_gemm_nn<E>(scratch, g, Eigen::Map<Mat<S>>(row, h, m));
-  }
-
-  // dvn = Delta_phi V = diag(phi(Delta))^-1 Delta V  (Eqs. 23, 26).
-  void normalise() {
-    ops::reciprocals<E>(phi.data(), inv.data(), h * m);
-    ops::scale_rows_into<E>(dv, inv.data(), dvn);
-  }
-
-  // Every head's Delta V and phi(Delta) from scratch over the first window, row by row as
-  // DeltaState::recompute_row computes them  (Eqs. 17, 20).
-  void prime() {
-    for (std::int64_t i = 0; i < h; ++i) {
-      const MatCRef<S> ki = k.middleCols(i * dh, dh), vi = v.middleCols(i * dh, dh);
-      for (std::int64_t l = i * m; l < (i + 1) * m; ++l) {
-        ops::gemm_nt<E>(qt.row(l), ki, a);
-        ops::exp_inplace<E>(a.data(), n, shift);
-        ops::store<E>(ops::sum<E>(a.data(), n), &phi(0, l));
-        ops::gemm_nn<E>(a, vi, dv.row(l));
-      }
-    }
-  }
-
-  std::int64_t n, d, h, dh, m;
-  S inv_sqrt_dh;
-  Mat<S> qt, kt, g, dv, dvn, phi, inv, e_old, e_new, k, v, q, a, beta, scratch, sums;
-  ops::Shift<S> shift;  // Config::exp_shift
-};
 
 // Every head's running sums S_i = sum_j phi(k_ij) v_ij^T and z_i = sum_j phi(k_ij) over the
 // window with one feature map W (m x dh) for all heads, slid per step, the ring of the
