@@ -5,14 +5,15 @@
 // III) and the Nyström kernels' rows of m = 4 ran as scalars, their exponentials through
 // libm. The same operations per element as the Eigen expressions they replace; a sum's order
 // of terms is its own (packet accumulators, then the tail), which the scalar counting path
-// does not see, and a packet exponential saturates at the largest finite value where libm's
-// overflows to inf (docs/accuracy.md). Timings: docs/performance.md.
+// does not see, and a float packet exponential saturates at the largest finite value where
+// libm's overflows to inf (packet_exp.hpp, docs/accuracy.md). Timings: docs/performance.md.
 #pragma once
 
 #include <Eigen/Core>
 #include <cmath>
 #include <cstdint>
 
+#include "attention/packet_exp.hpp"
 #include "attention/packet_widths.hpp"
 
 // Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
@@ -32,7 +33,7 @@ inline std::int64_t exp_packets(T* y, std::int64_t j, std::int64_t n, bool shift
   constexpr std::int64_t W = unpacket_traits<P>::size;
   for (; j + W <= n; j += W) {
     const P x = ploadu<P>(y + j);
-    const P e = pexp(shifted ? psub(x, pset1<P>(c)) : x);
+    const P e = kernels::pexp(shifted ? psub(x, pset1<P>(c)) : x);
     pstoreu(y + j, e);
     total = padd(total, e);
   }
@@ -67,7 +68,7 @@ inline void exp_array(T* y, std::int64_t n, bool shifted, T c) {
       n,
       [=]<class P>(std::int64_t j) {
         const P x = ploadu<P>(y + j);
-        pstoreu(y + j, pexp(shifted ? psub(x, pset1<P>(c)) : x));
+        pstoreu(y + j, kernels::pexp(shifted ? psub(x, pset1<P>(c)) : x));
       },
       [=](std::int64_t j) { y[j] = std::exp(shifted ? y[j] - c : y[j]); });
 }

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "attention/packet_exp.hpp"
+
 // Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
 // vector attributes are not part of the argument, which does not matter for them.
 #pragma GCC diagnostic push
@@ -81,8 +83,8 @@ inline void retro_cols_block(std::int64_t col0, std::int64_t n, std::int64_t ski
   }
   const P pc = pset1<P>(c);
   for (int r = 0; r < R; ++r) {
-    ao[r] = pexp(shifted ? psub(ao[r], pc) : ao[r]);
-    an[r] = pexp(shifted ? psub(an[r], pc) : an[r]);
+    ao[r] = kernels::pexp(shifted ? psub(ao[r], pc) : ao[r]);
+    an[r] = kernels::pexp(shifted ? psub(an[r], pc) : an[r]);
     put(eo + r * W, r, ao[r]);
     put(en + r * W, r, an[r]);
     put(sums + r * W, r, padd(psub(ploadu<P>(sums + r * W), ao[r]), an[r]));

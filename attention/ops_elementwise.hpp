@@ -8,6 +8,7 @@
 
 #include "attention/elementwise_kernels.hpp"
 #include "attention/ops_core.hpp"
+#include "attention/packet_exp.hpp"
 
 namespace cosda::ops {
 
@@ -296,7 +297,7 @@ void gelu_inplace(S<E>* x, std::int64_t n) {
     E::tally({.mul = 4 * n, .add = 2 * n, .div = n, .exp = n});
     auto a = VecMap<S<E>>(x, n).array();
     using T = S<E>;
-    a = a / (((a * a * a * T(kCubic) + a) * T(k2)).exp() + T(1));
+    a = a / (kernels::exp_of((a * a * a * T(kCubic) + a) * T(k2)) + T(1));
   }
 }
 

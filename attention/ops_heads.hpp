@@ -21,6 +21,7 @@
 #include "attention/ops_heads_rows.hpp"
 #include "attention/ops_retro.hpp"
 #include "attention/ops_rows.hpp"
+#include "attention/packet_exp.hpp"
 #include "attention/packet_widths.hpp"
 #include "attention/score_kernels.hpp"
 #include "attention/vector_matrix.hpp"
@@ -125,9 +126,9 @@ void heads_exp_scores(MatCRef<S<E>> q, MatCRef<S<E>> k, MatRef<S<E>> a, S<E>* su
       VecMap<S<E>> row(a.row(i).data(), n);
       a.row(i).noalias() = q.middleCols(i * dh, dh) * k.middleRows(i * dh, dh);
       if (shift.on)
-        row = (row.array() - shift.c).exp();
+        row = kernels::exp_of(row.array() - shift.c);
       else
-        row = row.array().exp();
+        row = kernels::exp_of(row.array());
       sums[i] = row.sum();
     }
   }
@@ -348,9 +349,9 @@ template <class T>
 void exp_all(MatRef<T> x) {
   if (x.outerStride() == x.cols()) {
     VecMap<T> all(x.data(), x.size());
-    all = all.array().exp();
+    all = kernels::exp_of(all.array());
   } else {
-    x = x.array().exp().matrix();
+    x = kernels::exp_of(x.array()).matrix();
   }
 }
 }  // namespace detail

@@ -12,6 +12,7 @@
 
 #include "attention/heads_kernels.hpp"
 #include "attention/ops.hpp"
+#include "attention/packet_exp.hpp"
 #include "attention/window.hpp"
 
 // Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
@@ -224,7 +225,7 @@ void heads_key_exp_cols(MatCRef<S<E>> k, S<E> a, std::int64_t h, std::int64_t fi
       o *= a;
       for (std::int64_t l = 0; l < m; ++l) {
         VecMap<S<E>> row(&u(l * h + i, 0), r);
-        row = (row.array() - o.array()).exp();
+        row = kernels::exp_of(row.array() - o.array());
       }
     }
   }
@@ -257,7 +258,7 @@ void heads_max_exp_cols(std::int64_t h, std::int64_t r, MatRef<S<E>> u, MatRef<S
       for (std::int64_t l = 1; l < m; ++l) best = best.cwiseMax(VecCMap<S<E>>(&u(i * m + l, 0), r));
       for (std::int64_t l = 0; l < m; ++l) {
         VecMap<S<E>> row(&u(i * m + l, 0), r);
-        row = (row.array() - best.array()).exp();
+        row = kernels::exp_of(row.array() - best.array());
       }
     }
   }

@@ -8,6 +8,7 @@
 #include "attention/ops_core.hpp"
 #include "attention/ops_elementwise.hpp"
 #include "attention/ops_product.hpp"
+#include "attention/packet_exp.hpp"
 #include "attention/row_kernels.hpp"
 
 namespace cosda::ops {
@@ -25,11 +26,11 @@ void retro_exp_sums(S<E>* e_old, S<E>* e_new, S<E>* sums, std::int64_t r, const 
   } else {
     VecMap<S<E>> eo(e_old, r), en(e_new, r), sm(sums, r);
     if (s.on) {
-      eo = (eo.array() - s.c).exp();
-      en = (en.array() - s.c).exp();
+      eo = kernels::exp_of(eo.array() - s.c);
+      en = kernels::exp_of(en.array() - s.c);
     } else {
-      eo = eo.array().exp();
-      en = en.array().exp();
+      eo = kernels::exp_of(eo.array());
+      en = kernels::exp_of(en.array());
     }
     sm = sm - eo + en;
   }

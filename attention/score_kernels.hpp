@@ -55,7 +55,7 @@ inline void exp_block(std::int64_t k, const T* x, const T* b, std::int64_t ldb, 
   vm_accumulate<P, R>(k, x, b, ldb, acc);
   const P pc = pset1<P>(c);
   for (int r = 0; r < R; ++r) {
-    const P e = pexp(shifted ? psub(acc[r], pc) : acc[r]);
+    const P e = kernels::pexp(shifted ? psub(acc[r], pc) : acc[r]);
     pstoreu(y + r * W, e);
     total = padd(total, e);
   }

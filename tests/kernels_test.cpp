@@ -2,10 +2,15 @@
 // elementwise_kernels.hpp, vector_matrix.hpp) compute what plain loops compute. Their counts
 // are the seam's (tests/counting_test.cpp); these hold their arithmetic and their bounds.
 #include <Eigen/Core>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
 #include <string>
 
 #include "attention/elementwise_kernels.hpp"
+#include "attention/packet_exp.hpp"
 #include "attention/row_kernels.hpp"
 #include "attention/vector_matrix.hpp"
 #include "tests/test_util.hpp"
@@ -193,6 +198,79 @@ TEST(VectorMatrix, MatrixVectorEqualsPlainDotProductsAtEveryDepth) {
   expect_matrix_vector<float>(1e-5);
   expect_matrix_vector<double>(1e-14);
 }
+
+// Packet types carry alignment attributes that template arguments drop (harmlessly here).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+
+// Units in the last place between two non-negative doubles (their bit patterns order as they
+// do); inf is one ulp above the largest finite double.
+std::int64_t ulps(double a, double b) {
+  return std::abs(std::bit_cast<std::int64_t>(a) - std::bit_cast<std::int64_t>(b));
+}
+
+// kernels::pexp on one packet of doubles: every lane x[i] to within max_ulps of libm's exp.
+void expect_packet_exp(const double* x, std::int64_t max_ulps) {
+  using P = Eigen::internal::packet_traits<double>::type;
+  constexpr int W = Eigen::internal::unpacket_traits<P>::size;
+  double y[W];
+  Eigen::internal::pstoreu(y, kernels::pexp(Eigen::internal::ploadu<P>(x)));
+  for (int i = 0; i < W; ++i) {
+    const double want = std::exp(x[i]);
+    if (std::isnan(want))
+      EXPECT_TRUE(std::isnan(y[i])) << "exp(" << x[i] << ") = " << y[i];
+    else
+      EXPECT_LE(ulps(y[i], want), max_ulps)
+          << "exp(" << x[i] << ") = " << y[i] << ", libm " << want;
+  }
+}
+
+// The timed build's double exponential (attention/packet_exp.hpp) is within 2 ulp of libm
+// over the whole domain, on packets entirely inside |x| <= 708 (its fast path) and on packets
+// with one lane beyond it (the clamped path, for every other lane too), and gives libm's
+// inf, 0, subnormals and NaN at and beyond the ends.
+TEST(PacketExp, DoubleWithinTwoUlpOfLibmOverTheWholeDomain) {
+  using P = Eigen::internal::packet_traits<double>::type;
+  if constexpr (!kernels::detail::HasExponentField<P>)
+    GTEST_SKIP() << "this instruction set has no FMA: double packets take Eigen's pexp";
+  constexpr int W = Eigen::internal::unpacket_traits<P>::size;
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> wide(-745.2, 709.78), narrow(-20.0, 20.0);
+  double x[W];
+  for (int rep = 0; rep < 20000; ++rep) {
+    for (int i = 0; i < W; ++i) x[i] = rep % 2 ? narrow(rng) : wide(rng);
+    expect_packet_exp(x, 2);
+    x[rep % W] = rep % 3 ? 709.5 : -744.0;  // one lane on the clamped path
+    expect_packet_exp(x, 2);
+  }
+  const double inf = std::numeric_limits<double>::infinity();
+  const double specials[] = {
+      0.0,    -0.0,   1.0,    -1.0,   708.0,
+      -708.0, 709.78, 709.79, 710.0,  1e300,
+      inf,    -inf,   -1e300, -745.0, -746.0,
+      -740.0, -720.5, -709.9, 1e-300, -1e-20,
+      0.5,    -0.5,   700.0,  -700.0, std::numeric_limits<double>::quiet_NaN()};
+  for (std::size_t k = 0; k < std::size(specials); ++k) {
+    for (int i = 0; i < W; ++i) x[i] = specials[(k + i) % std::size(specials)];
+    expect_packet_exp(x, 2);
+  }
+}
+
+// exp_of (an Eigen expression through kernels::Exp) equals libm's exp within 2 ulp on every
+// element of an array whose length leaves a scalar tail, and keeps float on Eigen's pexp.
+TEST(PacketExp, ExpOfArrayExpressionsMatchesLibm) {
+  if constexpr (!kernels::detail::HasExponentField<Eigen::internal::packet_traits<double>::type>)
+    GTEST_SKIP() << "this instruction set has no FMA: double packets take Eigen's pexp";
+  const Eigen::ArrayXd x = Eigen::ArrayXd::Random(1003) * 700.0;
+  const Eigen::ArrayXd y = kernels::exp_of(x);
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    EXPECT_LE(ulps(y[i], std::exp(x[i])), 2) << "exp(" << x[i] << ")";
+  const Eigen::ArrayXf xf = Eigen::ArrayXf::Random(1003) * 80.0f;
+  const Eigen::ArrayXf yf = kernels::exp_of(xf), want = xf.exp();
+  EXPECT_TRUE((yf == want).all()) << "float exp_of differs from Eigen's exp";
+}
+
+#pragma GCC diagnostic pop
 
 }  // namespace
 }  // namespace cosda::test
