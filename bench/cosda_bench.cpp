@@ -368,8 +368,7 @@ void time_exps(benchmark::State& st, std::int64_t n) {
   std::vector<T> y(std::size_t(n * n), T(0.5));
   for (auto _ : st) {  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark loop
     T total(0);
-    for (std::int64_t i = 0; i < n; ++i)
-      total += kernels::exp_sum(y.data() + i * n, n, true, T(2));
+    for (std::int64_t i = 0; i < n; ++i) total += kernels::exp_sum(y.data() + i * n, n, true, T(2));
     benchmark::DoNotOptimize(total);
   }
 }
