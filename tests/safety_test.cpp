@@ -27,6 +27,8 @@
 #include "sweeps/report.hpp"
 #include "tests/cli_run.hpp"
 
+// A namespace of its own: its own write, spawn and run, apart from tests/cli_run.hpp's.
+namespace cosda::test::safety {
 namespace {
 
 namespace fs = std::filesystem;
@@ -379,3 +381,4 @@ TEST(Safety, EveryCommittedPointsRowKeepsItsInvariants) {
 }
 
 }  // namespace
+}  // namespace cosda::test::safety

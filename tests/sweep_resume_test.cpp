@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+// A namespace of its own: its own spawn and run, apart from tests/cli_run.hpp's.
+namespace cosda::test::resume {
 namespace {
 
 namespace fs = std::filesystem;
@@ -195,3 +197,4 @@ TEST(SweepShards, MergedShardsEqualTheWholeSweepAndBadSetsAreRefused) {
 }
 
 }  // namespace
+}  // namespace cosda::test::resume
