@@ -167,7 +167,8 @@ void expect_vector_matrix(double tol) {
 
 // kernels::matrix_vector equals plain dot products at every depth up to three packets and
 // three (whole packets, a half packet, single elements), for 1 to 9 rows (blocks of four and
-// the rows after them), rows starting off a packet boundary and ldb apart with a gap.
+// the rows after them), rows starting off a packet boundary and ldb apart with a gap; and each
+// row has the bits of that row computed alone (a row's block does not change its sum's order).
 template <class T>
 void expect_matrix_vector(double tol) {
   constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
@@ -185,6 +186,9 @@ void expect_matrix_vector(double tol) {
           want += x(0, l) * b(j, off + l), scale += std::abs(x(0, l) * b(j, off + l));
         EXPECT_LE(std::abs(y(0, j + 1) - want), tol * scale)
             << "k = " << k << ", n = " << n << ", row " << j;
+        T alone = 0;
+        kernels::matrix_vector(k, x.data(), b.data() + j * ldb + off, ldb, 1, &alone);
+        EXPECT_EQ(y(0, j + 1), alone) << "k = " << k << ", n = " << n << ", row " << j;
       }
     }
 }
