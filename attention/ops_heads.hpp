@@ -195,42 +195,6 @@ void heads_gemm_lm(MatCRef<S<E>> a, MatCRef<S<E>> x, MatRef<S<E>> y, std::int64_
   }
 }
 
-// retro_update (ops_retro.hpp) for every head i: the rows [i r, (i+1) r) of x and y are head
-// i's r rows (x: h r x dh, y: h r x dv), against its slices of the tokens (k_old, k_new of
-// width h dh, v_old, v_new of width h dv); e_old, e_new and sums have h r elements. The
-// exponentials of all heads run in one pass. Counts h retro_updates of r rows:
-// retro_counts(h r, dh, dv).
-template <class E>
-void heads_retro_update(std::int64_t h, MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new,
-                        const S<E>* v_old, const S<E>* v_new, S<E>* e_old, S<E>* e_new, S<E>* sums,
-                        MatRef<S<E>> y, const Shift<S<E>>& s) {
-  const std::int64_t rows = x.rows(), r = rows / h, dh = x.cols(), dv = y.cols();
-  begin_op<E>(), in<E>(x), in<E>(k_old, h * dh), in<E>(k_new, h * dh), in<E>(v_old, h * dv);
-  in<E>(v_new, h * dv), out<E>(e_old, rows), out<E>(e_new, rows), inout<E>(sums, rows);
-  inout<E>(y);
-  if (skip_arithmetic<E>()) return;
-  if constexpr (kScalarLevel<E>) {
-    const OneOp<E> one;
-    for (std::int64_t i = 0; i < h; ++i)
-      retro_update<E>(x.middleRows(i * r, r), k_old + i * dh, k_new + i * dh, v_old + i * dv,
-                      v_new + i * dv, e_old + i * r, e_new + i * r, sums + i * r,
-                      y.middleRows(i * r, r), s);
-  } else {
-    E::tally(retro_counts(rows, dh, dv, s.on));
-    for (std::int64_t j = 0; j < rows; ++j) {
-      const std::int64_t i = j / r;
-      kernels::dot2_short(x.row(j).data(), k_old + i * dh, k_new + i * dh, dh, &e_old[j],
-                          &e_new[j]);
-    }
-    retro_exp_sums<E>(e_old, e_new, sums, rows, s);
-    for (std::int64_t j = 0; j < rows; ++j) {
-      const std::int64_t i = j / r;
-      kernels::sub_add_scaled_short(&y(j, 0), e_old[j], v_old + i * dv, e_new[j], v_new + i * dv,
-                                    dv);
-    }
-  }
-}
-
 // slide_sums (ops_retro.hpp) for every head i: the rows [i r, (i+1) r) of sums and y are
 // head i's r rows (y: h r x dv), with its weights at [i r, (i+1) r) of a_old and a_new (h r
 // elements each), against its slices of the values v_old, v_new (width h dv). Counts h

@@ -1,9 +1,8 @@
 // The seam's head-batched ops on states stored a token per row (attention/ops_heads.hpp
 // includes this part): every head's small product with its own block, for every row of a
 // ring, in window order (attention/cony_re_fix_heads.hpp; attention/nystrom_heads.hpp with
-// its weights stored landmark-major), and the short-row dot products of heads_retro_update. Each
-// op's count is the sum over heads of the per-head ops' counts it stands for, with the same
-// textbook order.
+// its weights stored landmark-major). Each op's count is the sum over heads of the per-head ops'
+// counts it stands for, with the same textbook order.
 #pragma once
 
 #include <Eigen/Core>
@@ -37,42 +36,6 @@ struct HeadsOperands {
   const T* b;
   std::int64_t ldb, hb;
 };
-
-namespace detail {
-
-// Adds x[j, j + W) . a[j, j + W) to ra and x[j, j + W) . b[j, j + W) to rb for one packet of
-// type P at j if a whole one fits before n; returns the first element left.
-template <class P, class T>
-inline std::int64_t dot2_packet(const T* x, const T* a, const T* b, std::int64_t j, std::int64_t n,
-                                T& ra, T& rb) {
-  using namespace Eigen::internal;
-  constexpr std::int64_t W = unpacket_traits<P>::size;
-  if (j + W > n) return j;
-  const P xj = ploadu<P>(x + j);
-  ra += predux(pmul(xj, ploadu<P>(a + j)));
-  rb += predux(pmul(xj, ploadu<P>(b + j)));
-  return j + W;
-}
-
-}  // namespace detail
-
-// *xa = x . a and *xb = x . b over n elements (kernels::dot2) for a head's short rows (Table
-// III: n = dh = 12, shorter than a packet of 16 floats): packets, then a half and a quarter
-// packet, the last elements one by one, where dot2 takes them one by one.
-template <class T>
-inline void dot2_short(const T* x, const T* a, const T* b, std::int64_t n, T* xa, T* xb) {
-  using namespace Eigen::internal;
-  if (n >= unpacket_traits<typename packet_traits<T>::type>::size) return dot2(x, a, b, n, xa, xb);
-  T ra(0), rb(0);
-  std::int64_t j = packet_cascade<T>(
-      0, [&]<class X>(std::int64_t at) { return detail::dot2_packet<X>(x, a, b, at, n, ra, rb); });
-  for (; j < n; ++j) {
-    ra += x[j] * a[j];
-    rb += x[j] * b[j];
-  }
-  *xa = ra;
-  *xb = rb;
-}
 
 namespace detail {
 

@@ -39,15 +39,6 @@ TEST(HeadsSeam, EveryBatchedOpTalliesWhatItExecutes) {
           ops::heads_gemm_nt<E>(a, k, out);
           ops::heads_exp_scores<E>(q, k, a, sums.data(), ops::Shift<S>{});
           ops::heads_exp_scores<E>(q, k, a, sums.data(), ops::Shift<S>{true, S(0.5)});
-          // two rows per head, dv = n: x h*2 x dh, y h*2 x n, tokens of width d and h n
-          const Mat<S> x = filled<S>(2 * s.h, s.dh, 7), kk = filled<S>(2, d, 8);
-          const Mat<S> vv = filled<S>(2, s.h * s.n, 9);
-          Mat<S> y = filled<S>(2 * s.h, s.n, 10), e_old(1, 2 * s.h), e_new(1, 2 * s.h);
-          Mat<S> row_sums = Mat<S>::Constant(1, 2 * s.h, S(9));
-          for (bool shifted : {false, true})
-            ops::heads_retro_update<E>(s.h, x, &kk(0, 0), &kk(1, 0), &vv(0, 0), &vv(1, 0),
-                                       e_old.data(), e_new.data(), row_sums.data(), y,
-                                       ops::Shift<S>{shifted, S(0.5)});
           // the random-feature ops: n features per head, the sums' rows dh wide
           const Mat<S> w = filled<S>(2, s.h * s.n, 11);
           Mat<S> sums_rf = Mat<S>::Constant(1, s.h * s.n, S(1)),
@@ -95,7 +86,7 @@ TEST(HeadsSeam, EveryBatchedOpTalliesWhatItExecutes) {
           ops::heads_minor_normalize_rows<E>(3, 3, s.h, lx.data(), lsums.data());
           ops::heads_minor_pinv<E>(3, s.h, 2, lx.data(), lz.data(), lwork.data());
         },
-        "heads_gemm_nn, heads_gemm_nt, heads_exp_scores, heads_retro_update, heads_slide_sums, "
+        "heads_gemm_nn, heads_gemm_nt, heads_exp_scores, heads_slide_sums, "
         "heads_key_exp, heads_max_exp, heads_retro_update_cols, heads_scale_rows_into, "
         "heads_ring_gemm_nn, heads_gemm_lm, heads_ring_gemm_lm, heads_key_exp_cols, "
         "heads_max_exp_cols, segment_mean_cols, heads_minor_* h" +
@@ -348,52 +339,6 @@ TEST(HeadsSeam, RandomFeatureWindowOpEqualsItsPerHeadOps) {
         expect_rf_window_op_equals_per_head<Tally<float>>(s, m, padded, 1e-5);
         expect_rf_window_op_equals_per_head<Exact>(s, m, padded, 1e-13);
       }
-}
-
-// The landmark rows' retroactive update computes and counts the per-head ops it stands for
-// (cony_si_fix's and cony_re_fix's slide, h heads of dh features, r landmark rows each): head
-// i's retro_update of its r rows of x and y against its slices of the tokens.
-template <class E>
-void expect_retro_equal_per_head(const HeadShape& s, bool shifted, double tol) {
-  using S = typename E::Scalar;
-  const std::int64_t d = s.h * s.dh, r = 3, rows = s.h * r;
-  const ops::Shift<S> shift{shifted, S(0.75)};
-  const Mat<S> x = filled<S>(rows, s.dh, 51, 0.5 / std::sqrt(double(s.dh)));
-  const Mat<S> tokens = filled<S>(4, d, 52);
-  Mat<S> y = filled<S>(rows, s.dh, 53), sums = filled<S>(1, rows, 54, 2.0), y_1 = y, sums_1 = sums;
-  Mat<S> eo(1, rows), en(1, rows), eo_1(1, rows), en_1(1, rows);
-  const OpCounts c0 = thread_counts();
-  ops::heads_retro_update<E>(s.h, x, &tokens(0, 0), &tokens(1, 0), &tokens(2, 0), &tokens(3, 0),
-                             eo.data(), en.data(), sums.data(), y, shift);
-  const OpCounts batched = thread_counts() - c0;
-  for (std::int64_t i = 0; i < s.h; ++i) {
-    const std::int64_t f = i * s.dh, j = i * r;
-    ops::retro_update<E>(x.middleRows(j, r), &tokens(0, f), &tokens(1, f), &tokens(2, f),
-                         &tokens(3, f), &eo_1(0, j), &en_1(0, j), &sums_1(0, j),
-                         y_1.middleRows(j, r), shift);
-  }
-  const OpCounts per_head = thread_counts() - c0 - batched;
-  EXPECT_EQ(batched, per_head) << describe(batched) << " vs " << describe(per_head);
-  for (std::int64_t j = 0; j < rows; ++j) {
-    EXPECT_NEAR(value_of(eo(0, j)), value_of(eo_1(0, j)), tol) << "row " << j;
-    EXPECT_NEAR(value_of(en(0, j)), value_of(en_1(0, j)), tol) << "row " << j;
-    EXPECT_NEAR(value_of(sums(0, j)), value_of(sums_1(0, j)), tol) << "row " << j;
-    for (std::int64_t l = 0; l < s.dh; ++l)
-      EXPECT_NEAR(value_of(y(j, l)), value_of(y_1(j, l)), tol) << "row " << j << " col " << l;
-  }
-}
-
-TEST(HeadsSeam, LandmarkRetroUpdateEqualsItsPerHeadOps) {
-  for (const HeadShape s : kOpShapes)
-    for (const std::int64_t dh : {s.dh, std::int64_t(12), std::int64_t(20)}) {
-      const HeadShape t{s.h, dh, s.n};
-      SCOPED_TRACE("h " + std::to_string(t.h) + " dh " + std::to_string(t.dh));
-      for (bool shifted : {false, true}) {
-        expect_retro_equal_per_head<Tally<double>>(t, shifted, 1e-13);
-        expect_retro_equal_per_head<Tally<float>>(t, shifted, 1e-5);
-        expect_retro_equal_per_head<Exact>(t, shifted, 1e-13);
-      }
-    }
 }
 
 // The ring's per-head products compute and count the per-head ops they stand for
