@@ -50,7 +50,7 @@ fresh_if_not_ninja = @if [ -f $(1)/CMakeCache.txt ] && \
 build: deps
 	$(call fresh_if_not_ninja,build)
 	cmake --preset release >/dev/null
-	cmake --build --preset release -j $(JOBS)
+	cmake --build --preset release -j $(JOBS) $(RELEASE_TARGETS)
 
 build-asan: deps
 	$(call fresh_if_not_ninja,build-asan)
@@ -60,15 +60,13 @@ build-asan: deps
 # With the sanitizers on, the suite (ctest label `suite`) runs in the sanitizer tree only; the
 # Release tree builds what users run and runs the rest: the timed build's own tests, the
 # documented commands, the Python module, the layout. `make test SANITIZE=0` runs it all here.
+# (Target-specific variables: `build`, run for `test-release`, builds only those targets.)
 ifeq ($(SANITIZE),1)
-RELEASE_CHECKS := --target cosda_release_checks
-RELEASE_TESTS := -LE suite
+test-release: RELEASE_TARGETS = --target cosda_release_checks
+test-release: RELEASE_TESTS = -LE suite
 endif
 
-test-release: deps
-	$(call fresh_if_not_ninja,build)
-	cmake --preset release >/dev/null
-	cmake --build --preset release -j $(JOBS) $(RELEASE_CHECKS)
+test-release: build
 	ctest --preset release -j $(JOBS) $(RELEASE_TESTS)
 	@grep -h -o -E '^[0-9]+ passed.* in [0-9.]+s' build/Testing/Temporary/LastTest.log | \
 	  sed 's/^/python module (pytest): /' || true
