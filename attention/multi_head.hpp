@@ -70,6 +70,11 @@ class MultiHead {
   bool updated_landmarks() const { return first().updated_landmarks(); }
   std::int64_t heads() const { return h_; }
   bool batched() const { return batched_ != nullptr; }
+  // Steps taken on more than one thread so far (heads in parallel or one head's products
+  // split): what cosda-bench reports beside an all-cores time.
+  std::int64_t parallel_steps() const { return parallel_steps_; }
+  // The thread choice's trials (chosen_step): 2 kTrials steps, blocks of kBlock each way.
+  static constexpr std::size_t kTrials = 15, kBlock = 5;
 
   // Logical memory (counting policies; attention/liveness.hpp): with traces attached, one per
   // head, each head's seam ops report to its own trace, its input token written at the step's
@@ -104,6 +109,7 @@ class MultiHead {
   // Heads in parallel (a batched object's shared out among the threads); one head with its
   // large products split among the threads.
   bool parallel_step(const S* q, const S* k, const S* v) {
+    ++parallel_steps_;
     if (batched_) return batched_->step_split(q, k, v);
     if (h_ == 1) {
       struct Split {  // on for this step only
@@ -186,7 +192,6 @@ class MultiHead {
   }
 
   using Clock = std::chrono::steady_clock;
-  static constexpr std::size_t kTrials = 15, kBlock = 5;  // 3 blocks of 5 steps each way
   static constexpr double kParallelMargin = 0.1;
   static constexpr std::chrono::seconds kRetime{1};
   static constexpr std::int64_t kWindow = 64;
@@ -214,7 +219,7 @@ class MultiHead {
 
   std::vector<Liveness>* traces_ = nullptr;
   bool measured_ = false;
-  std::int64_t h_, dh_, rows_ = 0;
+  std::int64_t h_, dh_, rows_ = 0, parallel_steps_ = 0;
   std::vector<std::unique_ptr<Attention<E>>> heads_;
   std::unique_ptr<Attention<E>> batched_;  // all heads in one object (make_batched), or null
   Mat<S> out_;

@@ -89,6 +89,7 @@ StepCost step_cost(const Case& c, const Cost& k);
 struct Measured {
   std::vector<double> seconds;       // per step, one entry per repetition, the case's clock
   std::vector<double> wall_seconds;  // the same repetitions on the wall clock
+  std::vector<double> parallel;      // all cores: share of each repetition's steps in parallel
   double median() const { return median_of(seconds); }
   double wall_median() const { return median_of(wall_seconds); }
   static double median_of(std::vector<double> s) {

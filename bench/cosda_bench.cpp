@@ -149,6 +149,7 @@ void run_case(benchmark::State& st, const Case& c, const std::optional<roofline:
     return;
   }
   std::int64_t steps = 0;  // steps timed, over all iterations (0: one per iteration)
+  const std::int64_t taken0 = s.steps(), parallel0 = s.parallel_steps();
   switch (c.kind) {
     case Kind::kStep:  // Google Benchmark's own timers: thread CPU time, or real time (all)
       for (auto _ : st) s.step();  // NOLINT(clang-analyzer-deadcode.DeadStores): benchmark loop
@@ -192,6 +193,11 @@ void run_case(benchmark::State& st, const Case& c, const std::optional<roofline:
   st.counters["FLOP/s"] = Counter(sc.flops * double(steps), Counter::kIsRate);
   st.counters["bytes"] = Counter(sc.bytes);
   st.counters["flop/byte"] = Counter(sc.flops / sc.bytes);
+  // The share of this run's steps (untimed ones of plain, update and cycle runs included) that
+  // MultiHead took on several threads: 0 where all cores ran the one-thread code.
+  if (c.all_cores)
+    st.counters["parallel"] = Counter(double(s.parallel_steps() - parallel0) /
+                                      double(std::max<std::int64_t>(1, s.steps() - taken0)));
   if (m) {
     const roofline::Bound b =
         roofline::bound(*m, c.single, c.all_cores, cores(), sc.flops, sc.bytes);
@@ -222,6 +228,8 @@ class CollectingReporter : public benchmark::ConsoleReporter {
       Measured& m = results[r.run_name.function_name];
       m.seconds.push_back((cpu ? r.cpu_accumulated_time : r.real_accumulated_time) / per_step);
       m.wall_seconds.push_back(r.real_accumulated_time / per_step);
+      if (const auto p = r.counters.find("parallel"); p != r.counters.end())
+        m.parallel.push_back(double(p->second));
     }
     ConsoleReporter::ReportRuns(runs);
   }

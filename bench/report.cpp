@@ -3,6 +3,7 @@
 // figure's points (drawn by `cosda roofline`).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -316,9 +317,13 @@ std::string batching_table(const Lookup& find, const TimingConfig& cfg) {
 }
 
 // All cores against one thread, every variant and shape of the run: wall-clock time with
-// MultiHead's choice of parallel heads / wall-clock time on one thread, interleaved repetitions.
+// MultiHead's choice of parallel heads / wall-clock time on one thread, interleaved repetitions,
+// with the share of the all-cores steps that ran in parallel; the ratios summarised apart for
+// the cells where MultiHead chose parallel steps and those where it kept one thread (its trial
+// steps apart).
 std::string threads_table(const Lookup& find, const TimingConfig& cfg) {
   std::string rows;
+  std::vector<double> split, same;  // ratios where parallel steps were chosen, or not
   for (const auto& s : cfg.shapes)
     for (const auto& v : kVariants) {
       const std::string id(v.id);
@@ -327,24 +332,44 @@ std::string threads_table(const Lookup& find, const TimingConfig& cfg) {
       for (const bool single : {true, false}) {
         const double one = wall_time(find, id, s, single, false);
         const double all = wall_time(find, id, s, single, true);
-        any = any || (one > 0 && all > 0);
-        cells += fmt::format(" {} | {} | {} |", one > 0 ? duration(one) : "n/a",
-                             all > 0 ? duration(all) : "n/a", ratio_cell(all, one));
+        const Measured* r = find(id, s, single, true, realized_kind(id)).second;
+        const double share = r != nullptr ? Measured::median_of(r->parallel) : 0;
+        const bool both = one > 0 && all > 0;
+        any = any || both;
+        if (both) (share >= 0.5 ? split : same).push_back(all / one);
+        cells += fmt::format(" {} | {} | {} | {} |", one > 0 ? duration(one) : "n/a",
+                             all > 0 ? duration(all) : "n/a",
+                             all > 0 ? fmt::format("{:.0f}%", 100 * share) : "n/a",
+                             ratio_cell(all, one));
       }
       if (any) rows += fmt::format("| {} | {} | `{}` |{}\n", s.name, s.heads, id, cells);
     }
   if (rows.empty()) return "";
+  const auto summary = [](std::vector<double> x, std::string_view what) {
+    if (x.empty()) return fmt::format("{}: none.", what);
+    std::sort(x.begin(), x.end());
+    const auto above = std::count_if(x.begin(), x.end(), [](double r) { return r > 1.0; });
+    return fmt::format("{}: {} cells, ratios {:.2f}-{:.2f} (median {:.2f}), {} above 1.00.", what,
+                       x.size(), x.front(), x.back(), Measured::median_of(x), above);
+  };
   return fmt::format(
              "## All {} cores against one thread\n\n"
              "**ratio** = time on all cores (MultiHead runs the heads in parallel, or splits "
              "one head's large products, only where its first steps timed that faster) / time "
              "on one thread, both on the wall clock, medians of this run's repetitions, which "
-             "ran interleaved in random order (target: at most 1). Where both settings run the "
-             "same code the ratio measures the machine's load between repetitions.\n\n"
-             "| shape | heads | variant | float one | float all | ratio | double one | double "
-             "all | ratio |\n|---|---:|---|---:|---:|---:|---:|---:|---:|\n",
+             "ran interleaved in random order (target: at most 1). **parallel** = the share of "
+             "the all-cores steps MultiHead took on several threads (median over the "
+             "repetitions). Below 50% MultiHead kept one thread and ran in parallel only its "
+             "trial steps (a few percent where it times both ways, 0% where it never does: batched "
+             "heads that do not split); there both settings ran nearly the same code, and the "
+             "ratio "
+             "measures mostly the machine's load between repetitions.\n\n"
+             "| shape | heads | variant | float one | float all | parallel | ratio | double one "
+             "| double all | parallel | ratio |\n"
+             "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
              cores()) +
-         rows + "\n";
+         rows + "\n" + summary(split, "Parallel steps chosen (50% or more)") + "  \n" +
+         summary(same, "One thread kept (below 50%)") + "\n\n";
 }
 
 }  // namespace

@@ -33,6 +33,11 @@ class StreamBase {
   virtual bool next_is_update() const = 0;
   virtual std::int64_t cycle() const = 0;
   virtual bool has_plain_steps() const = 0;
+  std::int64_t steps() const { return steps_; }
+  virtual std::int64_t parallel_steps() const { return 0; }  // of steps(), on several threads
+
+ protected:
+  std::int64_t steps_ = 0;  // steps taken, warm-up included
 };
 
 template <class T>
@@ -60,6 +65,7 @@ class Stream final : public StreamBase {
   bool has_plain_steps() const override {
     return std::find(updates_.begin(), updates_.end(), false) != updates_.end();
   }
+  std::int64_t parallel_steps() const override { return mh_.parallel_steps(); }
 
  private:
   static Config config(const Case& c) {
@@ -79,6 +85,7 @@ class Stream final : public StreamBase {
   void feed() {
     const T* x = &pool_(next_++ % pool_.rows(), 0);
     mh_.step(x, x, x);
+    ++steps_;
   }
 
   std::int64_t n_, next_ = 0, phase_ = 0;
@@ -103,6 +110,7 @@ class RingStream final : public StreamBase {
   void step() override {
     const T* x = &pool_(next_++ % pool_.rows(), 0);
     ring_.step(x, x, x);
+    ++steps_;
   }
   bool next_is_update() const override { return false; }
   std::int64_t cycle() const override { return n_; }

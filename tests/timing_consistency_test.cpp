@@ -135,6 +135,26 @@ TEST_P(TimingConsistency, ThreadChoiceNeverChangesOutputs) {
   omp_set_num_threads(before);
 }
 
+// parallel_steps() (cosda-bench's share of parallel steps) counts the steps taken on several
+// threads: none on one thread, half the thread choice's trials on two, none where batched heads
+// never split (co_si).
+TEST(ThreadChoice, CountsItsParallelSteps) {
+  Config c;
+  c.n = 12, c.d = 32;
+  const MatD x = random_stream(c.n + 2 * MultiHead<Plain<double>>::kTrials, c.d, 23);
+  const auto parallel_steps = [&](std::string_view id, int threads) {
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    MultiHead<Plain<double>> mh(id, c, 4);
+    for (std::int64_t t = 0; t < x.rows(); ++t) mh.step(&x(t, 0), &x(t, 0), &x(t, 0));
+    omp_set_num_threads(before);
+    return mh.parallel_steps();
+  };
+  EXPECT_EQ(parallel_steps("att", 1), 0);
+  EXPECT_EQ(parallel_steps("att", 2), std::int64_t(MultiHead<Plain<double>>::kTrials));
+  EXPECT_EQ(parallel_steps("co_si", 2), 0);
+}
+
 // The timed products (Eigen or BLAS) compute what the textbook loops compute.
 TEST_P(TimingConsistency, PlainDoubleMatchesScalarLevelCounting) {
   const std::string id = GetParam();
