@@ -23,8 +23,8 @@ struct HeadShape {
 
 // The last: rows longer than vector_matrix takes (n = 450) and, in double, a head's V larger
 // than matrix_vector takes (300 x 450), both left to Eigen.
-const HeadShape kOpShapes[] = {{1, 1, 1}, {1, 5, 7},   {2, 1, 7},    {3, 5, 1},
-                               {3, 5, 7}, {16, 12, 9}, {2, 300, 450}};
+const HeadShape kOpShapes[] = {{1, 1, 1}, {1, 5, 7},   {2, 1, 7},     {3, 5, 1},
+                               {3, 5, 7}, {16, 12, 9}, {16, 12, 120}, {2, 300, 450}};
 
 TEST(HeadsSeam, EveryBatchedOpTalliesWhatItExecutes) {
   for (const HeadShape s : kOpShapes) {
