@@ -365,10 +365,9 @@ std::string threads_table(const Lookup& find, const TimingConfig& cfg) {
              "ran interleaved in random order (target: at most 1). **parallel** = the share of "
              "the all-cores steps MultiHead took on several threads (median over the "
              "repetitions). Below 50% MultiHead kept one thread and ran in parallel only its "
-             "trial steps (a few percent where it times both ways, 0% where it never does: batched "
-             "heads that do not split); there both settings ran nearly the same code, and the "
-             "ratio "
-             "measures mostly the machine's load between repetitions.\n\n"
+             "trial steps (a few percent where it times both ways, 0% where it never does: "
+             "batched heads that do not split); there both settings ran nearly the same code, "
+             "and the ratio measures mostly the machine's load between repetitions.\n\n"
              "| shape | heads | variant | float one | float all | parallel | ratio | double one "
              "| double all | parallel | ratio |\n"
              "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
