@@ -33,11 +33,11 @@ class StreamBase {
   virtual bool next_is_update() const = 0;
   virtual std::int64_t cycle() const = 0;
   virtual bool has_plain_steps() const = 0;
-  std::int64_t steps() const { return steps_; }
+  std::int64_t steps() const { return fed_; }
   virtual std::int64_t parallel_steps() const { return 0; }  // of steps(), on several threads
 
  protected:
-  std::int64_t steps_ = 0;  // steps taken, warm-up included
+  std::int64_t fed_ = 0;  // tokens fed (steps taken, warm-up included): the next pool row
 };
 
 template <class T>
@@ -83,12 +83,11 @@ class Stream final : public StreamBase {
     return k;
   }
   void feed() {
-    const T* x = &pool_(next_++ % pool_.rows(), 0);
+    const T* x = &pool_(fed_++ % pool_.rows(), 0);
     mh_.step(x, x, x);
-    ++steps_;
   }
 
-  std::int64_t n_, next_ = 0, phase_ = 0;
+  std::int64_t n_, phase_ = 0;
   MultiHead<Plain<T>> mh_;
   Mat<T> pool_;
   std::vector<bool> updates_;
@@ -108,16 +107,15 @@ class RingStream final : public StreamBase {
     for (std::int64_t i = 0; i < n_; ++i) step();
   }
   void step() override {
-    const T* x = &pool_(next_++ % pool_.rows(), 0);
+    const T* x = &pool_(fed_++ % pool_.rows(), 0);
     ring_.step(x, x, x);
-    ++steps_;
   }
   bool next_is_update() const override { return false; }
   std::int64_t cycle() const override { return n_; }
   bool has_plain_steps() const override { return false; }
 
  private:
-  std::int64_t n_, next_ = 0;
+  std::int64_t n_;
   PlainRing<T> ring_;
   Mat<T> pool_;
 };
