@@ -1,14 +1,16 @@
 // Kernels of the head-batched seam ops on states stored a token per column
-// (attention/ops_heads.hpp: heads_retro_update_cols, heads_scale_rows_into): head i's
-// features are rows [i dh, (i+1) dh) of a d x n state, and the loops run along the tokens in
+// (attention/ops_heads.hpp: heads_retro_update_cols, heads_scale_rows_into, heads_gemm_nt): head
+// i's features are rows [i dh, (i+1) dh) of a d x n state, and the loops run along the tokens in
 // whole packets over columns padded to whole packets (padded_cols).
 #pragma once
 
 #include <Eigen/Core>
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "attention/packet_exp.hpp"
+#include "attention/vector_matrix.hpp"
 
 // Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
 // vector attributes are not part of the argument, which does not matter for them.
@@ -128,6 +130,89 @@ inline void retro_update_cols(std::int64_t n, std::int64_t skip, std::int64_t dh
   if (np - j == 3 * W) blocks.template operator()<3>(j);
   if (np - j == 2 * W) blocks.template operator()<2>(j);
   if (np - j == W) blocks.template operator()<1>(j);
+}
+
+// The first count < W elements at from in a packet of W, its other lanes zero, reading
+// nothing beyond them: a masked load where the instruction set has one.
+template <class P, class T>
+inline P pload_first(const T* from, std::int64_t count) {
+#if defined(EIGEN_VECTORIZE_AVX512)
+  if constexpr (std::is_same_v<P, Eigen::internal::Packet16f>)
+    return _mm512_maskz_loadu_ps(__mmask16((1u << count) - 1), from);
+  else if constexpr (std::is_same_v<P, Eigen::internal::Packet8d>)
+    return _mm512_maskz_loadu_pd(__mmask8((1u << count) - 1), from);
+  else
+#endif
+  {
+    alignas(64) T buf[Eigen::internal::unpacket_traits<P>::size] = {};
+    std::copy(from, from + count, buf);
+    return Eigen::internal::pload<P>(buf);
+  }
+}
+
+namespace detail {
+
+// s[q * 4 + r] += x . B[r, ...) over k for the four rows r of B (ldb apart) sharing x: whole
+// packets, then the last k mod W elements as one partly loaded packet.
+template <class P, class T>
+EIGEN_ALWAYS_INLINE void mv_four(std::int64_t kv, std::int64_t rest, const T* x, const T* b,
+                                 std::int64_t ldb, P* s) {
+  using namespace Eigen::internal;
+  constexpr std::int64_t W = unpacket_traits<P>::size;
+  const T *b0 = b, *b1 = b0 + ldb, *b2 = b1 + ldb, *b3 = b2 + ldb;
+  P s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+  for (std::int64_t l = 0; l < kv; l += W) {
+    const P xl = ploadu<P>(x + l);
+    s0 = pmadd(xl, ploadu<P>(b0 + l), s0), s1 = pmadd(xl, ploadu<P>(b1 + l), s1);
+    s2 = pmadd(xl, ploadu<P>(b2 + l), s2), s3 = pmadd(xl, ploadu<P>(b3 + l), s3);
+  }
+  if (rest > 0) {
+    const P xl = pload_first<P>(x + kv, rest);
+    s0 = pmadd(xl, pload_first<P>(b0 + kv, rest), s0);
+    s1 = pmadd(xl, pload_first<P>(b1 + kv, rest), s1);
+    s2 = pmadd(xl, pload_first<P>(b2 + kv, rest), s2);
+    s3 = pmadd(xl, pload_first<P>(b3 + kv, rest), s3);
+  }
+  s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
+}
+
+}  // namespace detail
+
+// y[f] = x_{f / dh} . B[f, 0, k) for the d rows of B (ldb apart), head i's x at x + i ldx:
+// with dh a multiple of four, W rows at a time, whichever heads they belong to, four rows
+// sharing one x at a time, each row a packet accumulator over k (the last k mod W elements
+// one partly loaded packet), the W accumulators summed by a transpose into one packet of W dot
+// products. Other rows by matrix_vector, per head.
+template <class T>
+inline void heads_matrix_vector(std::int64_t k, std::int64_t dh, std::int64_t d, const T* x,
+                                std::int64_t ldx, const T* b, std::int64_t ldb, T* y) {
+  using namespace Eigen::internal;
+  using P = typename packet_traits<T>::type;
+  constexpr int W = unpacket_traits<P>::size;
+  const std::int64_t kv = k / W * W, rest = k - kv;
+  std::int64_t f = 0;
+  if constexpr (W >= 4 && W % 4 == 0) {
+    if (dh % 4 == 0) {
+      for (; f + W <= d; f += W) {
+        PacketBlock<P, W> s;
+        for (int r = 0; r < W; ++r) s.packet[r] = pset1<P>(T(0));
+#pragma GCC unroll 4
+        for (int q = 0; q < W / 4; ++q) {
+          const std::int64_t row = f + 4 * q;
+          detail::mv_four<P>(kv, rest, x + row / dh * ldx, b + row * ldb, ldb, s.packet + 4 * q);
+        }
+        ptranspose(s);
+        P sum = s.packet[0];
+        for (int r = 1; r < W; ++r) sum = padd(sum, s.packet[r]);
+        pstoreu(y + f, sum);
+      }
+    }
+  }
+  while (f < d) {
+    const std::int64_t rows = std::min(d, (f / dh + 1) * dh) - f;
+    matrix_vector(k, x + f / dh * ldx, b + f * ldb, ldb, rows, y + f);
+    f += rows;
+  }
 }
 
 // dst(row(t), f) = s[(f / dh) lds + t] src[f ldsrc + t] for the r tokens t of a state of d

@@ -150,13 +150,17 @@ void heads_gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> v, MatRef<S<E>> out) {
     }
   } else {
     E::tally({.mul = d * n, .add = d * (n - 1)});
-    for (std::int64_t i = 0; i < h; ++i) {
-      if (dh * n <= kernels::kMatrixVectorMaxElements<S<E>>)
-        kernels::matrix_vector(n, a.row(i).data(), v.row(i * dh).data(), v.outerStride(), dh,
-                               out.data() + i * dh);
-      else
-        out.middleCols(i * dh, dh).noalias() = a.row(i) * v.middleRows(i * dh, dh).transpose();
-    }
+    if (d * n <= kernels::kMatrixVectorMaxElements<S<E>>)
+      kernels::heads_matrix_vector(n, dh, d, a.data(), a.outerStride(), v.data(), v.outerStride(),
+                                   out.data());
+    else
+      for (std::int64_t i = 0; i < h; ++i) {
+        if (dh * n <= kernels::kMatrixVectorMaxElements<S<E>>)
+          kernels::matrix_vector(n, a.row(i).data(), v.row(i * dh).data(), v.outerStride(), dh,
+                                 out.data() + i * dh);
+        else
+          out.middleCols(i * dh, dh).noalias() = a.row(i) * v.middleRows(i * dh, dh).transpose();
+      }
   }
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "attention/elementwise_kernels.hpp"
+#include "attention/heads_kernels.hpp"
 #include "attention/packet_exp.hpp"
 #include "attention/row_kernels.hpp"
 #include "attention/vector_matrix.hpp"
@@ -191,6 +192,38 @@ void expect_matrix_vector(double tol) {
         EXPECT_EQ(y(0, j + 1), alone) << "k = " << k << ", n = " << n << ", row " << j;
       }
     }
+}
+
+// kernels::heads_matrix_vector equals plain per-head dot products (row f against head
+// f / dh's x) at every depth up to two packets and three, for head widths a multiple of four
+// (groups of W rows across heads, and the rows after them) and not (per head), rows ldb
+// apart with a gap, and writes nothing outside y.
+template <class T>
+void expect_heads_matrix_vector(double tol) {
+  constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
+  for (const std::int64_t h : {1, 3, 16})
+    for (const std::int64_t dh : {4, 5, 12, 20})
+      for (std::int64_t k = 1; k <= 2 * W + 3; ++k) {
+        const std::int64_t d = h * dh, ldb = k + 3, ldx = k + 1;
+        const Mat<T> x = Mat<T>::Random(h, ldx), b = Mat<T>::Random(d, ldb);
+        Mat<T> y = Mat<T>::Constant(1, d + 2, T(-7));
+        kernels::heads_matrix_vector(k, dh, d, x.data(), ldx, b.data(), ldb, y.data() + 1);
+        const std::string what = "h = " + std::to_string(h) + ", dh = " + std::to_string(dh) +
+                                 ", k = " + std::to_string(k);
+        EXPECT_EQ(y(0, 0), T(-7)) << "written before y: " << what;
+        EXPECT_EQ(y(0, d + 1), T(-7)) << "written beyond y: " << what;
+        for (std::int64_t f = 0; f < d; ++f) {
+          T want = 0, scale = 0;
+          for (std::int64_t l = 0; l < k; ++l)
+            want += x(f / dh, l) * b(f, l), scale += std::abs(x(f / dh, l) * b(f, l));
+          EXPECT_LE(std::abs(y(0, f + 1) - want), tol * scale) << what << ", row " << f;
+        }
+      }
+}
+
+TEST(VectorMatrix, HeadsMatrixVectorEqualsPerHeadDotProducts) {
+  expect_heads_matrix_vector<float>(1e-5);
+  expect_heads_matrix_vector<double>(1e-14);
 }
 
 TEST(VectorMatrix, EqualsPlainSumOfScaledRowsAtEveryLength) {
