@@ -147,6 +147,7 @@ class Liveness {
   Figures finish() {
     for (auto& [begin, s] : segs_) close(begin, s);
     segs_.clear();
+    last_.set = false;
     std::sort(events_.begin(), events_.end());
     Figures f;
     std::int64_t live = 0;
@@ -182,6 +183,8 @@ class Liveness {
     std::int64_t w_op;
     bool pending = false;
   };
+  using Segs = std::map<std::uintptr_t, Seg, std::less<>,
+                        TraceAllocator<std::pair<const std::uintptr_t, Seg>>>;
 
   // Ends the current value of s: live over [w, r] if it was ever read.
   void close(std::uintptr_t begin, const Seg& s) {
@@ -210,36 +213,51 @@ class Liveness {
     }
   }
 
-  // Splits the segment containing address a (if any) so that a segment begins at a.
-  void split_at(std::uintptr_t a) {
-    auto it = segs_.upper_bound(a);
-    if (it == segs_.begin()) return;
-    --it;
-    if (it->first < a && a < it->second.end) {
-      Seg right = it->second;
-      it->second.end = a;
-      segs_.emplace_hint(std::next(it), a, right);
+  // The first segment beginning after address a. Accesses mostly follow the last one (rows
+  // in turn, a buffer after the one before it), so the segments just after the last one
+  // touched are tried before a descent from the root.
+  Segs::iterator first_after(std::uintptr_t a) {
+    if (last_.set && last_.it->first <= a) {
+      auto it = std::next(last_.it);
+      for (int hop = 0; hop < 2 && it != segs_.end(); ++hop, ++it)
+        if (it->first > a) return it;
+      if (it == segs_.end()) return it;
     }
+    return segs_.upper_bound(a);
   }
 
   void access(const void* p, std::int64_t bytes, bool is_write) {
     if (bytes <= 0 || fold_ > 0) return;  // a fused op recorded its operands at its start
     const auto b = reinterpret_cast<std::uintptr_t>(p), e = b + std::uintptr_t(bytes);
-    split_at(b);
-    split_at(e);
+    // it: the segment beginning at b (the one containing b split there), else the first after.
+    auto it = first_after(b);
+    if (it != segs_.begin()) {
+      auto prev = std::prev(it);
+      if (b < prev->second.end) {
+        if (prev->first < b) {
+          Seg right = prev->second;
+          prev->second.end = b;
+          it = segs_.emplace_hint(it, b, right);
+        } else {
+          it = prev;
+        }
+      }
+    }
     std::uintptr_t at = b;
-    auto it = segs_.lower_bound(b);
     while (at < e) {
       if (it == segs_.end() || it->first > at) {  // a gap: elements not seen before
         const std::uintptr_t gap_end = it == segs_.end() ? e : std::min(e, it->first);
         // First seen by a read: a value from before the trace; by a write: a new value.
         it = segs_.emplace_hint(it, at, Seg{gap_end, 0, kUnread, -1});
-        apply(at, it->second, is_write);
-      } else {
-        apply(it->first, it->second, is_write);
+      } else if (e < it->second.end) {  // the last segment reaches past e: split it there
+        Seg right = it->second;
+        it->second.end = e;
+        segs_.emplace_hint(std::next(it), e, right);
       }
+      apply(it->first, it->second, is_write);
       at = it->second.end;
       it = coalesce(it);
+      last_.it = it, last_.set = true;
       ++it;
     }
   }
@@ -262,8 +280,20 @@ class Liveness {
   std::int64_t elem_;
   std::int64_t op_ = 0;
   using Event = std::pair<std::int64_t, std::int64_t>;
-  std::map<std::uintptr_t, Seg, std::less<>, TraceAllocator<std::pair<const std::uintptr_t, Seg>>>
-      segs_;
+  Segs segs_;
+  // The segment the last access ended in; a copied or moved trace starts without it (an
+  // iterator into another map).
+  struct Finger {
+    Segs::iterator it;
+    bool set = false;
+    Finger() = default;
+    Finger(const Finger&) {}
+    Finger& operator=(const Finger&) {
+      set = false;
+      return *this;
+    }
+  };
+  Finger last_;
   std::vector<Event, TraceAllocator<Event>> events_;
   std::vector<std::int64_t, TraceAllocator<std::int64_t>> boundaries_;
   using Span = std::pair<std::int64_t, std::int64_t>;

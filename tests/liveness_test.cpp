@@ -68,6 +68,104 @@ TEST(Liveness, ReadBeforeAnyWriteIsStateFromBeforeTheTrace) {
   EXPECT_EQ(f.step_peaks, std::vector<std::int64_t>({3}));
 }
 
+// The rules of liveness.hpp applied element by element, with no segments to split, join or
+// look up: each element's live intervals of instants, counted at every boundary and instant.
+class ElementLiveness {
+ public:
+  explicit ElementLiveness(std::size_t elements) : e_(elements) {}
+  void begin_op() { ++op_; }
+  void access(std::size_t first, std::size_t count, bool is_write) {
+    for (std::size_t i = first; i < first + count; ++i) {
+      Element& x = e_[i];
+      if (x.w_op == op_) continue;  // written earlier in this op
+      if (!is_write) {
+        x.r = 4 * op_ + 2;
+        continue;
+      }
+      close(x);
+      x.w = x.r == 4 * op_ + 2 ? 4 * op_ + 3 : 4 * op_ + 1;
+      x.r = -1, x.w_op = op_;
+    }
+  }
+  void begin_step(bool measured) {
+    begin_op();
+    if (measured) steps_.push_back({4 * op_, 4 * op_}), boundaries_.push_back(4 * op_);
+    measuring_ = measured;
+  }
+  void end_step() {
+    begin_op();
+    if (measuring_) steps_.back().second = 4 * op_ + 3, boundaries_.push_back(4 * op_ + 4);
+    measuring_ = false;
+  }
+  Liveness::Figures finish() {
+    for (Element& x : e_) close(x);
+    auto live_at = [&](std::int64_t t) {
+      return std::count_if(runs_.begin(), runs_.end(),
+                           [&](const auto& r) { return r.first <= t && t <= r.second; });
+    };
+    Liveness::Figures f;
+    for (std::int64_t b : boundaries_) f.valley = std::max<std::int64_t>(f.valley, live_at(b));
+    for (const auto& [lo, hi] : steps_) {
+      std::int64_t peak = 0;
+      for (std::int64_t t = lo - 1; t <= hi; ++t) peak = std::max<std::int64_t>(peak, live_at(t));
+      f.step_peaks.push_back(peak);
+    }
+    return f;
+  }
+
+ private:
+  struct Element {
+    std::int64_t w = 0, r = -1, w_op = -1;
+  };
+  void close(const Element& x) {
+    if (x.r != -1) runs_.emplace_back(x.w, x.r);
+  }
+  std::vector<Element> e_;
+  std::vector<std::pair<std::int64_t, std::int64_t>> runs_, steps_;
+  std::vector<std::int64_t> boundaries_;
+  std::int64_t op_ = 0;
+  bool measuring_ = false;
+};
+
+// Random traces of reads and writes over one buffer: overlapping ranges, ranges that continue
+// the last one (the recorder looks there first), in-place ops, unmeasured steps around
+// measured ones. The segments must give what the elements give.
+TEST(Liveness, SegmentsGiveWhatElementByElementRulesGive) {
+  constexpr std::size_t kElements = 96;
+  std::mt19937_64 rng(2026);
+  for (int trace = 0; trace < 200; ++trace) {
+    std::vector<double> buffer(kElements);
+    Liveness l(kE);
+    ElementLiveness ref(kElements);
+    auto access = [&](std::size_t first, std::size_t count, bool is_write) {
+      const std::int64_t bytes = std::int64_t(count) * kE;
+      is_write ? l.write(&buffer[first], bytes) : l.read(&buffer[first], bytes);
+      ref.access(first, count, is_write);
+    };
+    std::size_t next = 0;  // where the last access ended
+    const int steps = 3 + int(rng() % 6), first_measured = int(rng() % 3);
+    for (int step = 0; step < steps; ++step) {
+      const bool measured = step >= first_measured && step < steps - 1;
+      l.begin_step(measured), ref.begin_step(measured);
+      for (int op = int(rng() % 6); op >= 0; --op) {
+        l.begin_op(), ref.begin_op();
+        for (int a = 1 + int(rng() % 4); a > 0; --a) {
+          const std::size_t first = rng() % 3 == 0 ? next % kElements : rng() % kElements;
+          const std::size_t count = 1 + rng() % std::min<std::size_t>(24, kElements - first);
+          const bool in_place = rng() % 5 == 0;
+          access(first, count, in_place ? false : rng() % 2 == 0);
+          if (in_place) access(first, count, true);
+          next = first + count;
+        }
+      }
+      l.end_step(), ref.end_step();
+    }
+    const Liveness::Figures got = l.finish(), want = ref.finish();
+    ASSERT_EQ(got.valley, want.valley) << "trace " << trace;
+    ASSERT_EQ(got.step_peaks, want.step_peaks) << "trace " << trace;
+  }
+}
+
 // co_si with one buffer more: kExtraUnread writes an n x d buffer every step and never reads
 // it; kExtraKept reads and rewrites an n x d buffer every step, so each step's values are
 // read by the next.
