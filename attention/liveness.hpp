@@ -213,6 +213,13 @@ class Liveness {
     }
   }
 
+  // Splits the segment at `it` at address a inside it; returns the right part.
+  Segs::iterator split(Segs::iterator it, std::uintptr_t a) {
+    Seg right = it->second;
+    it->second.end = a;
+    return segs_.emplace_hint(std::next(it), a, right);
+  }
+
   // The first segment beginning after address a. Accesses mostly follow the last one (rows
   // in turn, a buffer after the one before it), so the segments just after the last one
   // touched are tried before a descent from the root.
@@ -233,15 +240,7 @@ class Liveness {
     auto it = first_after(b);
     if (it != segs_.begin()) {
       auto prev = std::prev(it);
-      if (b < prev->second.end) {
-        if (prev->first < b) {
-          Seg right = prev->second;
-          prev->second.end = b;
-          it = segs_.emplace_hint(it, b, right);
-        } else {
-          it = prev;
-        }
-      }
+      if (b < prev->second.end) it = prev->first < b ? split(prev, b) : prev;
     }
     std::uintptr_t at = b;
     while (at < e) {
@@ -250,9 +249,7 @@ class Liveness {
         // First seen by a read: a value from before the trace; by a write: a new value.
         it = segs_.emplace_hint(it, at, Seg{gap_end, 0, kUnread, -1});
       } else if (e < it->second.end) {  // the last segment reaches past e: split it there
-        Seg right = it->second;
-        it->second.end = e;
-        segs_.emplace_hint(std::next(it), e, right);
+        split(it, e);
       }
       apply(it->first, it->second, is_write);
       at = it->second.end;
