@@ -1,8 +1,7 @@
-// The timed build's packet exponential: Eigen's pexp for float, a polynomial one for double.
-// Eigen 3.4's pexp<Packet8d> takes a rational approximation (a division) and a four-factor
-// ldexp; this one takes a degree-11 polynomial and one exponent-field scaling, at most 2 ulp
-// from libm over the whole range (tests/kernels_test.cpp), inf above ln(max) and 0 below the
-// smallest subnormal as libm. Timings: docs/performance.md.
+// The timed build's packet exponential: a polynomial and one exponent-field scaling. Eigen
+// 3.4's pexp takes a rational approximation (a division) for double and a four-factor ldexp
+// for both; these are at most 2 ulp from libm over the whole range (tests/kernels_test.cpp),
+// inf above ln(max) and 0 below the smallest subnormal as libm. Timings: docs/performance.md.
 #pragma once
 
 #include <Eigen/Core>
@@ -21,9 +20,16 @@ namespace detail {
 
 // Per instruction set: exponent_field(t) = 2^k for t = k + 1.5 * 2^52 + 1023 with k an integer
 // in [-1022, 1023] (t's low bits are k + 1023, which a left shift by 52 moves into the exponent
-// field); all_within(x, a): |x| <= a in every lane (false for NaN). Only with FMA: the
-// reduction below relies on k ln2 rounding once.
+// field), and for float t = k + 1.5 * 2^23 + 127, k in [-126, 127], shifted by 23;
+// all_within(x, a): |x| <= a in every lane (false for NaN). Only with FMA: the reductions below
+// rely on k ln2 rounding once.
 #if defined(__AVX512F__)
+inline __m512 exponent_field(__m512 t) {
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_castps_si512(t), 23));
+}
+inline bool all_within(__m512 x, float a) {
+  return _mm512_cmp_ps_mask(_mm512_abs_ps(x), _mm512_set1_ps(a), _CMP_LE_OQ) == 0xffff;
+}
 inline __m512d exponent_field(__m512d t) {
   return _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_castpd_si512(t), 52));
 }
@@ -32,6 +38,13 @@ inline bool all_within(__m512d x, double a) {
 }
 #endif
 #if defined(__AVX2__) && defined(__FMA__)
+inline __m256 exponent_field(__m256 t) {
+  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(t), 23));
+}
+inline bool all_within(__m256 x, float a) {
+  const __m256 abs = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);
+  return _mm256_movemask_ps(_mm256_cmp_ps(abs, _mm256_set1_ps(a), _CMP_LE_OQ)) == 0xff;
+}
 inline __m256d exponent_field(__m256d t) {
   return _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_castpd_si256(t), 52));
 }
@@ -41,6 +54,13 @@ inline bool all_within(__m256d x, double a) {
 }
 #endif
 #if defined(__SSE2__) && defined(__FMA__)
+inline __m128 exponent_field(__m128 t) {
+  return _mm_castsi128_ps(_mm_slli_epi32(_mm_castps_si128(t), 23));
+}
+inline bool all_within(__m128 x, float a) {
+  const __m128 abs = _mm_andnot_ps(_mm_set1_ps(-0.0f), x);
+  return _mm_movemask_ps(_mm_cmple_ps(abs, _mm_set1_ps(a))) == 0xf;
+}
 inline __m128d exponent_field(__m128d t) {
   return _mm_castsi128_pd(_mm_slli_epi64(_mm_castpd_si128(t), 52));
 }
@@ -56,62 +76,92 @@ concept HasExponentField = requires(P p) {
   {all_within(p, 1.0)};
 };
 
-// exp(r) for |r| <= ln2 / 2 as 1 + r + r^2 q(r), q of degree 9 near-minimax (Chebyshev fit of
-// (exp(r) - 1 - r) / r^2; relative error 1.6e-17 with these double coefficients).
-template <class P>
-inline P exp_reduced(const P& r) {
-  using namespace Eigen::internal;
-  P q = pmadd(pset1<P>(0x1.af38a9b0ec855p-26), r, pset1<P>(0x1.289185613a3d6p-22));
-  q = pmadd(q, r, pset1<P>(0x1.71de0dae63bb3p-19));
-  q = pmadd(q, r, pset1<P>(0x1.a019b90d2ae7ap-16));
-  q = pmadd(q, r, pset1<P>(0x1.a01a01a7c41d5p-13));
-  q = pmadd(q, r, pset1<P>(0x1.6c16c1788bd90p-10));
-  q = pmadd(q, r, pset1<P>(0x1.11111111109b3p-7));
-  q = pmadd(q, r, pset1<P>(0x1.5555555553d63p-5));
-  q = pmadd(q, r, pset1<P>(0x1.5555555555556p-3));
-  q = pmadd(q, r, pset1<P>(0x1.0000000000001p-1));
-  const P one = pset1<P>(1.0);
-  return pmadd(pmadd(q, r, one), r, one);
-}
+// The two formats' constants: x = k ln2 + r with k = round(x / ln2) through the shift
+// 1.5 * 2^(mantissa bits), ln2 = ln2_hi + ln2_lo; the fast path where every |x| <= fast (2^k a
+// normal number), the clamped one over [lo, hi] (beyond them exp is 0 or inf after rounding).
+template <class T>
+struct ExpFormat;
+template <>
+struct ExpFormat<double> {
+  static constexpr double log2e = 0x1.71547652b82fep0, shifter = 0x1.8p52, bias = 1023.0,
+                          ln2_hi = 0x1.62e42fefa39efp-1, ln2_lo = 0x1.abc9e3b39803fp-56,
+                          fast = 708.0, lo = -746.0, hi = 710.0;
+};
+template <>
+struct ExpFormat<float> {
+  static constexpr float log2e = 0x1.715476p0f, shifter = 0x1.8p23f, bias = 127.0f,
+                         ln2_hi = 0x1.62e430p-1f, ln2_lo = -0x1.05c610p-29f, fast = 87.0f,
+                         lo = -104.0f, hi = 89.0f;
+};
 
-// x - k ln2 in two FMA steps of a split ln2.
+// exp(r) for |r| <= ln2 / 2 as 1 + r + r^2 q(r), q a Chebyshev fit of (exp(r) - 1 - r) / r^2:
+// degree 9 in double (relative error 1.6e-17), degree 4 in float (1.1e-8).
 template <class P>
-inline P reduce(const P& x, const P& k) {
+EIGEN_ALWAYS_INLINE P exp_reduced(const P& r) {
   using namespace Eigen::internal;
-  const P r = pmadd(k, pset1<P>(-0x1.62e42fefa39efp-1), x);
-  return pmadd(k, pset1<P>(-0x1.abc9e3b39803fp-56), r);
-}
-
-// exp(x) for a packet of doubles: x = k ln2 + r, k by round-to-nearest through the 1.5 * 2^52
-// shift, exp(r) above, scaled by 2^k. Where some |x| > 708 (or NaN), x is clamped to
-// [-746, 710] and the scale split into 2^floor(k/2) 2^(k - floor(k/2)), so that subnormal
-// results and overflow to inf round once, as libm's.
-template <class P>
-inline P pexp_double(const P& x) {
-  using namespace Eigen::internal;
-  const P log2e = pset1<P>(0x1.71547652b82fep0), shifter = pset1<P>(0x1.8p52),
-          biased = pset1<P>(0x1.8p52 + 1023.0);
-  if (all_within(x, 708.0)) {
-    const P t = pmadd(x, log2e, biased);  // k + 1.5 * 2^52 + 1023, k = round(x / ln2)
-    return pmul(exp_reduced(reduce(x, psub(t, biased))), exponent_field(t));
+  if constexpr (std::is_same_v<typename unpacket_traits<P>::type, double>) {
+    P q = pmadd(pset1<P>(0x1.af38a9b0ec855p-26), r, pset1<P>(0x1.289185613a3d6p-22));
+    q = pmadd(q, r, pset1<P>(0x1.71de0dae63bb3p-19));
+    q = pmadd(q, r, pset1<P>(0x1.a019b90d2ae7ap-16));
+    q = pmadd(q, r, pset1<P>(0x1.a01a01a7c41d5p-13));
+    q = pmadd(q, r, pset1<P>(0x1.6c16c1788bd90p-10));
+    q = pmadd(q, r, pset1<P>(0x1.11111111109b3p-7));
+    q = pmadd(q, r, pset1<P>(0x1.5555555553d63p-5));
+    q = pmadd(q, r, pset1<P>(0x1.5555555555556p-3));
+    q = pmadd(q, r, pset1<P>(0x1.0000000000001p-1));
+    const P one = pset1<P>(1.0);
+    return pmadd(pmadd(q, r, one), r, one);
+  } else {
+    P q = pmadd(pset1<P>(0x1.6d431ap-10f), r, pset1<P>(0x1.120b66p-7f));
+    q = pmadd(q, r, pset1<P>(0x1.5554eap-5f));
+    q = pmadd(q, r, pset1<P>(0x1.5554dcp-3f));
+    q = pmadd(q, r, pset1<P>(0.5f));
+    return pmadd(pmul(q, r), r, padd(r, pset1<P>(1.0f)));
   }
+}
+
+// exp(r) of r = x - k ln2, in two FMA steps of the split ln2.
+template <class P, class F = ExpFormat<typename Eigen::internal::unpacket_traits<P>::type>>
+EIGEN_ALWAYS_INLINE P exp_minus_k_ln2(const P& x, const P& k) {
+  using namespace Eigen::internal;
+  return exp_reduced(pmadd(k, pset1<P>(-F::ln2_lo), pmadd(k, pset1<P>(-F::ln2_hi), x)));
+}
+
+// exp(x) where some |x| > fast (or NaN): x clamped to [lo, hi] and the scale split into
+// 2^floor(k/2) 2^(k - floor(k/2)), so that subnormal results and overflow to inf round once,
+// as libm's. Out of line, so that the fast path below inlines into the kernels' loops.
+template <class P, class F = ExpFormat<typename Eigen::internal::unpacket_traits<P>::type>>
+[[gnu::noinline, gnu::cold]] P pexp_ends(const P& x) {
+  using namespace Eigen::internal;
+  const P shifter = pset1<P>(F::shifter), biased = pset1<P>(F::shifter + F::bias);
   // NaN passes both clamps (Eigen's pmin and pmax return their first argument on NaN).
-  const P xc = pmin(pmax(x, pset1<P>(-746.0)), pset1<P>(710.0));
-  const P k = psub(pmadd(xc, log2e, shifter), shifter);
+  const P xc = pmin(pmax(x, pset1<P>(F::lo)), pset1<P>(F::hi));
+  const P k = psub(pmadd(xc, pset1<P>(F::log2e), shifter), shifter);
   const P k1 = pfloor(pmul(k, pset1<P>(0.5))), k2 = psub(k, k1);
-  const P p = exp_reduced(reduce(xc, k));
-  return pmul(pmul(p, exponent_field(padd(k1, biased))), exponent_field(padd(k2, biased)));
+  return pmul(pmul(exp_minus_k_ln2(xc, k), exponent_field(padd(k1, biased))),
+              exponent_field(padd(k2, biased)));
+}
+
+// exp(x) for a packet: where every |x| <= fast, t = x / ln2 + shifter + bias, rounded to an
+// integer by the add, holds k + bias in its low bits, and 2^k is one shift of t.
+template <class P, class F = ExpFormat<typename Eigen::internal::unpacket_traits<P>::type>>
+EIGEN_ALWAYS_INLINE P pexp_poly(const P& x) {
+  using namespace Eigen::internal;
+  if (!all_within(x, F::fast)) [[unlikely]]
+    return pexp_ends(x);
+  const P biased = pset1<P>(F::shifter + F::bias);
+  const P t = pmadd(x, pset1<P>(F::log2e), biased);
+  return pmul(exp_minus_k_ln2(x, psub(t, biased)), exponent_field(t));
 }
 
 }  // namespace detail
 
-// exp of a packet: the polynomial above for double packets of the instruction sets it has
+// exp of a packet: the polynomials above for the packets of the instruction sets they have
 // shifts for, Eigen's pexp otherwise.
 template <class P>
 EIGEN_ALWAYS_INLINE P pexp(const P& x) {
-  using T = typename Eigen::internal::unpacket_traits<P>::type;
-  if constexpr (std::is_same_v<T, double> && detail::HasExponentField<P>)
-    return detail::pexp_double(x);
+  if constexpr (detail::HasExponentField<P>)
+    return detail::pexp_poly(x);
   else
     return Eigen::internal::pexp(x);
 }
