@@ -315,6 +315,29 @@ TEST(PacketExp, FloatWithinTwoUlpOfLibmOverTheWholeDomain) {
        0.5f,    -0.5f,  80.0f,  -80.0f,  std::numeric_limits<float>::quiet_NaN()});
 }
 
+// Every one of the 2^32 floats, a packet at a time: within 1 ulp of libm's expf (NaN for NaN).
+// About half a minute in the Release tree, so run on demand (docs/performance.md):
+// build/bin/cosda_timed_tests --gtest_filter='*FloatExhaustive*' --gtest_also_run_disabled_tests
+TEST(PacketExp, DISABLED_FloatExhaustiveWithinOneUlpOfLibm) {
+  using P = Eigen::internal::packet_traits<float>::type;
+  if constexpr (!kernels::detail::HasExponentField<P>)
+    GTEST_SKIP() << "no FMA or no integer packet shifts here: float packets take Eigen's pexp";
+  constexpr int W = Eigen::internal::unpacket_traits<P>::size;
+  std::int64_t worst = 0, off = 0;
+  float x[W], y[W];
+  for (std::uint64_t b = 0; b < (std::uint64_t{1} << 32); b += W) {
+    for (int i = 0; i < W; ++i) x[i] = std::bit_cast<float>(std::uint32_t(b + std::uint64_t(i)));
+    Eigen::internal::pstoreu(y, kernels::pexp(Eigen::internal::ploadu<P>(x)));
+    for (int i = 0; i < W; ++i) {
+      const float want = std::exp(x[i]);
+      const std::int64_t u = std::isnan(want) ? (std::isnan(y[i]) ? 0 : 1 << 30) : ulps(y[i], want);
+      worst = std::max(worst, u);
+      off += u > 1;
+    }
+  }
+  EXPECT_LE(worst, 1) << off << " floats more than 1 ulp from libm";
+}
+
 // exp_of (an Eigen expression through kernels::Exp) equals libm's exp within 2 ulp on every
 // element of an array whose length leaves a scalar tail.
 template <class T>
