@@ -1,5 +1,6 @@
 #include "attention/att.hpp"
 
+#include "attention/att_heads.hpp"
 #include "attention/closed_form.hpp"
 #include "attention/registry.hpp"
 
@@ -20,4 +21,6 @@ const exact::Forms& closed_forms_att() {
 }
 
 COSDA_DEFINE_VARIANT(att, Att)
+
+COSDA_DEFINE_BATCHED(att, AttHeads)
 }  // namespace cosda

@@ -172,6 +172,7 @@ std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
 // (attention/<id>_heads.hpp), made in attention/<id>.cpp by COSDA_DEFINE_BATCHED. c.d is the
 // full width.
 #define COSDA_BATCHED(X)           \
+  X(att, AttHeads)                 \
   X(co_si, CoSiHeads)              \
   X(co_re, CoReHeads)              \
   X(cony_si_fix, CoNySiFixHeads)   \

@@ -12,9 +12,11 @@
 #include "attention/landmarks.hpp"
 #include "attention/nystrom.hpp"
 #include "attention/ops_heads.hpp"
+#include "attention/ops_heads_attention.hpp"
 #include "attention/ops_heads_landmarks.hpp"
 #include "attention/ops_heads_minor.hpp"
 #include "attention/ops_retro.hpp"
+#include "attention/window.hpp"
 #include "tests/heads_util.hpp"
 
 namespace cosda::test {
@@ -83,6 +85,14 @@ TEST(HeadsMinor, EveryOpTalliesWhatItExecutes) {
             ops::heads_minor_key_exp<E>(c, k, h, t.data(), S(0.25), ops::Shift<S>{shifted, S(0.5)},
                                         y.data());
           ops::heads_minor_max_exp<E>(c, h, y.data());
+          // att's window: n = c tokens of k features, every row and then all but the first
+          const std::vector<S> ring = minor_of(zs, h);
+          std::vector<S> work(std::size_t(ops::heads_attention_scratch<E>(c, k)));
+          Mat<S> att(c, h * k);
+          ops::heads_minor_attention<E>(c, k, h, ring.data(), ring.data(), ring.data(), S(0.5),
+                                        c / 2, 0, c, att, work.data());
+          ops::heads_minor_attention<E>(c, k, h, ring.data(), ring.data(), ring.data(), S(0.5),
+                                        c / 2, 1, c - 1, att, work.data());
         },
         "heads_minor_* h" + std::to_string(h) + " r" + std::to_string(r) + " k" +
             std::to_string(k) + " c" + std::to_string(c));
@@ -164,6 +174,69 @@ TEST(HeadsMinor, OpsEqualTheirPerHeadOps) {
       expect_minor_ops_equal_per_head<Tally<float>>(s, shifted, 1e-5);
       expect_minor_ops_equal_per_head<Exact>(s, shifted, 1e-13);
     }
+  }
+}
+
+// att's head-minor window op computes and counts what each head's Att step does on its slices
+// (scale_in_window_order, gemm_nt, exp_row_sums, gemm_nn, reciprocals, scale_rows), its query
+// rows in two calls as threads share them out. Shapes: a cache line of heads and the
+// half-line, quarter-line and single heads after it; windows and head widths that fill the
+// register tiles and leave tails.
+template <class E>
+void expect_attention_equals_each_heads(std::int64_t h, std::int64_t n, std::int64_t dh,
+                                        double tol) {
+  using S = typename E::Scalar;
+  const Mat<S> qs = filled<S>(h * n, dh, 80), ks = filled<S>(h * n, dh, 81),
+               vs = filled<S>(h * n, dh, 82);
+  const std::vector<S> q = minor_of(qs, h), k = minor_of(ks, h), v = minor_of(vs, h);
+  const S scale = S(1.0 / std::sqrt(double(dh)));
+  const std::int64_t oldest = n / 3, split = std::min<std::int64_t>(n, 4 * (n / 8) + 1);
+  std::vector<S> work(std::size_t(ops::heads_attention_scratch<E>(n, dh)));
+  Mat<S> out(n, h * dh);
+  const OpCounts c0 = thread_counts();
+  ops::heads_minor_attention<E>(n, dh, h, q.data(), k.data(), v.data(), scale, oldest, 0, split,
+                                out, work.data());
+  ops::heads_minor_attention<E>(n, dh, h, q.data(), k.data(), v.data(), scale, oldest, split,
+                                n - split, out, work.data());
+  const OpCounts batched = thread_counts() - c0;
+  OpCounts per_head;
+  double diff = 0, largest = 0;
+  for (std::int64_t i = 0; i < h; ++i) {
+    // head i's ring: its n x dh slices, token t in row t
+    const MatCRef<S> qi = qs.middleRows(i * n, n), ki = ks.middleRows(i * n, n),
+                     vi = vs.middleRows(i * n, n);
+    Mat<S> scaled(n, dh), a(n, n), want(n, dh);
+    std::vector<S> rs(static_cast<std::size_t>(n));
+    const OpCounts c1 = thread_counts();
+    scale_in_window_order<E>(qi, oldest, scale, scaled);
+    ops::gemm_nt<E>(scaled, ki, a);
+    ops::exp_row_sums<E>(a, rs.data());
+    ops::gemm_nn<E>(a, vi, want);
+    ops::reciprocals<E>(rs.data(), rs.data(), n);
+    ops::scale_rows<E>(want, rs.data());
+    per_head += thread_counts() - c1;
+    for (std::int64_t r = 0; r < n; ++r)
+      for (std::int64_t c = 0; c < dh; ++c) {
+        const double w = value_of(want(r, c));
+        diff = std::max(diff, std::abs(value_of(out(r, i * dh + c)) - w));
+        largest = std::max(largest, std::abs(w));
+      }
+  }
+  EXPECT_LE(diff, tol * largest);
+  EXPECT_EQ(batched, per_head) << describe(batched) << " vs " << describe(per_head);
+}
+
+TEST(HeadsMinor, AttentionEqualsEachHeadsAtt) {
+  for (const auto& [h, n, dh] : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{1, 1, 1},
+                                 {16, 120, 12},
+                                 {16, 9, 5},
+                                 {31, 7, 3},
+                                 {3, 13, 9}}) {
+    SCOPED_TRACE("h " + std::to_string(h) + " n " + std::to_string(n) + " dh " +
+                 std::to_string(dh));
+    expect_attention_equals_each_heads<Tally<double>>(h, n, dh, 1e-13);
+    expect_attention_equals_each_heads<Tally<float>>(h, n, dh, 1e-5);
+    if (n * h <= 16 * 9) expect_attention_equals_each_heads<Exact>(h, n, dh, 1e-13);
   }
 }
 

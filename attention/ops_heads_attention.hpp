@@ -1,0 +1,219 @@
+// The seam's op of att's batched heads (attention/att_heads.hpp): every head's softmax attention
+// over a window held head-minor (attention/ops_heads_minor.hpp's layout: element (t, c) of head
+// i's n x dh matrix at (t dh + c) h + i), a block of queries at a time, so that every product,
+// exponential and sum runs a packet of heads wide where one head's would run dh = 12 wide
+// (Table III), and a head's n x n scores are never stored whole: a block's rows of them wait
+// in a scratch (kAttQueries x n packets) between the score, exponential and output passes.
+#pragma once
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "attention/elementwise_kernels.hpp"
+#include "attention/ops_core.hpp"
+#include "attention/packet_exp.hpp"
+#include "attention/packet_widths.hpp"
+
+// Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
+// vector attributes are not part of the argument, which does not matter for them.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+
+namespace cosda::ops {
+
+namespace detail {
+
+// Queries a block takes; keys of the score pass's register tile; features of the output pass's.
+inline constexpr std::int64_t kAttQueries = 4, kAttKeys = 4, kAttFeatures = 4;
+
+// Heads a block takes at most: a packet of them (one head at the scalar level).
+template <class E>
+constexpr std::int64_t attention_lanes() {
+  return Eigen::internal::unpacket_traits<
+      typename Eigen::internal::packet_traits<S<E>>::type>::size;
+}
+
+// f.template operator()<X>(i) for blocks of heads from i, X a packet of them: whole packets of
+// T, then half and quarter packets, then one head at a time (X = T).
+template <class T, class F>
+[[gnu::always_inline]] inline void for_head_packets(std::int64_t h, F f) {
+  std::int64_t i = kernels::packet_cascade<T>(0, [&]<class X>(std::int64_t at) {
+    constexpr std::int64_t B = Eigen::internal::unpacket_traits<X>::size;
+    for (; at + B <= h; at += B) f.template operator()<X>(at);
+    return at;
+  });
+  for (; i < h; ++i) f.template operator()<T>(i);
+}
+
+// Keeps a loaded packet in a register: GCC would otherwise fold its load into each of the
+// multiply-adds that use it, one load per use (docs/performance.md).
+template <class X>
+EIGEN_ALWAYS_INLINE void in_register(X& x) {
+  if constexpr (!std::is_same_v<X, Counted>) asm("" : "+v"(x));
+}
+
+template <class X>
+EIGEN_ALWAYS_INLINE X exp_heads(const X& x) {
+  if constexpr (std::is_same_v<X, Counted>)
+    return exp(x);
+  else if constexpr (std::is_floating_point_v<X>)
+    return std::exp(x);
+  else
+    return kernels::pexp(x);
+}
+
+// s[u][j0 + t] = the scaled query u's row qs[u] times key j0 + t, first to last over the dh
+// features, for a tile of NQ queries by NK keys held in registers; each packet X holds a block
+// of heads. Out of line, so that the tile's accumulators get a function's registers to
+// themselves.
+template <int NQ, int NK, class X, class T>
+[[gnu::noinline]] void score_tile(const T* qs, const T* kj, std::int64_t dh, std::int64_t h,
+                                  std::int64_t stride, T* s, std::int64_t n) {
+  using namespace Eigen::internal;
+  constexpr std::int64_t B = unpacket_traits<X>::size;
+  X acc[NQ][NK];
+  {
+    X kc[NK];
+    for (int t = 0; t < NK; ++t) kc[t] = ploadu<X>(kj + t * stride);
+    for (int u = 0; u < NQ; ++u) {
+      const X qu = ploadu<X>(qs + u * dh * B);
+      for (int t = 0; t < NK; ++t) acc[u][t] = pmul(qu, kc[t]);
+    }
+  }
+  for (std::int64_t c = 1; c < dh; ++c) {
+    X kc[NK];
+    for (int t = 0; t < NK; ++t) kc[t] = ploadu<X>(kj + t * stride + c * h);
+    for (int t = 0; t < NK; ++t) in_register(kc[t]);
+    for (int u = 0; u < NQ; ++u) {
+      X qu = ploadu<X>(qs + (u * dh + c) * B);
+      in_register(qu);
+      for (int t = 0; t < NK; ++t) acc[u][t] = pmadd(qu, kc[t], acc[u][t]);
+    }
+  }
+  for (int u = 0; u < NQ; ++u)
+    for (int t = 0; t < NK; ++t) pstoreu(s + (u * n + t) * B, acc[u][t]);
+}
+
+// o[u][c0 + t] = (sum over the n keys of e[u][j] V[j][c0 + t], first to last) times inv[u],
+// for a tile of NQ queries by NC features held in registers.
+template <int NQ, int NC, class X, class T>
+[[gnu::noinline]] void output_tile(const T* e, std::int64_t n, const T* vc, std::int64_t h,
+                                   std::int64_t stride, const T* inv, T* o, std::int64_t dh) {
+  using namespace Eigen::internal;
+  constexpr std::int64_t B = unpacket_traits<X>::size;
+  X acc[NQ][NC];
+  {
+    X vj[NC];
+    for (int t = 0; t < NC; ++t) vj[t] = ploadu<X>(vc + t * h);
+    for (int u = 0; u < NQ; ++u) {
+      const X eu = ploadu<X>(e + u * n * B);
+      for (int t = 0; t < NC; ++t) acc[u][t] = pmul(eu, vj[t]);
+    }
+  }
+  for (std::int64_t j = 1; j < n; ++j) {
+    X vj[NC];
+    for (int t = 0; t < NC; ++t) vj[t] = ploadu<X>(vc + j * stride + t * h);
+    for (int t = 0; t < NC; ++t) in_register(vj[t]);
+    for (int u = 0; u < NQ; ++u) {
+      X eu = ploadu<X>(e + (u * n + j) * B);
+      in_register(eu);
+      for (int t = 0; t < NC; ++t) acc[u][t] = pmadd(eu, vj[t], acc[u][t]);
+    }
+  }
+  for (int u = 0; u < NQ; ++u) {
+    const X iu = ploadu<X>(inv + u * B);
+    for (int t = 0; t < NC; ++t) pstoreu(o + (u * dh + t) * B, pmul(acc[u][t], iu));
+  }
+}
+
+}  // namespace detail
+
+// Scratch heads_minor_attention takes, in elements.
+template <class E>
+constexpr std::int64_t heads_attention_scratch(std::int64_t n, std::int64_t dh) {
+  return detail::kAttQueries * (2 * dh + n + 1) * detail::attention_lanes<E>();
+}
+
+// Rows [first, first + rows) of every head's D^-1 exp(s Q_i K_i^T) V_i (CoTrans Eq. 1) into
+// dst (n x h dh, head i's columns [i dh, (i+1) dh)), q, k and v head-minor rings of n tokens of
+// dh features, the queries in window order (row r: ring slot (oldest + r) % n; keys and values
+// in ring order, which the softmax does not see): per head and query row what att's step does
+// (scale_into, gemm_nt, exp_row_sums, gemm_nn, reciprocals, scale_rows), each sum first to
+// last. work: heads_attention_scratch elements.
+// mul h rows (2 dh + 2 n dh), add h rows (n (dh-1) + (n-1) + dh (n-1)), div h rows, exp h rows n.
+template <class E>
+void heads_minor_attention(std::int64_t n, std::int64_t dh, std::int64_t h, const S<E>* q,
+                           const S<E>* k, const S<E>* v, S<E> s, std::int64_t oldest,
+                           std::int64_t first, std::int64_t rows, MatRef<S<E>> dst, S<E>* work) {
+  using T = S<E>;
+  using namespace Eigen::internal;
+  begin_op<E>(), in<E>(q, n * dh * h), in<E>(k, n * dh * h), in<E>(v, n * dh * h);
+  out<E>(dst.middleRows(first, rows)), out<E>(work, heads_attention_scratch<E>(n, dh));
+  if (skip_arithmetic<E>()) return;
+  if constexpr (!kScalarLevel<E>)
+    E::tally({.mul = h * rows * (2 * dh + 2 * n * dh),
+              .add = h * rows * (n * (dh - 1) + (n - 1) + dh * (n - 1)),
+              .div = h * rows,
+              .exp = h * rows * n});
+  constexpr std::int64_t kQ = detail::kAttQueries, kK = detail::kAttKeys, kC = detail::kAttFeatures;
+  const std::int64_t stride = dh * h;  // from a token to the next in a ring
+  detail::for_head_packets<T>(h, [&]<class X>(std::int64_t i) {
+    constexpr std::int64_t B = unpacket_traits<X>::size;
+    T* qs = work;               // the block's scaled queries, kQ x dh packets
+    T* e = qs + kQ * dh * B;    // their exponentiated scores, kQ x n
+    T* ob = e + kQ * n * B;     // their outputs, kQ x dh
+    T* inv = ob + kQ * dh * B;  // the reciprocals of their sums, kQ
+    const T* ki = k + i;
+    const T* vi = v + i;
+    const auto block = [&]<int NQ>(std::int64_t r0) {
+      const X ps = pset1<X>(s);
+      for (int u = 0; u < NQ; ++u) {  // scale_into of the queries in window order
+        const T* qt = q + (oldest + r0 + u) % n * stride + i;
+        for (std::int64_t c = 0; c < dh; ++c)
+          pstoreu(qs + (u * dh + c) * B, pmul(ploadu<X>(qt + c * h), ps));
+      }
+      // q K^T (gemm_nt), register tiles of NQ queries by kK keys
+      std::int64_t j = 0;
+      for (; j + kK <= n; j += kK)
+        detail::score_tile<NQ, kK, X>(qs, ki + j * stride, dh, h, stride, e + j * B, n);
+      for (; j < n; ++j)
+        detail::score_tile<NQ, 1, X>(qs, ki + j * stride, dh, h, stride, e + j * B, n);
+      // their exponentials, the sums and the reciprocals (exp_row_sums, reciprocals)
+      for (int u = 0; u < NQ; ++u) {
+        T* eu = e + u * n * B;
+        X sum = detail::exp_heads(ploadu<X>(eu));
+        pstoreu(eu, sum);
+        for (std::int64_t jx = 1; jx < n; ++jx) {
+          const X x = detail::exp_heads(ploadu<X>(eu + jx * B));
+          pstoreu(eu + jx * B, x);
+          sum = padd(sum, x);
+        }
+        pstoreu(inv + u * B, pdiv(pset1<X>(T(1)), sum));
+      }
+      // (A V) scaled by the reciprocals (gemm_nn, scale_rows), tiles of NQ queries by kC
+      // features
+      std::int64_t c = 0;
+      for (; c + kC <= dh; c += kC)
+        detail::output_tile<NQ, kC, X>(e, n, vi + c * h, h, stride, inv, ob + c * B, dh);
+      for (; c < dh; ++c)
+        detail::output_tile<NQ, 1, X>(e, n, vi + c * h, h, stride, inv, ob + c * B, dh);
+      for (int u = 0; u < NQ; ++u) {  // head-minor to the heads' columns of the output row
+        T* row = &dst(r0 + u, i * dh);
+        if constexpr (B == 1)
+          std::copy_n(ob + u * dh, dh, row);
+        else
+          kernels::transpose(dh, B, ob + u * dh * B, B, row, dh);
+      }
+    };
+    std::int64_t r = first;
+    for (; r + kQ <= first + rows; r += kQ) block.template operator()<kQ>(r);
+    for (; r < first + rows; ++r) block.template operator()<1>(r);
+  });
+}
+
+}  // namespace cosda::ops
+
+#pragma GCC diagnostic pop
