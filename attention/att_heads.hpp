@@ -1,12 +1,12 @@
 // att for h heads in one object: every head's Att(Q_i, K_i, V_i) = D_i^-1 A_i V_i over the
 // window, A_i = exp(Q_i K_i^T / sqrt(dh)) (CoTrans Eq. 1, per head; Eq. 9 without the
 // projections). MultiHead (attention/multi_head.hpp) steps this object instead of h Att objects
-// in the plain build. Q, K and V are head-minor rings (attention/ops_heads_minor.hpp), so every
-// product, exponential and sum of the step runs h heads wide (ops::heads_minor_attention) where
-// a head's rows are dh = 12 features at Table III. The operations are exactly those of h Att
-// heads (tests/heads_test.cpp). Input: q, k, v of width d, head i's features at [i dh, (i+1) dh).
-// Output n x d in window order, the heads' outputs side by side. With several threads the
-// query rows are shared out (step_split).
+// in the plain build. Q, K and V are rings in head panels (ops::heads_panels_enter), so every
+// product, exponential and sum of the step runs a packet of heads wide
+// (ops::heads_panels_attention) where a head's rows are dh = 12 features at Table III. The
+// operations are exactly those of h Att heads (tests/heads_test.cpp). Input: q, k, v of width d,
+// head i's features at [i dh, (i+1) dh). Output n x d in window order, the heads' outputs side by
+// side. With several threads the query rows are shared out (step_split).
 #pragma once
 
 #include <omp.h>
@@ -16,7 +16,6 @@
 
 #include "attention/attention.hpp"
 #include "attention/ops_heads_attention.hpp"
-#include "attention/ops_heads_minor.hpp"
 
 namespace cosda {
 
@@ -39,8 +38,8 @@ class AttHeads final : public Attention<E> {
 
   bool step(const S* q, const S* k, const S* v) override {
     if (!enter(q, k, v)) return false;
-    ops::heads_minor_attention<E>(n_, dh_, h_, q_.data(), k_.data(), v_.data(), inv_sqrt_dh_,
-                                  seen_ % n_, 0, n_, out_, scratch(0));
+    ops::heads_panels_attention<E>(n_, dh_, h_, q_.data(), k_.data(), v_.data(), inv_sqrt_dh_,
+                                   seen_ % n_, 0, n_, out_, scratch(0));
     return true;
   }
   MatCRef<S> output() const override { return out_; }
@@ -57,20 +56,20 @@ class AttHeads final : public Attention<E> {
       const std::int64_t first = std::min(n_, t * blocks / threads * ops::detail::kAttQueries),
                          last = std::min(n_, (t + 1) * blocks / threads * ops::detail::kAttQueries);
       if (last > first)
-        ops::heads_minor_attention<E>(n_, dh_, h_, q_.data(), k_.data(), v_.data(), inv_sqrt_dh_,
-                                      seen_ % n_, first, last - first, out_,
-                                      scratch_[std::size_t(t)].data());
+        ops::heads_panels_attention<E>(n_, dh_, h_, q_.data(), k_.data(), v_.data(), inv_sqrt_dh_,
+                                       seen_ % n_, first, last - first, out_,
+                                       scratch_[std::size_t(t)].data());
     }
     return true;
   }
 
  private:
-  // The token enters its ring slot, head-minor; true once the window is full.
+  // The token enters its ring slot; true once the window is full.
   bool enter(const S* q, const S* k, const S* v) {
-    const std::int64_t at = seen_ % n_ * d_;
-    ops::heads_minor_from_heads<E>(h_, dh_, q, q_.data() + at);
-    ops::heads_minor_from_heads<E>(h_, dh_, k, k_.data() + at);
-    ops::heads_minor_from_heads<E>(h_, dh_, v, v_.data() + at);
+    const std::int64_t slot = seen_ % n_;
+    ops::heads_panels_enter<E>(h_, dh_, n_, q, q_.data(), slot);
+    ops::heads_panels_enter<E>(h_, dh_, n_, k, k_.data(), slot);
+    ops::heads_panels_enter<E>(h_, dh_, n_, v, v_.data(), slot);
     return ++seen_ >= n_;
   }
   // Thread t's scratch, made for threads 0..t on first use.

@@ -1,9 +1,10 @@
 // The seam's op of att's batched heads (attention/att_heads.hpp): every head's softmax attention
-// over a window held head-minor (attention/ops_heads_minor.hpp's layout: element (t, c) of head
-// i's n x dh matrix at (t dh + c) h + i), a block of queries at a time, so that every product,
-// exponential and sum runs a packet of heads wide where one head's would run dh = 12 wide
-// (Table III), and a head's n x n scores are never stored whole: a block's rows of them wait
-// in a scratch (kAttQueries x n packets) between the score, exponential and output passes.
+// over a window held in head panels (heads_panels_enter: a packet of heads side by side, a
+// token's features of them contiguous),
+// a block of queries at a time, so that every product, exponential and sum runs a packet of
+// heads wide where one head's would run dh = 12 wide (Table III), and a head's n x n scores are
+// never stored whole: a block's rows of them wait in a scratch (kAttQueries x n packets)
+// between the score, exponential and output passes.
 #pragma once
 
 #include <Eigen/Core>
@@ -70,8 +71,8 @@ EIGEN_ALWAYS_INLINE X exp_heads(const X& x) {
 // of heads. Out of line, so that the tile's accumulators get a function's registers to
 // themselves.
 template <int NQ, int NK, class X, class T>
-[[gnu::noinline]] void score_tile(const T* qs, const T* kj, std::int64_t dh, std::int64_t h,
-                                  std::int64_t stride, T* s, std::int64_t n) {
+[[gnu::noinline]] void score_tile(const T* qs, const T* kj, std::int64_t dh, std::int64_t stride,
+                                  T* s, std::int64_t n) {
   using namespace Eigen::internal;
   constexpr std::int64_t B = unpacket_traits<X>::size;
   X acc[NQ][NK];
@@ -85,8 +86,9 @@ template <int NQ, int NK, class X, class T>
   }
   for (std::int64_t c = 1; c < dh; ++c) {
     X kc[NK];
-    for (int t = 0; t < NK; ++t) kc[t] = ploadu<X>(kj + t * stride + c * h);
-    for (int t = 0; t < NK; ++t) in_register(kc[t]);
+    for (int t = 0; t < NK; ++t) kc[t] = ploadu<X>(kj + t * stride + c * B);
+    if constexpr (NQ > 1)  // each used NQ times
+      for (int t = 0; t < NK; ++t) in_register(kc[t]);
     for (int u = 0; u < NQ; ++u) {
       X qu = ploadu<X>(qs + (u * dh + c) * B);
       in_register(qu);
@@ -100,14 +102,14 @@ template <int NQ, int NK, class X, class T>
 // o[u][c0 + t] = (sum over the n keys of e[u][j] V[j][c0 + t], first to last) times inv[u],
 // for a tile of NQ queries by NC features held in registers.
 template <int NQ, int NC, class X, class T>
-[[gnu::noinline]] void output_tile(const T* e, std::int64_t n, const T* vc, std::int64_t h,
-                                   std::int64_t stride, const T* inv, T* o, std::int64_t dh) {
+[[gnu::noinline]] void output_tile(const T* e, std::int64_t n, const T* vc, std::int64_t stride,
+                                   const T* inv, T* o, std::int64_t dh) {
   using namespace Eigen::internal;
   constexpr std::int64_t B = unpacket_traits<X>::size;
   X acc[NQ][NC];
   {
     X vj[NC];
-    for (int t = 0; t < NC; ++t) vj[t] = ploadu<X>(vc + t * h);
+    for (int t = 0; t < NC; ++t) vj[t] = ploadu<X>(vc + t * B);
     for (int u = 0; u < NQ; ++u) {
       const X eu = ploadu<X>(e + u * n * B);
       for (int t = 0; t < NC; ++t) acc[u][t] = pmul(eu, vj[t]);
@@ -115,8 +117,9 @@ template <int NQ, int NC, class X, class T>
   }
   for (std::int64_t j = 1; j < n; ++j) {
     X vj[NC];
-    for (int t = 0; t < NC; ++t) vj[t] = ploadu<X>(vc + j * stride + t * h);
-    for (int t = 0; t < NC; ++t) in_register(vj[t]);
+    for (int t = 0; t < NC; ++t) vj[t] = ploadu<X>(vc + j * stride + t * B);
+    if constexpr (NQ > 1)  // each used NQ times
+      for (int t = 0; t < NC; ++t) in_register(vj[t]);
     for (int u = 0; u < NQ; ++u) {
       X eu = ploadu<X>(e + (u * n + j) * B);
       in_register(eu);
@@ -131,25 +134,99 @@ template <int NQ, int NC, class X, class T>
 
 }  // namespace detail
 
-// Scratch heads_minor_attention takes, in elements.
+// Token x of h heads of dh features (heads order: head i's at [i dh, (i+1) dh)) into slot t of
+// a ring of n tokens in head panels: the heads in blocks of a packet (then half, quarter and
+// single heads, for_head_packets), the block of heads [i, i + B) a panel of n dh packets at
+// n dh i, element (t, c) of head i + b at n dh i + (t dh + c) B + b. A token's features of
+// a block are contiguous, and a feature's heads one packet. No arithmetic.
+template <class E>
+void heads_panels_enter(std::int64_t h, std::int64_t dh, std::int64_t n, const S<E>* x, S<E>* ring,
+                        std::int64_t t) {
+  begin_op<E>(), in<E>(x, h * dh), out<E>(ring, n * h * dh);
+  if (skip_arithmetic<E>()) return;
+  detail::for_head_packets<S<E>>(h, [&]<class X>(std::int64_t i) {
+    constexpr std::int64_t B = Eigen::internal::unpacket_traits<X>::size;
+    S<E>* y = ring + n * dh * i + t * dh * B;
+    if constexpr (B == 1)
+      std::copy_n(x + i * dh, dh, y);
+    else
+      kernels::transpose(B, dh, x + i * dh, dh, y, B);
+  });
+}
+
+// Scratch heads_panels_attention takes, in elements.
 template <class E>
 constexpr std::int64_t heads_attention_scratch(std::int64_t n, std::int64_t dh) {
   return detail::kAttQueries * (2 * dh + n + 1) * detail::attention_lanes<E>();
 }
 
-// Rows [first, first + rows) of every head's D^-1 exp(s Q_i K_i^T) V_i (CoTrans Eq. 1) into
-// dst (n x h dh, head i's columns [i dh, (i+1) dh)), q, k and v head-minor rings of n tokens of
-// dh features, the queries in window order (row r: ring slot (oldest + r) % n; keys and values
-// in ring order, which the softmax does not see): per head and query row what att's step does
-// (scale_into, gemm_nt, exp_row_sums, gemm_nn, reciprocals, scale_rows), each sum first to
-// last. work: heads_attention_scratch elements.
-// mul h rows (2 dh + 2 n dh), add h rows (n (dh-1) + (n-1) + dh (n-1)), div h rows, exp h rows n.
-template <class E>
-void heads_minor_attention(std::int64_t n, std::int64_t dh, std::int64_t h, const S<E>* q,
-                           const S<E>* k, const S<E>* v, S<E> s, std::int64_t oldest,
-                           std::int64_t first, std::int64_t rows, MatRef<S<E>> dst, S<E>* work) {
-  using T = S<E>;
+namespace detail {
+
+// NQ query rows from r of heads [i, i + B) (X: a packet of B heads) into dst, the op below on
+// one block: scaled queries, scores, exponentials and sums, outputs, each a pass over the
+// block's rows in work.
+template <int NQ, class X, class T>
+void attention_block(std::int64_t n, std::int64_t dh, std::int64_t i, const T* q, const T* k,
+                     const T* v, T s, std::int64_t oldest, std::int64_t r, MatRef<T> dst, T* work) {
   using namespace Eigen::internal;
+  constexpr std::int64_t B = unpacket_traits<X>::size, kQ = kAttQueries;
+  const std::int64_t stride = dh * B;  // from a token to the next in a panel
+  T* qs = work;                        // the block's scaled queries, kQ x dh packets
+  T* e = qs + kQ * dh * B;             // their exponentiated scores, kQ x n
+  T* ob = e + kQ * n * B;              // their outputs, kQ x dh
+  T* inv = ob + kQ * dh * B;           // the reciprocals of their sums, kQ
+  const X ps = pset1<X>(s);
+  for (int u = 0; u < NQ; ++u) {  // scale_into of the queries in window order
+    const T* qt = q + (oldest + r + u) % n * stride;
+    for (std::int64_t c = 0; c < dh; ++c)
+      pstoreu(qs + (u * dh + c) * B, pmul(ploadu<X>(qt + c * B), ps));
+  }
+  // q K^T (gemm_nt), register tiles of NQ queries by kAttKeys keys
+  std::int64_t j = 0;
+  for (; j + kAttKeys <= n; j += kAttKeys)
+    score_tile<NQ, kAttKeys, X>(qs, k + j * stride, dh, stride, e + j * B, n);
+  for (; j < n; ++j) score_tile<NQ, 1, X>(qs, k + j * stride, dh, stride, e + j * B, n);
+  // their exponentials, sums and reciprocals (exp_row_sums, reciprocals)
+  for (int u = 0; u < NQ; ++u) {
+    T* eu = e + u * n * B;
+    X sum = exp_heads(ploadu<X>(eu));
+    pstoreu(eu, sum);
+    for (std::int64_t jx = 1; jx < n; ++jx) {
+      const X x = exp_heads(ploadu<X>(eu + jx * B));
+      pstoreu(eu + jx * B, x);
+      sum = padd(sum, x);
+    }
+    pstoreu(inv + u * B, pdiv(pset1<X>(T(1)), sum));
+  }
+  // (A V) scaled by the reciprocals (gemm_nn, scale_rows), tiles of NQ queries by
+  // kAttFeatures features
+  std::int64_t c = 0;
+  for (; c + kAttFeatures <= dh; c += kAttFeatures)
+    output_tile<NQ, kAttFeatures, X>(e, n, v + c * B, stride, inv, ob + c * B, dh);
+  for (; c < dh; ++c) output_tile<NQ, 1, X>(e, n, v + c * B, stride, inv, ob + c * B, dh);
+  for (int u = 0; u < NQ; ++u) {  // the packets to the heads' columns of the output row
+    T* row = &dst(r + u, i * dh);
+    if constexpr (B == 1)
+      std::copy_n(ob + u * dh, dh, row);
+    else
+      kernels::transpose(dh, B, ob + u * dh * B, B, row, dh);
+  }
+}
+
+}  // namespace detail
+
+// Rows [first, first + rows) of every head's D^-1 exp(s Q_i K_i^T) V_i (CoTrans Eq. 1) into the
+// same rows of dst (n x h dh, head i's columns [i dh, (i+1) dh)). q, k and v are rings of n
+// tokens of dh features in head panels (heads_panels_enter), the queries in window order (row
+// r: ring slot (oldest + r) % n; keys and values in ring order, which the softmax does not see).
+// Per head and row what att's step does (scale_into, gemm_nt, exp_row_sums, gemm_nn,
+// reciprocals, scale_rows), each sum first to last. work: heads_attention_scratch elements.
+// mul h rows (2 dh + 2 n dh), add h rows (n (dh-1) + (n-1) + dh (n-1)), div h rows,
+// exp h rows n.
+template <class E>
+void heads_panels_attention(std::int64_t n, std::int64_t dh, std::int64_t h, const S<E>* q,
+                            const S<E>* k, const S<E>* v, S<E> s, std::int64_t oldest,
+                            std::int64_t first, std::int64_t rows, MatRef<S<E>> dst, S<E>* work) {
   begin_op<E>(), in<E>(q, n * dh * h), in<E>(k, n * dh * h), in<E>(v, n * dh * h);
   out<E>(dst.middleRows(first, rows)), out<E>(work, heads_attention_scratch<E>(n, dh));
   if (skip_arithmetic<E>()) return;
@@ -158,55 +235,12 @@ void heads_minor_attention(std::int64_t n, std::int64_t dh, std::int64_t h, cons
               .add = h * rows * (n * (dh - 1) + (n - 1) + dh * (n - 1)),
               .div = h * rows,
               .exp = h * rows * n});
-  constexpr std::int64_t kQ = detail::kAttQueries, kK = detail::kAttKeys, kC = detail::kAttFeatures;
-  const std::int64_t stride = dh * h;  // from a token to the next in a ring
-  detail::for_head_packets<T>(h, [&]<class X>(std::int64_t i) {
-    constexpr std::int64_t B = unpacket_traits<X>::size;
-    T* qs = work;               // the block's scaled queries, kQ x dh packets
-    T* e = qs + kQ * dh * B;    // their exponentiated scores, kQ x n
-    T* ob = e + kQ * n * B;     // their outputs, kQ x dh
-    T* inv = ob + kQ * dh * B;  // the reciprocals of their sums, kQ
-    const T* ki = k + i;
-    const T* vi = v + i;
-    const auto block = [&]<int NQ>(std::int64_t r0) {
-      const X ps = pset1<X>(s);
-      for (int u = 0; u < NQ; ++u) {  // scale_into of the queries in window order
-        const T* qt = q + (oldest + r0 + u) % n * stride + i;
-        for (std::int64_t c = 0; c < dh; ++c)
-          pstoreu(qs + (u * dh + c) * B, pmul(ploadu<X>(qt + c * h), ps));
-      }
-      // q K^T (gemm_nt), register tiles of NQ queries by kK keys
-      std::int64_t j = 0;
-      for (; j + kK <= n; j += kK)
-        detail::score_tile<NQ, kK, X>(qs, ki + j * stride, dh, h, stride, e + j * B, n);
-      for (; j < n; ++j)
-        detail::score_tile<NQ, 1, X>(qs, ki + j * stride, dh, h, stride, e + j * B, n);
-      // their exponentials, the sums and the reciprocals (exp_row_sums, reciprocals)
-      for (int u = 0; u < NQ; ++u) {
-        T* eu = e + u * n * B;
-        X sum = detail::exp_heads(ploadu<X>(eu));
-        pstoreu(eu, sum);
-        for (std::int64_t jx = 1; jx < n; ++jx) {
-          const X x = detail::exp_heads(ploadu<X>(eu + jx * B));
-          pstoreu(eu + jx * B, x);
-          sum = padd(sum, x);
-        }
-        pstoreu(inv + u * B, pdiv(pset1<X>(T(1)), sum));
-      }
-      // (A V) scaled by the reciprocals (gemm_nn, scale_rows), tiles of NQ queries by kC
-      // features
-      std::int64_t c = 0;
-      for (; c + kC <= dh; c += kC)
-        detail::output_tile<NQ, kC, X>(e, n, vi + c * h, h, stride, inv, ob + c * B, dh);
-      for (; c < dh; ++c)
-        detail::output_tile<NQ, 1, X>(e, n, vi + c * h, h, stride, inv, ob + c * B, dh);
-      for (int u = 0; u < NQ; ++u) {  // head-minor to the heads' columns of the output row
-        T* row = &dst(r0 + u, i * dh);
-        if constexpr (B == 1)
-          std::copy_n(ob + u * dh, dh, row);
-        else
-          kernels::transpose(dh, B, ob + u * dh * B, B, row, dh);
-      }
+  constexpr std::int64_t kQ = detail::kAttQueries;
+  detail::for_head_packets<S<E>>(h, [&]<class X>(std::int64_t i) {
+    const std::int64_t panel = n * dh * i;  // the panels of heads [i, i + B)
+    const auto block = [&]<int NQ>(std::int64_t r) {
+      detail::attention_block<NQ, X>(n, dh, i, q + panel, k + panel, v + panel, s, oldest, r, dst,
+                                     work);
     };
     std::int64_t r = first;
     for (; r + kQ <= first + rows; r += kQ) block.template operator()<kQ>(r);

@@ -86,13 +86,14 @@ TEST(HeadsMinor, EveryOpTalliesWhatItExecutes) {
                                         y.data());
           ops::heads_minor_max_exp<E>(c, h, y.data());
           // att's window: n = c tokens of k features, every row and then all but the first
-          const std::vector<S> ring = minor_of(zs, h);
+          std::vector<S> ring = minor_of(zs, h);
+          ops::heads_panels_enter<E>(h, k, c, &tok(0, 0), ring.data(), c / 2);
           std::vector<S> work(std::size_t(ops::heads_attention_scratch<E>(c, k)));
           Mat<S> att(c, h * k);
-          ops::heads_minor_attention<E>(c, k, h, ring.data(), ring.data(), ring.data(), S(0.5),
-                                        c / 2, 0, c, att, work.data());
-          ops::heads_minor_attention<E>(c, k, h, ring.data(), ring.data(), ring.data(), S(0.5),
-                                        c / 2, 1, c - 1, att, work.data());
+          ops::heads_panels_attention<E>(c, k, h, ring.data(), ring.data(), ring.data(), S(0.5),
+                                         c / 2, 0, c, att, work.data());
+          ops::heads_panels_attention<E>(c, k, h, ring.data(), ring.data(), ring.data(), S(0.5),
+                                         c / 2, 1, c - 1, att, work.data());
         },
         "heads_minor_* h" + std::to_string(h) + " r" + std::to_string(r) + " k" +
             std::to_string(k) + " c" + std::to_string(c));
@@ -177,27 +178,43 @@ TEST(HeadsMinor, OpsEqualTheirPerHeadOps) {
   }
 }
 
-// att's head-minor window op computes and counts what each head's Att step does on its slices
-// (scale_in_window_order, gemm_nt, exp_row_sums, gemm_nn, reciprocals, scale_rows), its query
-// rows in two calls as threads share them out. Shapes: a cache line of heads and the
-// half-line, quarter-line and single heads after it; windows and head widths that fill the
-// register tiles and leave tails.
+// Every head's ring of `slots` tokens (head i's the rows [i slots, (i+1) slots) of x, token t
+// in row t) in head panels, entered a token at a time.
+template <class E>
+std::vector<typename E::Scalar> panels_of(const Mat<typename E::Scalar>& x, std::int64_t h,
+                                          std::int64_t slots) {
+  const std::int64_t dh = x.cols();
+  std::vector<typename E::Scalar> ring(std::size_t(h * slots * dh)), token(std::size_t(h * dh));
+  for (std::int64_t t = 0; t < slots; ++t) {
+    for (std::int64_t i = 0; i < h; ++i)
+      for (std::int64_t c = 0; c < dh; ++c) token[std::size_t(i * dh + c)] = x(i * slots + t, c);
+    ops::heads_panels_enter<E>(h, dh, slots, token.data(), ring.data(), t);
+  }
+  return ring;
+}
+
+// att's op over rings in head panels computes and counts what each head's Att step does on its
+// slices (scale_in_window_order, gemm_nt, exp_row_sums, gemm_nn, reciprocals, scale_rows), its
+// query rows in two calls as threads share them out. Shapes: a packet of heads and the half,
+// quarter and single heads after it; windows and head widths that fill the register tiles and
+// leave tails.
 template <class E>
 void expect_attention_equals_each_heads(std::int64_t h, std::int64_t n, std::int64_t dh,
                                         double tol) {
   using S = typename E::Scalar;
   const Mat<S> qs = filled<S>(h * n, dh, 80), ks = filled<S>(h * n, dh, 81),
                vs = filled<S>(h * n, dh, 82);
-  const std::vector<S> q = minor_of(qs, h), k = minor_of(ks, h), v = minor_of(vs, h);
+  const std::vector<S> q = panels_of<E>(qs, h, n), k = panels_of<E>(ks, h, n),
+                       v = panels_of<E>(vs, h, n);
   const S scale = S(1.0 / std::sqrt(double(dh)));
   const std::int64_t oldest = n / 3, split = std::min<std::int64_t>(n, 4 * (n / 8) + 1);
   std::vector<S> work(std::size_t(ops::heads_attention_scratch<E>(n, dh)));
   Mat<S> out(n, h * dh);
   const OpCounts c0 = thread_counts();
-  ops::heads_minor_attention<E>(n, dh, h, q.data(), k.data(), v.data(), scale, oldest, 0, split,
-                                out, work.data());
-  ops::heads_minor_attention<E>(n, dh, h, q.data(), k.data(), v.data(), scale, oldest, split,
-                                n - split, out, work.data());
+  ops::heads_panels_attention<E>(n, dh, h, q.data(), k.data(), v.data(), scale, oldest, 0, split,
+                                 out, work.data());
+  ops::heads_panels_attention<E>(n, dh, h, q.data(), k.data(), v.data(), scale, oldest, split,
+                                 n - split, out, work.data());
   const OpCounts batched = thread_counts() - c0;
   OpCounts per_head;
   double diff = 0, largest = 0;
