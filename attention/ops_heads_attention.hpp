@@ -52,8 +52,10 @@ template <class T, class F>
 // Keeps a loaded packet in a register: GCC would otherwise fold its load into each of the
 // multiply-adds that use it, one load per use (docs/performance.md).
 template <class X>
-EIGEN_ALWAYS_INLINE void in_register(X& x) {
+EIGEN_ALWAYS_INLINE void in_register([[maybe_unused]] X& x) {
+#if defined(__x86_64__)
   if constexpr (!std::is_same_v<X, Counted>) asm("" : "+v"(x));
+#endif
 }
 
 template <class X>
