@@ -11,6 +11,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -27,14 +28,13 @@ class AttHeads final : public Attention<E> {
   // c.d is the full width; heads must divide it.
   AttHeads(const Config& c, std::int64_t heads)
       : n_(c.n),
-        d_(c.d),
         h_(heads),
         dh_(head_width(c, heads)),
         inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
-        q_(n_ * d_),
-        k_(n_ * d_),
-        v_(n_ * d_),
-        out_(n_, d_) {}
+        q_(std::size_t(c.n * c.d)),
+        k_(std::size_t(c.n * c.d)),
+        v_(std::size_t(c.n * c.d)),
+        out_(c.n, c.d) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     if (!enter(q, k, v)) return false;
@@ -79,7 +79,7 @@ class AttHeads final : public Attention<E> {
     return scratch_[std::size_t(t)].data();
   }
 
-  std::int64_t n_, d_, h_, dh_, seen_ = 0;
+  std::int64_t n_, h_, dh_, seen_ = 0;
   S inv_sqrt_dh_;
   std::vector<S> q_, k_, v_;
   Mat<S> out_;
