@@ -144,11 +144,13 @@ template <int NQ, int NC, class X, class T>
 template <class E>
 void heads_panels_enter(std::int64_t h, std::int64_t dh, std::int64_t n, const S<E>* x, S<E>* ring,
                         std::int64_t t) {
-  begin_op<E>(), in<E>(x, h * dh), out<E>(ring, n * h * dh);
-  if (skip_arithmetic<E>()) return;
+  begin_op<E>(), in<E>(x, h * dh);
+  const bool skip = skip_arithmetic<E>();
   detail::for_head_packets<S<E>>(h, [&]<class X>(std::int64_t i) {
     constexpr std::int64_t B = Eigen::internal::unpacket_traits<X>::size;
     S<E>* y = ring + n * dh * i + t * dh * B;
+    out<E>(y, dh * B);  // the token's slot of the panel, not the whole ring
+    if (skip) return;
     if constexpr (B == 1)
       std::copy_n(x + i * dh, dh, y);
     else
