@@ -5,7 +5,9 @@
 // instead of dh. The operations are exactly those of h CoSi heads (tests/heads_test.cpp), so
 // counts and closed forms are h times one head's (attention/co_si.cpp).
 // Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output 1 x d, the heads'
-// outputs concatenated. State: K and V rings, d x n each, a token per column.
+// outputs concatenated. State: K and V rings, in head panels for heads of at most
+// ops::kSingleQueryMaxWidth features (ops_heads_attention.hpp: one pass over the keys, every
+// feature of a packet of heads a register), otherwise d x n each, a token per column.
 #pragma once
 
 #include <cmath>
@@ -13,6 +15,7 @@
 #include "attention/attention.hpp"
 #include "attention/ops.hpp"
 #include "attention/ops_heads.hpp"
+#include "attention/ops_heads_attention.hpp"
 
 namespace cosda {
 
@@ -27,6 +30,7 @@ class CoSiHeads final : public Attention<E> {
         d_(c.d),
         h_(heads),
         dh_(head_width(c, heads)),
+        panels_(dh_ <= ops::kSingleQueryMaxWidth),
         inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
         k_(d_, n_),
         v_(d_, n_),
@@ -34,13 +38,30 @@ class CoSiHeads final : public Attention<E> {
         a_(h_, n_),
         sums_(1, h_),
         out_(1, d_),
+        work_(1, panels_ ? ops::heads_single_scratch<E>(dh_) : 0),
         shift_(ops::shift_of<S>(c.exp_shift)) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t slot = seen_ % n_;
-    ops::copy_to_column<E>(k, k_, slot);
-    ops::copy_to_column<E>(v, v_, slot);
+    if (panels_) {
+      ops::heads_panels_enter<E>(h_, dh_, n_, k, k_.data(), slot);
+      ops::heads_panels_enter<E>(h_, dh_, n_, v, v_.data(), slot);
+    } else {
+      ops::copy_to_column<E>(k, k_, slot);
+      ops::copy_to_column<E>(v, v_, slot);
+    }
     if (++seen_ < n_) return false;
+    if (panels_)  // (CoTrans Eq. 7, per head)
+      ops::heads_panels_single<E>(n_, dh_, h_, q, k_.data(), v_.data(), inv_sqrt_dh_, shift_, out_,
+                                  work_.data());
+    else
+      attend_head_major(q);
+    return true;
+  }
+  MatCRef<S> output() const override { return out_; }
+
+ private:
+  void attend_head_major(const S* q) {
     ops::copy<E>(q, q + d_, q_.data());
     ops::scale<E>(q_.data(), d_, inv_sqrt_dh_);
     // a_i = exp(q_i K_i^T / sqrt(dh)), then a_i V_i / (a_i 1^T)   (CoTrans Eq. 7, per head)
@@ -49,14 +70,12 @@ class CoSiHeads final : public Attention<E> {
     ops::heads_gemm_nt<E>(a_, v_, out_);
     Eigen::Map<Mat<S>> heads_out(out_.data(), h_, dh_);
     ops::scale_rows<E>(heads_out, sums_.data());
-    return true;
   }
-  MatCRef<S> output() const override { return out_; }
 
- private:
   std::int64_t n_, d_, h_, dh_, seen_ = 0;
+  bool panels_;  // the rings in head panels (short heads)
   S inv_sqrt_dh_;
-  Mat<S> k_, v_, q_, a_, sums_, out_;
+  Mat<S> k_, v_, q_, a_, sums_, out_, work_;
   ops::Shift<S> shift_;  // Config::exp_shift
 };
 

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "attention/elementwise_kernels.hpp"
 #include "attention/ops_core.hpp"
@@ -249,6 +250,117 @@ void heads_panels_attention(std::int64_t n, std::int64_t dh, std::int64_t h, con
     std::int64_t r = first;
     for (; r + kQ <= first + rows; r += kQ) block.template operator()<kQ>(r);
     for (; r < first + rows; ++r) block.template operator()<1>(r);
+  });
+}
+
+// Widest head heads_panels_single takes: its outputs stay in registers, one per feature.
+inline constexpr std::int64_t kSingleQueryMaxWidth = 16;
+
+namespace detail {
+
+// e[t] = exp(qs k_t^T - c) (c when shifted) for NG keys from kj, a packet of heads each: the
+// sums over the DH features first to last.
+template <int NG, int DH, class X, class T>
+EIGEN_ALWAYS_INLINE void single_scores(const T* qs, const T* kj, bool shifted, const X& pc,
+                                       X (&e)[NG]) {
+  using namespace Eigen::internal;
+  constexpr std::int64_t B = unpacket_traits<X>::size, stride = DH * B;
+  for (int t = 0; t < NG; ++t) e[t] = pmul(ploadu<X>(qs), ploadu<X>(kj + t * stride));
+  for (int c = 1; c < DH; ++c) {
+    X qc = ploadu<X>(qs + c * B);
+    if constexpr (NG > 1) in_register(qc);  // used NG times
+    for (int t = 0; t < NG; ++t) e[t] = pmadd(qc, ploadu<X>(kj + t * stride + c * B), e[t]);
+  }
+  for (int t = 0; t < NG; ++t) e[t] = exp_heads(shifted ? psub(e[t], pc) : e[t]);
+}
+
+// o = D^-1 a V of one scaled query qs over the n keys k and values v of a block of heads in head
+// panels (X: a packet of them), DH features a head, the DH outputs in registers: in one pass over
+// the keys, G at a time, their scores, exponentials, sum and their terms of a V, so that the
+// exponentials overlap the stream of K and V. Key 0 starts the sum and the outputs.
+template <int DH, class X, class T>
+[[gnu::noinline]] void single_query_block(std::int64_t n, const T* qs, const T* k, const T* v,
+                                          bool shifted, T c, T* o) {
+  using namespace Eigen::internal;
+  constexpr std::int64_t B = unpacket_traits<X>::size, stride = DH * B;
+  constexpr int G = DH <= 8 ? 4 : 2;
+  const X pc = pset1<X>(c);
+  X acc[DH], sum;
+  {
+    X e[1];
+    single_scores<1, DH>(qs, k, shifted, pc, e);
+    sum = e[0];
+    for (int f = 0; f < DH; ++f) acc[f] = pmul(e[0], ploadu<X>(v + f * B));
+  }
+  const auto keys = [&]<int NG>(std::int64_t j) {
+    X e[NG];
+    single_scores<NG, DH>(qs, k + j * stride, shifted, pc, e);
+    for (int t = 0; t < NG; ++t) sum = padd(sum, e[t]);
+    for (int t = 0; t < NG; ++t)
+      for (int f = 0; f < DH; ++f)
+        acc[f] = pmadd(e[t], ploadu<X>(v + (j + t) * stride + f * B), acc[f]);
+  };
+  std::int64_t j = 1;
+  for (; j + G <= n; j += G) keys.template operator()<G>(j);
+  for (; j < n; ++j) keys.template operator()<1>(j);
+  const X inv = pdiv(pset1<X>(T(1)), sum);
+  for (int f = 0; f < DH; ++f) pstoreu(o + f * B, pmul(acc[f], inv));
+}
+
+// f.template operator()<DH>() for the compile-time DH equal to dh, 1 <= dh <= kSingleQueryMaxWidth.
+template <class F, int... DH>
+void with_width(std::int64_t dh, F&& f, std::integer_sequence<int, DH...>) {
+  (void)((dh == DH + 1 ? (f.template operator()<DH + 1>(), true) : false) || ...);
+}
+
+}  // namespace detail
+
+// Scratch heads_panels_single takes, in elements.
+template <class E>
+constexpr std::int64_t heads_single_scratch(std::int64_t dh) {
+  return 2 * dh * detail::attention_lanes<E>();
+}
+
+// Every head's D^-1 exp(s q_i K_i^T) V_i of one query q (CoTrans Eq. 7, per head: co_si's step;
+// head i's features of q at [i dh, (i+1) dh)) over keys and values in head panels
+// (heads_panels_enter, any ring order), into dst (1 x h dh), exp(x - c) where shifted. Per head
+// what co_si's step does (scale_into, exp_scores, weighted_average), sums first to last:
+// att's op on one row. dh at most kSingleQueryMaxWidth. work: heads_single_scratch elements.
+// mul h (2 dh + 2 n dh), add h (n (dh-1) + (n-1) + dh (n-1)) (+ h n shifted), div h,
+// exp h n.
+template <class E>
+void heads_panels_single(std::int64_t n, std::int64_t dh, std::int64_t h, const S<E>* q,
+                         const S<E>* k, const S<E>* v, S<E> s, const Shift<S<E>>& shift,
+                         MatRef<S<E>> dst, S<E>* work) {
+  begin_op<E>(), in<E>(q, h * dh), in<E>(k, n * dh * h), in<E>(v, n * dh * h);
+  out<E>(dst), out<E>(work, heads_single_scratch<E>(dh));
+  if (skip_arithmetic<E>()) return;
+  if constexpr (!kScalarLevel<E>)
+    E::tally({.mul = h * (2 * dh + 2 * n * dh),
+              .add = h * (n * (dh - 1) + (n - 1) + dh * (n - 1) + (shift.on ? n : 0)),
+              .div = h,
+              .exp = h * n});
+  detail::for_head_packets<S<E>>(h, [&]<class X>(std::int64_t i) {
+    using namespace Eigen::internal;
+    constexpr std::int64_t B = unpacket_traits<X>::size;
+    S<E>*qs = work, *o = work + dh * B;
+    if constexpr (B == 1)  // the block's query, a feature's heads one packet, scaled (scale_into)
+      std::copy_n(q + i * dh, dh, qs);
+    else
+      kernels::transpose(B, dh, q + i * dh, dh, qs, B);
+    for (std::int64_t c = 0; c < dh; ++c)
+      pstoreu(qs + c * B, pmul(ploadu<X>(qs + c * B), pset1<X>(s)));
+    detail::with_width(
+        dh,
+        [&]<int DH>() {
+          detail::single_query_block<DH, X>(n, qs, k + n * dh * i, v + n * dh * i, shift.on,
+                                            shift.c, o);
+        },
+        std::make_integer_sequence<int, kSingleQueryMaxWidth>());
+    if constexpr (B == 1)  // the packets to the heads' columns of dst
+      std::copy_n(o, dh, &dst(0, i * dh));
+    else
+      kernels::transpose(dh, B, o, B, &dst(0, i * dh), dh);
   });
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "attention/landmarks.hpp"
@@ -94,6 +95,11 @@ TEST(HeadsMinor, EveryOpTalliesWhatItExecutes) {
                                          c / 2, 0, c, att, work.data());
           ops::heads_panels_attention<E>(c, k, h, ring.data(), ring.data(), ring.data(), S(0.5),
                                          c / 2, 1, c - 1, att, work.data());
+          std::vector<S> single(std::size_t(ops::heads_single_scratch<E>(k)));
+          for (bool shifted : {false, true})
+            ops::heads_panels_single<E>(c, k, h, &tok(1, 0), ring.data(), ring.data(), S(0.5),
+                                        ops::Shift<S>{shifted, S(0.5)}, att.topRows(1),
+                                        single.data());
         },
         "heads_minor_* h" + std::to_string(h) + " r" + std::to_string(r) + " k" +
             std::to_string(k) + " c" + std::to_string(c));
@@ -175,85 +181,6 @@ TEST(HeadsMinor, OpsEqualTheirPerHeadOps) {
       expect_minor_ops_equal_per_head<Tally<float>>(s, shifted, 1e-5);
       expect_minor_ops_equal_per_head<Exact>(s, shifted, 1e-13);
     }
-  }
-}
-
-// Every head's ring of `slots` tokens (head i's the rows [i slots, (i+1) slots) of x, token t
-// in row t) in head panels, entered a token at a time.
-template <class E>
-std::vector<typename E::Scalar> panels_of(const Mat<typename E::Scalar>& x, std::int64_t h,
-                                          std::int64_t slots) {
-  const std::int64_t dh = x.cols();
-  std::vector<typename E::Scalar> ring(std::size_t(h * slots * dh)), token(std::size_t(h * dh));
-  for (std::int64_t t = 0; t < slots; ++t) {
-    for (std::int64_t i = 0; i < h; ++i)
-      for (std::int64_t c = 0; c < dh; ++c) token[std::size_t(i * dh + c)] = x(i * slots + t, c);
-    ops::heads_panels_enter<E>(h, dh, slots, token.data(), ring.data(), t);
-  }
-  return ring;
-}
-
-// att's op over rings in head panels computes and counts what each head's Att step does on its
-// slices (scale_in_window_order, gemm_nt, exp_row_sums, gemm_nn, reciprocals, scale_rows), its
-// query rows in two calls as threads share them out. Shapes: a packet of heads and the half,
-// quarter and single heads after it; windows and head widths that fill the register tiles and
-// leave tails.
-template <class E>
-void expect_attention_equals_each_heads(std::int64_t h, std::int64_t n, std::int64_t dh,
-                                        double tol) {
-  using S = typename E::Scalar;
-  const Mat<S> qs = filled<S>(h * n, dh, 80), ks = filled<S>(h * n, dh, 81),
-               vs = filled<S>(h * n, dh, 82);
-  const std::vector<S> q = panels_of<E>(qs, h, n), k = panels_of<E>(ks, h, n),
-                       v = panels_of<E>(vs, h, n);
-  const S scale = S(1.0 / std::sqrt(double(dh)));
-  const std::int64_t oldest = n / 3, split = std::min<std::int64_t>(n, 4 * (n / 8) + 1);
-  std::vector<S> work(std::size_t(ops::heads_attention_scratch<E>(n, dh)));
-  Mat<S> out(n, h * dh);
-  const OpCounts c0 = thread_counts();
-  ops::heads_panels_attention<E>(n, dh, h, q.data(), k.data(), v.data(), scale, oldest, 0, split,
-                                 out, work.data());
-  ops::heads_panels_attention<E>(n, dh, h, q.data(), k.data(), v.data(), scale, oldest, split,
-                                 n - split, out, work.data());
-  const OpCounts batched = thread_counts() - c0;
-  OpCounts per_head;
-  double diff = 0, largest = 0;
-  for (std::int64_t i = 0; i < h; ++i) {
-    // head i's ring: its n x dh slices, token t in row t
-    const MatCRef<S> qi = qs.middleRows(i * n, n), ki = ks.middleRows(i * n, n),
-                     vi = vs.middleRows(i * n, n);
-    Mat<S> scaled(n, dh), a(n, n), want(n, dh);
-    std::vector<S> rs(static_cast<std::size_t>(n));
-    const OpCounts c1 = thread_counts();
-    scale_in_window_order<E>(qi, oldest, scale, scaled);
-    ops::gemm_nt<E>(scaled, ki, a);
-    ops::exp_row_sums<E>(a, rs.data());
-    ops::gemm_nn<E>(a, vi, want);
-    ops::reciprocals<E>(rs.data(), rs.data(), n);
-    ops::scale_rows<E>(want, rs.data());
-    per_head += thread_counts() - c1;
-    for (std::int64_t r = 0; r < n; ++r)
-      for (std::int64_t c = 0; c < dh; ++c) {
-        const double w = value_of(want(r, c));
-        diff = std::max(diff, std::abs(value_of(out(r, i * dh + c)) - w));
-        largest = std::max(largest, std::abs(w));
-      }
-  }
-  EXPECT_LE(diff, tol * largest);
-  EXPECT_EQ(batched, per_head) << describe(batched) << " vs " << describe(per_head);
-}
-
-TEST(HeadsMinor, AttentionEqualsEachHeadsAtt) {
-  for (const auto& [h, n, dh] : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{1, 1, 1},
-                                 {16, 120, 12},
-                                 {16, 9, 5},
-                                 {31, 7, 3},
-                                 {3, 13, 9}}) {
-    SCOPED_TRACE("h " + std::to_string(h) + " n " + std::to_string(n) + " dh " +
-                 std::to_string(dh));
-    expect_attention_equals_each_heads<Tally<double>>(h, n, dh, 1e-13);
-    expect_attention_equals_each_heads<Tally<float>>(h, n, dh, 1e-5);
-    if (n * h <= 16 * 9) expect_attention_equals_each_heads<Exact>(h, n, dh, 1e-13);
   }
 }
 
