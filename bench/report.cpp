@@ -304,9 +304,10 @@ std::string batching_table(const Lookup& find, const TimingConfig& cfg) {
           "timed in this run, and out of both counts: exponentials a kernel takes in short rows "
           "or through libm cost more, so for those this is an upper bound on the ratio without "
           "them. **floor** = the ratio of a batching that ran every FLOP but the exponentials "
-          "at one head's rate and each exponential at that cost: the least any layout of the "
-          "heads reaches while the exponentials cost what they do; a target below it is met "
-          "only by cheaper exponentials.\n\n"
+          "at one head's rate and added each exponential at that cost: the least a step "
+          "reaches whose exponentials take time of their own, as in a step bound by its "
+          "arithmetic; a step bound by the reads of its state can take them while it waits "
+          "on the reads and go below it.\n\n"
           "| variant | scalar | FLOPs/step, {} heads | exps | time/step | ps/FLOP | FLOPs/step, "
           "one head | exps | time/step | ps/FLOP | ratio | w/o exps | floor |\n"
           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
