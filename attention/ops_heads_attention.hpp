@@ -4,7 +4,8 @@
 // a block of queries at a time, so that every product, exponential and sum runs a packet of
 // heads wide where one head's would run dh = 12 wide (Table III), and a head's n x n scores are
 // never stored whole: a block's rows of them wait in a scratch (kAttQueries x n packets)
-// between the score, exponential and output passes.
+// between the score, exponential and output passes. And co_si's (attention/co_si_heads.hpp) for
+// short heads: one query over the same panels in one pass over the keys (heads_panels_single).
 #pragma once
 
 #include <Eigen/Core>
