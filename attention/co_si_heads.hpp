@@ -34,9 +34,9 @@ class CoSiHeads final : public Attention<E> {
         inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
         k_(d_, n_),
         v_(d_, n_),
-        q_(1, d_),
-        a_(h_, n_),
-        sums_(1, h_),
+        q_(1, panels_ ? 0 : d_),  // the head-major step's query, scores and sums
+        a_(h_, panels_ ? 0 : n_),
+        sums_(1, panels_ ? 0 : h_),
         out_(1, d_),
         work_(1, panels_ ? ops::heads_single_scratch<E>(dh_) : 0),
         shift_(ops::shift_of<S>(c.exp_shift)) {}

@@ -333,6 +333,7 @@ template <class E>
 void heads_panels_single(std::int64_t n, std::int64_t dh, std::int64_t h, const S<E>* q,
                          const S<E>* k, const S<E>* v, S<E> s, const Shift<S<E>>& shift,
                          MatRef<S<E>> dst, S<E>* work) {
+  eigen_assert(dh >= 1 && dh <= kSingleQueryMaxWidth);  // with_width has a kernel for each
   begin_op<E>(), in<E>(q, h * dh), in<E>(k, n * dh * h), in<E>(v, n * dh * h);
   out<E>(dst), out<E>(work, heads_single_scratch<E>(dh));
   if (skip_arithmetic<E>()) return;
