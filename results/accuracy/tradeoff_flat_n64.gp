@@ -9,10 +9,10 @@ set ylabel '95th percentile relative error per step'
 set format y '%.0e'
 set format x '%.0e'
 $tre_att << EOD
-2.672640e+05 4.555654e-16 exact
+2.672640e+05 4.516413e-16 exact
 EOD
 $tre_co_re << EOD
-1.343700e+04 7.866478e-16 exact
+1.343700e+04 7.900854e-16 exact
 EOD
 $tre_ny << EOD
 1.972800e+04 5.788000e-01 2
@@ -65,12 +65,12 @@ EOD
 $front_re << EOD
 3.456000e+03 5.783975e-01
 7.936000e+03 5.780092e-01
-1.343700e+04 7.866478e-16
+1.343700e+04 7.900854e-16
 EOD
 set title 'whole window (n x d output)'
 plot $tre_att using 1:2 with points pt 7 ps 1.4 lc rgb '#000000' title 'att', $tre_att using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#000000' notitle, $tre_co_re using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'co_re', $tre_co_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#0072b2' notitle, $tre_ny using 1:2 with points pt 7 ps 1.4 lc rgb '#e69f00' title 'ny', $tre_ny using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#e69f00' notitle, $tre_ny_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#56b4e9' title 'ny_fix', $tre_ny_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#56b4e9' notitle, $tre_cony_re_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#cc79a7' title 'cony_re_cont', $tre_cony_re_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#cc79a7' notitle, $tre_cony_re_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#882255' title 'cony_re_fix', $tre_cony_re_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#882255' notitle, $tre_rf using 1:2 with points pt 7 ps 1.4 lc rgb '#44aa99' title 'rf', $tre_rf using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#44aa99' notitle, $tre_corf_re using 1:2 with points pt 7 ps 1.4 lc rgb '#aa4499' title 'corf_re', $tre_corf_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#aa4499' notitle, $front_re using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
 $tsi_co_si << EOD
-4.176000e+03 5.773836e-16 exact
+4.176000e+03 6.448967e-16 exact
 EOD
 $tsi_cony_si_cont << EOD
 6.049375e+02 7.170348e-01 2
@@ -102,7 +102,7 @@ $front_si << EOD
 6.049375e+02 7.170348e-01
 1.372625e+03 7.108703e-01
 3.904000e+03 5.864223e-01
-4.176000e+03 5.773836e-16
+4.176000e+03 6.448967e-16
 EOD
 set title 'newest query only (1 x d output)'
 plot $tsi_co_si using 1:2 with points pt 7 ps 1.4 lc rgb '#009e73' title 'co_si', $tsi_co_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#009e73' notitle, $tsi_cony_si_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d55e00' title 'cony_si_cont', $tsi_cony_si_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d55e00' notitle, $tsi_cony_si_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#999933' title 'cony_si_fix', $tsi_cony_si_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#999933' notitle, $tsi_corf_si using 1:2 with points pt 7 ps 1.4 lc rgb '#117733' title 'corf_si', $tsi_corf_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#117733' notitle, $front_si using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'

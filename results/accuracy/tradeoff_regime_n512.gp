@@ -9,10 +9,10 @@ set ylabel '95th percentile relative error per step'
 set format y '%.0e'
 set format x '%.0e'
 $tre_att << EOD
-1.704755e+07 8.003753e-16 exact
+1.704755e+07 7.991771e-16 exact
 EOD
 $tre_co_re << EOD
-1.084130e+05 1.237268e-15 exact
+1.084130e+05 1.240377e-15 exact
 EOD
 $tre_ny << EOD
 1.541280e+05 4.828118e-01 2
@@ -66,12 +66,12 @@ $front_re << EOD
 2.496000e+04 1.718423e+00
 2.520920e+04 4.828165e-01
 5.869655e+04 4.823393e-01
-1.084130e+05 1.237268e-15
+1.084130e+05 1.240377e-15
 EOD
 set title 'whole window (n x d output)'
 plot $tre_att using 1:2 with points pt 7 ps 1.4 lc rgb '#000000' title 'att', $tre_att using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#000000' notitle, $tre_co_re using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'co_re', $tre_co_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#0072b2' notitle, $tre_ny using 1:2 with points pt 7 ps 1.4 lc rgb '#e69f00' title 'ny', $tre_ny using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#e69f00' notitle, $tre_ny_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#56b4e9' title 'ny_fix', $tre_ny_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#56b4e9' notitle, $tre_cony_re_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#cc79a7' title 'cony_re_cont', $tre_cony_re_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#cc79a7' notitle, $tre_cony_re_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#882255' title 'cony_re_fix', $tre_cony_re_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#882255' notitle, $tre_rf using 1:2 with points pt 7 ps 1.4 lc rgb '#44aa99' title 'rf', $tre_rf using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#44aa99' notitle, $tre_corf_re using 1:2 with points pt 7 ps 1.4 lc rgb '#aa4499' title 'corf_re', $tre_corf_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#aa4499' notitle, $front_re using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
 $tsi_co_si << EOD
-3.329600e+04 1.185106e-15 exact
+3.329600e+04 1.181032e-15 exact
 EOD
 $tsi_cony_si_cont << EOD
 5.953672e+02 6.441158e-01 2
@@ -104,7 +104,7 @@ $front_si << EOD
 5.375000e+03 6.309462e-01
 1.071900e+04 6.113432e-01
 1.117231e+04 6.018826e-01
-3.329600e+04 1.185106e-15
+3.329600e+04 1.181032e-15
 EOD
 set title 'newest query only (1 x d output)'
 plot $tsi_co_si using 1:2 with points pt 7 ps 1.4 lc rgb '#009e73' title 'co_si', $tsi_co_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#009e73' notitle, $tsi_cony_si_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d55e00' title 'cony_si_cont', $tsi_cony_si_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d55e00' notitle, $tsi_cony_si_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#999933' title 'cony_si_fix', $tsi_cony_si_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#999933' notitle, $tsi_corf_si using 1:2 with points pt 7 ps 1.4 lc rgb '#117733' title 'corf_si', $tsi_corf_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#117733' notitle, $front_si using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
