@@ -4,8 +4,9 @@
 // a block of queries at a time, so that every product, exponential and sum runs a packet of
 // heads wide where one head's would run dh = 12 wide (Table III), and a head's n x n scores are
 // never stored whole: a block's rows of them wait in a scratch (kAttQueries x n packets)
-// between the score, exponential and output passes. And co_si's (attention/co_si_heads.hpp) for
-// short heads: one query over the same panels in one pass over the keys (heads_panels_single).
+// between the score, exponential and output passes. And co_si's and co_re's
+// (attention/co_si_heads.hpp, co_re_heads.hpp) for short heads: one query over the same panels in
+// one pass over the keys (heads_panels_single, heads_panels_row).
 #pragma once
 
 #include <Eigen/Core>
@@ -160,6 +161,25 @@ void heads_panels_enter(std::int64_t h, std::int64_t dh, std::int64_t n, const S
   });
 }
 
+// Slot t of a ring of n tokens in head panels (heads_panels_enter) back into token x of h heads
+// of dh features, heads order. No arithmetic.
+template <class E>
+void heads_panels_leave(std::int64_t h, std::int64_t dh, std::int64_t n, const S<E>* ring,
+                        std::int64_t t, S<E>* x) {
+  begin_op<E>(), out<E>(x, h * dh);
+  const bool skip = skip_arithmetic<E>();
+  detail::for_head_packets<S<E>>(h, [&]<class X>(std::int64_t i) {
+    constexpr std::int64_t B = Eigen::internal::unpacket_traits<X>::size;
+    const S<E>* y = ring + n * dh * i + t * dh * B;
+    in<E>(y, dh * B);
+    if (skip) return;
+    if constexpr (B == 1)
+      std::copy_n(y, dh, x + i * dh);
+    else
+      kernels::transpose(dh, B, y, B, x + i * dh, dh);
+  });
+}
+
 // Scratch heads_panels_attention takes, in elements.
 template <class E>
 constexpr std::int64_t heads_attention_scratch(std::int64_t n, std::int64_t dh) {
@@ -278,8 +298,9 @@ EIGEN_ALWAYS_INLINE void single_scores(const T* qs, const T* kj, bool shifted, c
 // o = D^-1 a V of one scaled query qs over the n keys k and values v of a block of heads in head
 // panels (X: a packet of them), DH features a head, the DH outputs in registers: in one pass over
 // the keys, G at a time, their scores, exponentials, sum and their terms of a V, so that the
-// exponentials overlap the stream of K and V. Key 0 starts the sum and the outputs.
-template <int DH, class X, class T>
+// exponentials overlap the stream of K and V. Key 0 starts the sum and the outputs. Not
+// Normalize: a V into o and the sum after it (o + DH B), as co_re's newest row keeps them.
+template <int DH, bool Normalize, class X, class T>
 [[gnu::noinline]] void single_query_block(std::int64_t n, const T* qs, const T* k, const T* v,
                                           bool shifted, T c, T* o) {
   using namespace Eigen::internal;
@@ -304,8 +325,13 @@ template <int DH, class X, class T>
   std::int64_t j = 1;
   for (; j + G <= n; j += G) keys.template operator()<G>(j);
   for (; j < n; ++j) keys.template operator()<1>(j);
-  const X inv = pdiv(pset1<X>(T(1)), sum);
-  for (int f = 0; f < DH; ++f) pstoreu(o + f * B, pmul(acc[f], inv));
+  if constexpr (Normalize) {
+    const X inv = pdiv(pset1<X>(T(1)), sum);
+    for (int f = 0; f < DH; ++f) pstoreu(o + f * B, pmul(acc[f], inv));
+  } else {
+    for (int f = 0; f < DH; ++f) pstoreu(o + f * B, acc[f]);
+    pstoreu(o + DH * B, sum);
+  }
 }
 
 // f.template operator()<DH>() for the compile-time DH equal to dh, 1 <= dh <= kSingleQueryMaxWidth.
@@ -316,11 +342,48 @@ void with_width(std::int64_t dh, F&& f, std::integer_sequence<int, DH...>) {
 
 }  // namespace detail
 
-// Scratch heads_panels_single takes, in elements.
+// Scratch heads_panels_single and heads_panels_row take, in elements.
 template <class E>
 constexpr std::int64_t heads_single_scratch(std::int64_t dh) {
-  return 2 * dh * detail::attention_lanes<E>();
+  return (2 * dh + 1) * detail::attention_lanes<E>();
 }
+
+namespace detail {
+
+// The two ops below, every block of heads in one pass over its panels: the block's query as a
+// feature's heads a packet, scaled by s where Normalize (scale_into), single_query_block, the
+// outputs (and sums, not Normalize) back to the heads' columns.
+template <bool Normalize, class E>
+void single_query_heads(std::int64_t n, std::int64_t dh, std::int64_t h, const S<E>* q,
+                        const S<E>* k, const S<E>* v, S<E> s, const Shift<S<E>>& shift, S<E>* dst,
+                        S<E>* sums, S<E>* work) {
+  for_head_packets<S<E>>(h, [&]<class X>(std::int64_t i) {
+    using namespace Eigen::internal;
+    constexpr std::int64_t B = unpacket_traits<X>::size;
+    S<E>*qs = work, *o = work + dh * B;
+    if constexpr (B == 1)
+      std::copy_n(q + i * dh, dh, qs);
+    else
+      kernels::transpose(B, dh, q + i * dh, dh, qs, B);
+    if constexpr (Normalize)
+      for (std::int64_t c = 0; c < dh; ++c)
+        pstoreu(qs + c * B, pmul(ploadu<X>(qs + c * B), pset1<X>(s)));
+    with_width(
+        dh,
+        [&]<int DH>() {
+          single_query_block<DH, Normalize, X>(n, qs, k + n * dh * i, v + n * dh * i, shift.on,
+                                               shift.c, o);
+        },
+        std::make_integer_sequence<int, kSingleQueryMaxWidth>());
+    if constexpr (B == 1)
+      std::copy_n(o, dh, dst + i * dh);
+    else
+      kernels::transpose(dh, B, o, B, dst + i * dh, dh);
+    if constexpr (!Normalize) std::copy_n(o + dh * B, B, sums + i);
+  });
+}
+
+}  // namespace detail
 
 // Every head's D^-1 exp(s q_i K_i^T) V_i of one query q (CoTrans Eq. 7, per head: co_si's step;
 // head i's features of q at [i dh, (i+1) dh)) over keys and values in head panels
@@ -342,28 +405,28 @@ void heads_panels_single(std::int64_t n, std::int64_t dh, std::int64_t h, const 
               .add = h * (n * (dh - 1) + (n - 1) + dh * (n - 1) + (shift.on ? n : 0)),
               .div = h,
               .exp = h * n});
-  detail::for_head_packets<S<E>>(h, [&]<class X>(std::int64_t i) {
-    using namespace Eigen::internal;
-    constexpr std::int64_t B = unpacket_traits<X>::size;
-    S<E>*qs = work, *o = work + dh * B;
-    if constexpr (B == 1)  // the block's query, a feature's heads one packet, scaled (scale_into)
-      std::copy_n(q + i * dh, dh, qs);
-    else
-      kernels::transpose(B, dh, q + i * dh, dh, qs, B);
-    for (std::int64_t c = 0; c < dh; ++c)
-      pstoreu(qs + c * B, pmul(ploadu<X>(qs + c * B), pset1<X>(s)));
-    detail::with_width(
-        dh,
-        [&]<int DH>() {
-          detail::single_query_block<DH, X>(n, qs, k + n * dh * i, v + n * dh * i, shift.on,
-                                            shift.c, o);
-        },
-        std::make_integer_sequence<int, kSingleQueryMaxWidth>());
-    if constexpr (B == 1)  // the packets to the heads' columns of dst
-      std::copy_n(o, dh, &dst(0, i * dh));
-    else
-      kernels::transpose(dh, B, o, B, &dst(0, i * dh), dh);
-  });
+  detail::single_query_heads<true, E>(n, dh, h, q, k, v, s, shift, dst.data(), nullptr, work);
+}
+
+// Every head's a_i = exp(q_i K_i^T) (exp(x - c) where shifted), its sum and a_i V_i for one
+// query q already scaled (CoTrans Eqs. 3 and 5, per head: co_re's newest row, what its
+// heads_exp_scores and heads_gemm_nt compute) over keys and values in head panels, in one pass:
+// a_i V_i into dst (1 x h dh), the sums into sums (h). dh at most kSingleQueryMaxWidth. work:
+// heads_single_scratch elements.
+// mul h 2 n dh, add h (n (dh-1) + (n-1) + dh (n-1)) (+ h n shifted), exp h n.
+template <class E>
+void heads_panels_row(std::int64_t n, std::int64_t dh, std::int64_t h, const S<E>* q,
+                      const S<E>* k, const S<E>* v, const Shift<S<E>>& shift, MatRef<S<E>> dst,
+                      S<E>* sums, S<E>* work) {
+  eigen_assert(dh >= 1 && dh <= kSingleQueryMaxWidth);
+  begin_op<E>(), in<E>(q, h * dh), in<E>(k, n * dh * h), in<E>(v, n * dh * h);
+  out<E>(dst), out<E>(sums, h), out<E>(work, heads_single_scratch<E>(dh));
+  if (skip_arithmetic<E>()) return;
+  if constexpr (!kScalarLevel<E>)
+    E::tally({.mul = h * 2 * n * dh,
+              .add = h * (n * (dh - 1) + (n - 1) + dh * (n - 1) + (shift.on ? n : 0)),
+              .exp = h * n});
+  detail::single_query_heads<false, E>(n, dh, h, q, k, v, S<E>(1), shift, dst.data(), sums, work);
 }
 
 }  // namespace cosda::ops

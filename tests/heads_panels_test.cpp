@@ -1,5 +1,5 @@
-// The seam's ops over rings in head panels (attention/ops_heads_attention.hpp), att's and
-// co_si's batched heads: each computes and counts what the per-head ops it stands for do.
+// The seam's ops over rings in head panels (attention/ops_heads_attention.hpp), att's, co_si's
+// and co_re's batched heads: each computes and counts what the per-head ops it stands for do.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -161,6 +161,61 @@ TEST(HeadsMinor, SingleQueryEqualsAttentionsNewestRow) {
       expect_single_equals_newest_row<Tally<double>>(h, n, dh, 1e-13);
       expect_single_equals_newest_row<Tally<float>>(h, n, dh, 1e-5);
       if (n * h <= 16 * 9) expect_single_equals_newest_row<Exact>(h, n, dh, 1e-13);
+    }
+}
+
+// co_re's newest row over rings in head panels computes and counts what its head-major ops do
+// over the same window a token per column (heads_exp_scores, heads_gemm_nt; CoTrans Eqs. 3, 5),
+// plain and shifted; and every slot leaves the panels as the token that entered it.
+template <class E>
+void expect_row_equals_head_major(std::int64_t h, std::int64_t n, std::int64_t dh, double tol) {
+  using S = typename E::Scalar;
+  const Window<E> w(h, n, dh, 86);
+  const std::int64_t d = h * dh;
+  Mat<S> kt(d, n), vt(d, n), token(1, d), left(1, d);
+  for (std::int64_t i = 0; i < h; ++i) {
+    kt.middleRows(i * dh, dh) = w.ks.middleRows(i * n, n).transpose();
+    vt.middleRows(i * dh, dh) = w.vs.middleRows(i * n, n).transpose();
+    token.middleCols(i * dh, dh) = w.qs.row(i * n + n / 2) * S(0.5);
+  }
+  for (std::int64_t t = 0; t < n; ++t) {
+    ops::heads_panels_leave<E>(h, dh, n, w.k.data(), t, left.data());
+    for (std::int64_t f = 0; f < d; ++f) ASSERT_EQ(value_of(left(0, f)), value_of(kt(f, t)));
+  }
+  std::vector<S> work(std::size_t(ops::heads_single_scratch<E>(dh)));
+  for (const ops::Shift<S> shift : {ops::Shift<S>{}, ops::Shift<S>{true, S(0.75)}}) {
+    Mat<S> a(h, n), sums(1, h), av(1, d), row_sums(1, h), row_av(1, d);
+    OpCounts c0 = thread_counts();
+    ops::heads_exp_scores<E>(token, kt, a, sums.data(), shift);
+    ops::heads_gemm_nt<E>(a, vt, av);
+    const OpCounts want = thread_counts() - c0;
+    c0 = thread_counts();
+    ops::heads_panels_row<E>(n, dh, h, token.data(), w.k.data(), w.v.data(), shift, row_av,
+                             row_sums.data(), work.data());
+    const OpCounts got = thread_counts() - c0;
+    EXPECT_EQ(got, want) << describe(got) << " vs " << describe(want);
+    const auto max_diff = [](const Mat<S>& x, const Mat<S>& y) {
+      double diff = 0, largest = 0;
+      for (std::int64_t j = 0; j < x.size(); ++j) {
+        diff = std::max(diff, std::abs(value_of(x(j)) - value_of(y(j))));
+        largest = std::max(largest, std::abs(value_of(y(j))));
+      }
+      return diff / largest;
+    };
+    EXPECT_LE(max_diff(row_sums, sums), tol);
+    EXPECT_LE(max_diff(row_av, av), tol);
+  }
+}
+
+TEST(HeadsMinor, NewestRowEqualsHeadMajorOps) {
+  for (std::int64_t dh = 1; dh <= ops::kSingleQueryMaxWidth; ++dh)
+    for (const auto& [h, n] :
+         {std::pair<std::int64_t, std::int64_t>{1, 1}, {16, 120}, {31, 7}, {3, 9}}) {
+      SCOPED_TRACE("h " + std::to_string(h) + " n " + std::to_string(n) + " dh " +
+                   std::to_string(dh));
+      expect_row_equals_head_major<Tally<double>>(h, n, dh, 1e-13);
+      expect_row_equals_head_major<Tally<float>>(h, n, dh, 1e-5);
+      if (n * h <= 16 * 9) expect_row_equals_head_major<Exact>(h, n, dh, 1e-13);
     }
 }
 
