@@ -415,9 +415,9 @@ void heads_panels_single(std::int64_t n, std::int64_t dh, std::int64_t h, const 
 // heads_single_scratch elements.
 // mul h 2 n dh, add h (n (dh-1) + (n-1) + dh (n-1)) (+ h n shifted), exp h n.
 template <class E>
-void heads_panels_row(std::int64_t n, std::int64_t dh, std::int64_t h, const S<E>* q,
-                      const S<E>* k, const S<E>* v, const Shift<S<E>>& shift, MatRef<S<E>> dst,
-                      S<E>* sums, S<E>* work) {
+void heads_panels_row(std::int64_t n, std::int64_t dh, std::int64_t h, const S<E>* q, const S<E>* k,
+                      const S<E>* v, const Shift<S<E>>& shift, MatRef<S<E>> dst, S<E>* sums,
+                      S<E>* work) {
   eigen_assert(dh >= 1 && dh <= kSingleQueryMaxWidth);
   begin_op<E>(), in<E>(q, h * dh), in<E>(k, n * dh * h), in<E>(v, n * dh * h);
   out<E>(dst), out<E>(sums, h), out<E>(work, heads_single_scratch<E>(dh));

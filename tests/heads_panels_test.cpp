@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "attention/ops.hpp"
+#include "attention/ops_heads.hpp"
 #include "attention/ops_heads_attention.hpp"
 #include "attention/window.hpp"
 #include "tests/heads_util.hpp"
