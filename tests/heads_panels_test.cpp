@@ -96,18 +96,34 @@ void expect_attention_equals_each_heads(std::int64_t h, std::int64_t n, std::int
   EXPECT_EQ(batched, per_head) << describe(batched) << " vs " << describe(per_head);
 }
 
+// check.template operator()<E>(h, n, dh, tol) in double and float under Tally and, on small
+// shapes, under Exact.
+template <class F>
+void under_each_policy(std::int64_t h, std::int64_t n, std::int64_t dh, F check) {
+  SCOPED_TRACE("h " + std::to_string(h) + " n " + std::to_string(n) + " dh " + std::to_string(dh));
+  check.template operator()<Tally<double>>(h, n, dh, 1e-13);
+  check.template operator()<Tally<float>>(h, n, dh, 1e-5);
+  if (n * h <= 16 * 9) check.template operator()<Exact>(h, n, dh, 1e-13);
+}
+
 TEST(HeadsMinor, AttentionEqualsEachHeadsAtt) {
   for (const auto& [h, n, dh] : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{1, 1, 1},
                                  {16, 120, 12},
                                  {16, 9, 5},
                                  {31, 7, 3},
-                                 {3, 13, 9}}) {
-    SCOPED_TRACE("h " + std::to_string(h) + " n " + std::to_string(n) + " dh " +
-                 std::to_string(dh));
-    expect_attention_equals_each_heads<Tally<double>>(h, n, dh, 1e-13);
-    expect_attention_equals_each_heads<Tally<float>>(h, n, dh, 1e-5);
-    if (n * h <= 16 * 9) expect_attention_equals_each_heads<Exact>(h, n, dh, 1e-13);
-  }
+                                 {3, 13, 9}})
+    under_each_policy(
+        h, n, dh, []<class E>(auto... shape) { expect_attention_equals_each_heads<E>(shape...); });
+}
+
+// Every width the single-query ops take, packets of heads with the half, quarter and single
+// heads after them, windows that fill the groups of keys and leave tails.
+template <class F>
+void under_each_single_query_shape(F check) {
+  for (std::int64_t dh = 1; dh <= ops::kSingleQueryMaxWidth; ++dh)
+    for (const auto& [h, n] :
+         {std::pair<std::int64_t, std::int64_t>{1, 1}, {16, 120}, {31, 7}, {3, 9}})
+      under_each_policy(h, n, dh, check);
 }
 
 // co_si's op over rings in head panels computes and counts, for one query, what att's op does
@@ -151,18 +167,9 @@ void expect_single_equals_newest_row(std::int64_t h, std::int64_t n, std::int64_
   EXPECT_LE(diff_shifted, tol * largest);
 }
 
-// Every width the op takes, packets of heads with the half, quarter and single heads after them,
-// windows that fill the groups of keys and leave tails.
 TEST(HeadsMinor, SingleQueryEqualsAttentionsNewestRow) {
-  for (std::int64_t dh = 1; dh <= ops::kSingleQueryMaxWidth; ++dh)
-    for (const auto& [h, n] :
-         {std::pair<std::int64_t, std::int64_t>{1, 1}, {16, 120}, {31, 7}, {3, 9}}) {
-      SCOPED_TRACE("h " + std::to_string(h) + " n " + std::to_string(n) + " dh " +
-                   std::to_string(dh));
-      expect_single_equals_newest_row<Tally<double>>(h, n, dh, 1e-13);
-      expect_single_equals_newest_row<Tally<float>>(h, n, dh, 1e-5);
-      if (n * h <= 16 * 9) expect_single_equals_newest_row<Exact>(h, n, dh, 1e-13);
-    }
+  under_each_single_query_shape(
+      []<class E>(auto... shape) { expect_single_equals_newest_row<E>(shape...); });
 }
 
 // co_re's newest row over rings in head panels computes and counts what its head-major ops do
@@ -209,15 +216,8 @@ void expect_row_equals_head_major(std::int64_t h, std::int64_t n, std::int64_t d
 }
 
 TEST(HeadsMinor, NewestRowEqualsHeadMajorOps) {
-  for (std::int64_t dh = 1; dh <= ops::kSingleQueryMaxWidth; ++dh)
-    for (const auto& [h, n] :
-         {std::pair<std::int64_t, std::int64_t>{1, 1}, {16, 120}, {31, 7}, {3, 9}}) {
-      SCOPED_TRACE("h " + std::to_string(h) + " n " + std::to_string(n) + " dh " +
-                   std::to_string(dh));
-      expect_row_equals_head_major<Tally<double>>(h, n, dh, 1e-13);
-      expect_row_equals_head_major<Tally<float>>(h, n, dh, 1e-5);
-      if (n * h <= 16 * 9) expect_row_equals_head_major<Exact>(h, n, dh, 1e-13);
-    }
+  under_each_single_query_shape(
+      []<class E>(auto... shape) { expect_row_equals_head_major<E>(shape...); });
 }
 
 }  // namespace
