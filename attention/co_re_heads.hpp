@@ -71,13 +71,8 @@ class CoReHeads final : public Attention<E> {
     ops::copy<E>(q, q + d_, q_row_.data());
     ops::scale<E>(q_row_.data(), d_, inv_sqrt_dh_);
     ops::copy_to_column<E>(q_row_.data(), q_, j);
-    if (panels_) {
-      ops::heads_panels_enter<E>(h_, dh_, n_, k, k_.data(), j);
-      ops::heads_panels_enter<E>(h_, dh_, n_, v, v_.data(), j);
-    } else {
-      ops::copy_to_column<E>(k, k_, j);
-      ops::copy_to_column<E>(v, v_, j);
-    }
+    ops::heads_ring_enter<E>(panels_, h_, dh_, k, k_, j);
+    ops::heads_ring_enter<E>(panels_, h_, dh_, v, v_, j);
     return false;
   }
 

@@ -43,13 +43,8 @@ class CoSiHeads final : public Attention<E> {
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t slot = seen_ % n_;
-    if (panels_) {
-      ops::heads_panels_enter<E>(h_, dh_, n_, k, k_.data(), slot);
-      ops::heads_panels_enter<E>(h_, dh_, n_, v, v_.data(), slot);
-    } else {
-      ops::copy_to_column<E>(k, k_, slot);
-      ops::copy_to_column<E>(v, v_, slot);
-    }
+    ops::heads_ring_enter<E>(panels_, h_, dh_, k, k_, slot);
+    ops::heads_ring_enter<E>(panels_, h_, dh_, v, v_, slot);
     if (++seen_ < n_) return false;
     if (panels_)  // (CoTrans Eq. 7, per head)
       ops::heads_panels_single<E>(n_, dh_, h_, q, k_.data(), v_.data(), inv_sqrt_dh_, shift_, out_,

@@ -18,6 +18,7 @@
 
 #include "attention/elementwise_kernels.hpp"
 #include "attention/ops_core.hpp"
+#include "attention/ops_elementwise.hpp"
 #include "attention/packet_exp.hpp"
 #include "attention/packet_widths.hpp"
 
@@ -159,6 +160,17 @@ void heads_panels_enter(std::int64_t h, std::int64_t dh, std::int64_t n, const S
     else
       kernels::transpose(B, dh, x + i * dh, dh, y, B);
   });
+}
+
+// Token x of h heads of dh features into slot t of ring (h dh x n): in head panels
+// (heads_panels_enter) where panels, otherwise a token per column (copy_to_column).
+template <class E>
+void heads_ring_enter(bool panels, std::int64_t h, std::int64_t dh, const S<E>* x,
+                      MatRef<S<E>> ring, std::int64_t t) {
+  if (panels)
+    heads_panels_enter<E>(h, dh, ring.cols(), x, ring.data(), t);
+  else
+    copy_to_column<E>(x, ring, t);
 }
 
 // Slot t of a ring of n tokens in head panels (heads_panels_enter) back into token x of h heads
