@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "attention/packet_exp.hpp"
+#include "attention/packet_transpose.hpp"
 #include "attention/vector_matrix.hpp"
 
 // Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
@@ -201,7 +202,7 @@ inline void heads_matrix_vector(std::int64_t k, std::int64_t dh, std::int64_t d,
           const std::int64_t row = f + 4 * q;
           detail::mv_four<P>(kv, rest, x + row / dh * ldx, b + row * ldb, ldb, s.packet + 4 * q);
         }
-        ptranspose(s);
+        transpose_block(s);
         P sum = s.packet[0];
         for (int r = 1; r < W; ++r) sum = padd(sum, s.packet[r]);
         pstoreu(y + f, sum);
@@ -244,7 +245,7 @@ inline void scale_transpose_heads(std::int64_t r, std::int64_t d, std::int64_t d
 #pragma GCC unroll 16
         for (std::int64_t k = 0; k < W; ++k)
           b.packet[k] = pmul(ploadu<P>(src + (f0 + k) * ldsrc + t0), ploadu<P>(scale[k]));
-        ptranspose(b);
+        transpose_block(b);
         for (std::int64_t k = 0; k < tokens; ++k)
           pstoreu(dst + row(t0 + k) * ldd + f0, b.packet[k]);
       }

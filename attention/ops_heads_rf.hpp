@@ -13,6 +13,7 @@
 #include "attention/heads_kernels.hpp"
 #include "attention/ops.hpp"
 #include "attention/packet_exp.hpp"
+#include "attention/packet_transpose.hpp"
 #include "attention/window.hpp"
 
 // Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
@@ -107,7 +108,7 @@ inline void heads_features_times_sums(std::int64_t r, std::int64_t d, std::int64
           PacketBlock<P, W> b;
 #pragma GCC unroll 16
           for (std::int64_t k = 0; k < W; ++k) b.packet[k] = pload<P>(work + (g - f0 + k) * W);
-          ptranspose(b);
+          transpose_block(b);
           for (std::int64_t k = 0; k < tokens; ++k)
             pstoreu(dst + row(t0 + k) * ldd + g, b.packet[k]);
         }

@@ -12,6 +12,7 @@
 #include "attention/elementwise_kernels.hpp"
 #include "attention/heads_kernels.hpp"
 #include "attention/packet_exp.hpp"
+#include "attention/packet_transpose.hpp"
 #include "attention/row_kernels.hpp"
 #include "attention/vector_matrix.hpp"
 #include "tests/test_util.hpp"
@@ -137,6 +138,44 @@ void expect_transpose() {
 TEST(ElementwiseKernels, TransposeMovesEveryElementAtEveryShape) {
   expect_transpose<float>();
   expect_transpose<double>();
+}
+
+// kernels::transpose_block (attention/packet_transpose.hpp) turns a block of W packets of W
+// distinct values into its transpose, for T's full packet and its half packet. (Packet types as
+// template arguments: GCC's warning about their vector attributes does not matter here.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+template <class P>
+void expect_transpose_block() {
+  using namespace Eigen::internal;
+  using T = typename unpacket_traits<P>::type;
+  constexpr int W = unpacket_traits<P>::size;
+  T x[W * W], y[W * W];
+  for (int i = 0; i < W * W; ++i) x[i] = T(i + 1);
+  PacketBlock<P, W> b;
+  for (int k = 0; k < W; ++k) b.packet[k] = ploadu<P>(x + k * W);
+  kernels::transpose_block(b);
+  for (int k = 0; k < W; ++k) pstoreu(y + k * W, b.packet[k]);
+  for (int r = 0; r < W; ++r)
+    for (int c = 0; c < W; ++c)
+      EXPECT_EQ(y[r * W + c], x[c * W + r])
+          << W << " x " << W << ": element (" << r << ", " << c << ")";
+}
+
+template <class T>
+void expect_transpose_blocks() {
+  using namespace Eigen::internal;
+  using P = typename packet_traits<T>::type;
+  using H = typename unpacket_traits<P>::half;
+  expect_transpose_block<P>();
+  if constexpr (int(unpacket_traits<H>::size) < int(unpacket_traits<P>::size))
+    expect_transpose_block<H>();
+}
+#pragma GCC diagnostic pop
+
+TEST(ElementwiseKernels, TransposeBlockTransposesEveryPacketWidth) {
+  expect_transpose_blocks<float>();
+  expect_transpose_blocks<double>();
 }
 
 // kernels::vector_matrix (attention/vector_matrix.hpp) equals the plain sum of scaled rows at
