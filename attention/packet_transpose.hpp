@@ -1,9 +1,8 @@
 // A W x W block of packets transposed in registers (W: the packet's width). With AVX-512 the
 // 16 x 16 floats and 8 x 8 doubles take the fewest shuffles there are: two in-lane stages and
 // two stages across 128-bit lanes, 64 and 24 shuffles. Eigen's ptranspose of the same blocks
-// goes through 256-bit halves (extracts, permutes, inserts: about half as many again), which
-// the head-batched kernels' transposes were bound by (docs/performance.md). Other packets:
-// Eigen's ptranspose.
+// goes through 256-bit halves (extracts, permutes, inserts: about half as many again);
+// timings in docs/performance.md. Other packets: Eigen's ptranspose.
 #pragma once
 
 #include <Eigen/Core>
