@@ -15,6 +15,30 @@
 
 namespace cosda::kernels {
 
+#if defined(EIGEN_VECTORIZE_AVX512)
+namespace detail {
+
+template <int M, class V>
+EIGEN_ALWAYS_INLINE V shuffle_lanes(V x, V y) {  // 128-bit lanes of x, then of y, picked by M
+  if constexpr (std::is_same_v<V, __m512d>)
+    return _mm512_shuffle_f64x2(x, y, M);
+  else
+    return _mm512_shuffle_f32x4(x, y, M);
+}
+
+// The last stages of both blocks: lane g of out[L k] = lane L of x[g], the 4 x 4 transpose of
+// the 128-bit lanes of four packets.
+template <class V>
+EIGEN_ALWAYS_INLINE void transpose_lanes(V x0, V x1, V x2, V x3, V* out, int k) {
+  const V u0 = shuffle_lanes<0x44>(x0, x1), u1 = shuffle_lanes<0xEE>(x0, x1);
+  const V u2 = shuffle_lanes<0x44>(x2, x3), u3 = shuffle_lanes<0xEE>(x2, x3);
+  out[0] = shuffle_lanes<0x88>(u0, u2), out[k] = shuffle_lanes<0xDD>(u0, u2);
+  out[2 * k] = shuffle_lanes<0x88>(u1, u3), out[3 * k] = shuffle_lanes<0xDD>(u1, u3);
+}
+
+}  // namespace detail
+#endif
+
 template <class P, int W>
 EIGEN_ALWAYS_INLINE void transpose_block(Eigen::internal::PacketBlock<P, W>& b) {
 #if defined(EIGEN_VECTORIZE_AVX512)
@@ -33,16 +57,8 @@ EIGEN_ALWAYS_INLINE void transpose_block(Eigen::internal::PacketBlock<P, W>& b) 
       s[4 * g + 3] = _mm512_shuffle_ps(t[4 * g + 1], t[4 * g + 3], 0xEE);
     }
 #pragma GCC unroll 4
-    for (int e = 0; e < 4; ++e) {  // packet 4L + e, lane g: s[4g + e] lane L
-      const __m512 u0 = _mm512_shuffle_f32x4(s[e], s[4 + e], 0x44);
-      const __m512 u1 = _mm512_shuffle_f32x4(s[e], s[4 + e], 0xEE);
-      const __m512 u2 = _mm512_shuffle_f32x4(s[8 + e], s[12 + e], 0x44);
-      const __m512 u3 = _mm512_shuffle_f32x4(s[8 + e], s[12 + e], 0xEE);
-      b.packet[e] = _mm512_shuffle_f32x4(u0, u2, 0x88);
-      b.packet[4 + e] = _mm512_shuffle_f32x4(u0, u2, 0xDD);
-      b.packet[8 + e] = _mm512_shuffle_f32x4(u1, u3, 0x88);
-      b.packet[12 + e] = _mm512_shuffle_f32x4(u1, u3, 0xDD);
-    }
+    for (int e = 0; e < 4; ++e)  // packet 4L + e, lane g: s[4g + e] lane L
+      detail::transpose_lanes(s[e], s[4 + e], s[8 + e], s[12 + e], b.packet + e, 4);
     return;
   } else if constexpr (std::is_same_v<P, Eigen::internal::Packet8d> && W == 8) {
     __m512d t[8];
@@ -52,16 +68,8 @@ EIGEN_ALWAYS_INLINE void transpose_block(Eigen::internal::PacketBlock<P, W>& b) 
       t[2 * i + 1] = _mm512_unpackhi_pd(b.packet[2 * i], b.packet[2 * i + 1]);
     }
 #pragma GCC unroll 2
-    for (int e = 0; e < 2; ++e) {  // packet 2L + e, lane i: t[2i + e] lane L
-      const __m512d u0 = _mm512_shuffle_f64x2(t[e], t[2 + e], 0x44);
-      const __m512d u1 = _mm512_shuffle_f64x2(t[e], t[2 + e], 0xEE);
-      const __m512d u2 = _mm512_shuffle_f64x2(t[4 + e], t[6 + e], 0x44);
-      const __m512d u3 = _mm512_shuffle_f64x2(t[4 + e], t[6 + e], 0xEE);
-      b.packet[e] = _mm512_shuffle_f64x2(u0, u2, 0x88);
-      b.packet[2 + e] = _mm512_shuffle_f64x2(u0, u2, 0xDD);
-      b.packet[4 + e] = _mm512_shuffle_f64x2(u1, u3, 0x88);
-      b.packet[6 + e] = _mm512_shuffle_f64x2(u1, u3, 0xDD);
-    }
+    for (int e = 0; e < 2; ++e)  // packet 2L + e, lane i: t[2i + e] lane L
+      detail::transpose_lanes(t[e], t[2 + e], t[4 + e], t[6 + e], b.packet + e, 2);
     return;
   }
 #endif
