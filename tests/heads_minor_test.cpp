@@ -345,7 +345,8 @@ TEST(HeadsMinor, ExactPseudoInverseHeadsEqualEachHeads) {
       hc.d = 12;
       std::vector<std::unique_ptr<Attention<Plain<double>>>> heads;
       for (std::int64_t i = 0; i < h; ++i) heads.push_back(make_variant<Plain<double>>(id, hc));
-      const MatD x = random_stream(4 * c.n, 3 * c.d, 9);
+      // Row-major: token t's q, k and v are the 3d contiguous elements of row t.
+      const Mat<double> x = random_stream(4 * c.n, 3 * c.d, 9);
       std::int64_t compared = 0;
       for (std::int64_t t = 0; t < x.rows(); ++t) {
         const double* q = x.row(t).data();

@@ -33,7 +33,7 @@ void expect_heads_equal_per_head(std::string_view id, std::int64_t n, std::int64
                                  std::int64_t h, double tol, bool shifted = false) {
   using S = typename E::Scalar;
   Config c{.n = n, .d = d, .m = std::min<std::int64_t>(3, n)};
-  if (shifted && !find_variant(id)->continual) return;  // the stabilised mode is continual's
+  ASSERT_TRUE(!shifted || find_variant(id)->continual) << id << ": exp_shift is continual's mode";
   if (shifted) c.exp_shift = 0.75;
   const bool fixed = find_variant(id)->landmarks == LandmarkKind::kFixed;
   if (fixed) c.fixed_q = c.fixed_k = random_stream(c.m, d, 7);
@@ -83,6 +83,9 @@ void expect_heads_equal_per_head(std::string_view id, std::int64_t n, std::int64
   EXPECT_EQ(compared, steps - n + 1);
 }
 
+// The stabilised exponential (Config::exp_shift) is a mode of the continual variants only.
+bool has_shift(std::string_view id) { return find_variant(id)->continual; }
+
 struct StreamShape {
   std::int64_t n, d, h;
 };
@@ -99,12 +102,14 @@ TEST_P(BatchedHeads, EqualHeadsRunSeparatelyInDouble) {
   for (const StreamShape s : kStreams) {
     SCOPED_TRACE(shape_name(s));
     expect_heads_equal_per_head<Tally<double>>(GetParam(), s.n, s.d, s.h, 1e-12);
-    expect_heads_equal_per_head<Tally<double>>(GetParam(), s.n, s.d, s.h, 1e-12, true);
+    if (has_shift(GetParam()))
+      expect_heads_equal_per_head<Tally<double>>(GetParam(), s.n, s.d, s.h, 1e-12, true);
   }
   for (const StreamShape s : {StreamShape{1, 6, 3}, StreamShape{2, 6, 3}}) {  // tiny windows
     SCOPED_TRACE(shape_name(s));
     expect_heads_equal_per_head<Tally<double>>(GetParam(), s.n, s.d, s.h, 1e-12);
-    expect_heads_equal_per_head<Tally<double>>(GetParam(), s.n, s.d, s.h, 1e-12, true);
+    if (has_shift(GetParam()))
+      expect_heads_equal_per_head<Tally<double>>(GetParam(), s.n, s.d, s.h, 1e-12, true);
   }
 }
 
@@ -115,7 +120,8 @@ TEST_P(BatchedHeads, EqualHeadsRunSeparatelyInFloat) {
   for (const StreamShape s : kStreams) {
     SCOPED_TRACE(shape_name(s));
     expect_heads_equal_per_head<Tally<float>>(GetParam(), s.n, s.d, s.h, tol);
-    expect_heads_equal_per_head<Tally<float>>(GetParam(), s.n, s.d, s.h, tol, true);
+    if (has_shift(GetParam()))
+      expect_heads_equal_per_head<Tally<float>>(GetParam(), s.n, s.d, s.h, tol, true);
   }
 }
 
@@ -124,7 +130,7 @@ TEST_P(BatchedHeads, EqualHeadsRunSeparatelyInFloat) {
 TEST_P(BatchedHeads, ScalarLevelCountsAreHTimesOneHead) {
   for (const StreamShape s : {StreamShape{9, 12, 1}, StreamShape{9, 12, 4}, StreamShape{7, 32, 16}})
     expect_heads_equal_per_head<Exact>(GetParam(), s.n, s.d, s.h, 1e-12);
-  expect_heads_equal_per_head<Exact>(GetParam(), 9, 12, 3, 1e-12, true);
+  if (has_shift(GetParam())) expect_heads_equal_per_head<Exact>(GetParam(), 9, 12, 3, 1e-12, true);
 }
 
 INSTANTIATE_TEST_SUITE_P(Batched, BatchedHeads, ::testing::ValuesIn(kBatchedIds),
@@ -162,7 +168,8 @@ TEST(MultiHeadBatching, BatchedHeadsComputeWhatTheCountedHeadsCompute) {
     if (!timed.batched()) continue;
     ++batched;
     MultiHead<Tally<double>> counted(v.id, c, 4);
-    const MatD x = random_stream(3 * c.n, 3 * c.d, 6);
+    // Row-major: token t's q, k and v are the 3d contiguous elements of row t.
+    const Mat<double> x = random_stream(3 * c.n, 3 * c.d, 6);
     for (std::int64_t t = 0; t < x.rows(); ++t) {
       const double* r = x.row(t).data();
       const bool ready = timed.step(r, r + c.d, r + 2 * c.d);

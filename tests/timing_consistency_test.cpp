@@ -141,7 +141,8 @@ TEST_P(TimingConsistency, ThreadChoiceNeverChangesOutputs) {
 TEST(ThreadChoice, CountsItsParallelSteps) {
   Config c;
   c.n = 12, c.d = 32;
-  const MatD x = random_stream(c.n + 2 * MultiHead<Plain<double>>::kTrials, c.d, 23);
+  // Row-major: token t's d elements are row t, contiguous.
+  const Mat<double> x = random_stream(c.n + 2 * MultiHead<Plain<double>>::kTrials, c.d, 23);
   const auto parallel_steps = [&](std::string_view id, int threads) {
     const int before = omp_get_max_threads();
     omp_set_num_threads(threads);
