@@ -438,7 +438,30 @@ TEST(Drift, DoubleRunsMatchTheirRecomputation) {
     EXPECT_EQ(r.points.back().step, 3000);
     for (const DriftPoint& p : r.points) {
       EXPECT_LT(p.vs_scratch, 1e-9) << id << " step " << p.step;
-      EXPECT_LT(p.scratch_vs_double, 1e-15) << id << ": the double recomputation is the reference";
+    }
+  }
+}
+
+// A float run is checked against two recomputations: in float (its own rounding) and in
+// double. The float recomputation must differ from the double one (else it did not run in
+// float) by no more than float rounding, and the run stays within both.
+TEST(Drift, FloatRecomputationIsFloatNotDouble) {
+  for (const std::string& id : continual_ids()) {
+    DriftSpec spec{.variant = id,
+                   .precision = Precision::kFloat,
+                   .n = 8,
+                   .d = 4,
+                   .m = 2,
+                   .steps = 500,
+                   .calibration = 64,
+                   .checkpoints = 10};
+    const DriftResult r = run_drift(spec, spec_of(StreamKind::kAr1), Projection::kProjected, 5);
+    ASSERT_EQ(r.nonfinite_step, -1) << id;
+    ASSERT_FALSE(r.points.empty()) << id;
+    for (const DriftPoint& p : r.points) {
+      EXPECT_GT(p.scratch_vs_double, 0.0) << id << " step " << p.step;
+      EXPECT_LT(p.scratch_vs_double, 1e-4) << id << " step " << p.step;
+      EXPECT_LT(p.vs_double, 1e-3) << id << " step " << p.step;
     }
   }
 }
