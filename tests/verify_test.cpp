@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -160,6 +161,42 @@ TEST_F(VerifyTest, EveryComparedRowHasAClassAndTheSummaryCountsThem) {
     EXPECT_TRUE(names) << line;
   }
   EXPECT_EQ(listed > 0, counts["paper error"] > 0);
+}
+
+// The open questions of the report: rows `cosda verify` classes `unexplained` on purpose (its
+// notes say why: whole-model counts it does not compute). Any other unexplained row is a
+// comparison nobody has explained, and fails here.
+const std::set<std::pair<std::string, std::string>> kKnownOpen = {{"claims", "co tables1"},
+                                                                  {"claims", "co table2"}};
+
+// The (section, quantity) of every row of `csv_text` classed `unexplained`.
+std::set<std::pair<std::string, std::string>> unexplained_rows(const std::string& csv_text) {
+  std::istringstream csv(csv_text);
+  std::string line;
+  std::getline(csv, line);
+  const std::vector<std::string> header = csv_fields(line);
+  std::set<std::pair<std::string, std::string>> out;
+  while (std::getline(csv, line)) {
+    const std::vector<std::string> f = csv_fields(line);
+    if (f.size() == header.size() && f.back() == "unexplained") out.insert({f[0], f[3]});
+  }
+  return out;
+}
+
+TEST_F(VerifyTest, NoUnexplainedRowBeyondTheKnownOpenQuestions) {
+  const verify::Outcome out = verify::run(options());
+  for (const auto& [section, quantity] : unexplained_rows(slurp(out.csv)))
+    EXPECT_TRUE(kKnownOpen.contains({section, quantity})) << section << " " << quantity;
+}
+
+// The same of the committed report (configs/verification.toml, the paper tables included).
+TEST(VerifyCommitted, NoUnexplainedRowBeyondTheKnownOpenQuestions) {
+  const fs::path csv = fs::path(COSDA_SOURCE_DIR) / "results/verification/verification.csv";
+  ASSERT_TRUE(fs::exists(csv)) << csv;
+  const auto rows = unexplained_rows(slurp(csv));
+  for (const auto& [section, quantity] : rows)
+    EXPECT_TRUE(kKnownOpen.contains({section, quantity})) << section << " " << quantity;
+  EXPECT_EQ(rows, kKnownOpen) << "an open question is no longer in the report: drop it here";
 }
 
 TEST(VerifyClasses, EntriesAreReadAndVerdictsFallBack) {
