@@ -220,7 +220,9 @@ std::pair<std::int64_t, std::int64_t> valley_and_peak(Attention<Tally<double>>& 
   return {f.valley, f.step_peaks.at(0)};
 }
 
-TEST(Liveness, SeesWhatTheKernelDoesNotWhatItSays) {
+// The buffers are declared alike and differ only in how the step's ops (seam ops, which
+// record their accesses) use them: the unread one adds nothing, the kept one its n x d.
+TEST(Liveness, BufferCountsOnlyIfReadAfterTheStep) {
   for (const auto& [n, d] : {std::pair<std::int64_t, std::int64_t>{8, 4}, {5, 12}, {16, 16}}) {
     Config c;
     c.n = n, c.d = d;
