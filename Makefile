@@ -9,7 +9,7 @@ JOBS ?= $(shell nproc)
 PACKAGES := build-essential cmake libeigen3-dev libfmt-dev libbenchmark-dev libgtest-dev \
             libtomlplusplus-dev gnuplot-nox libomp-dev clang-14 libclang-rt-14-dev clang-format \
             clang-tidy libopenblas-dev pkg-config ninja-build universal-ctags \
-            python3-dev pybind11-dev python3-numpy python3-pytest
+            python3-dev pybind11-dev python3-numpy python3-pytest python3-pandas
 # What `make reproduce` installs beyond PACKAGES: libtorch for the libtorch peer
 # (results/timing/peer.md and models.md). `make test` (CI) does not need it.
 REPRODUCE_PACKAGES := libtorch-dev
@@ -66,13 +66,20 @@ test-release: RELEASE_TARGETS = --target cosda_release_checks
 test-release: RELEASE_TESTS = -LE suite
 endif
 
+# After each ctest run, the skipped tests with their reasons (tests/gtest_main.cpp prints them;
+# pytest -rs its own), from ctest's log: ctest shows the output of failed tests only.
+list_skips = @grep -h -E '^(cosda-skip|SKIPPED \[)' $(1)/Testing/Temporary/LastTest.log | \
+  sort -u | sed 's/^/skipped ($(1)): /'; true
+
 test-release: build
 	ctest --preset release -j $(JOBS) $(RELEASE_TESTS)
 	@grep -h -o -E '^[0-9]+ passed.* in [0-9.]+s' build/Testing/Temporary/LastTest.log | \
 	  sed 's/^/python module (pytest): /' || true
+	$(call list_skips,build)
 
 test-asan: build-asan
 	ctest --preset asan -j $(JOBS)
+	$(call list_skips,build-asan)
 
 # libFuzzer on the TOML config loader and the .npy reader (sweeps/fuzz/run.sh), seeds and
 # committed regressions first; `make fuzz FUZZ_SECONDS=600` for a longer run.

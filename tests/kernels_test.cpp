@@ -389,10 +389,12 @@ void expect_exp_of_matches_libm(T scale) {
 
 TEST(PacketExp, ExpOfArrayExpressionsMatchesLibm) {
   using namespace Eigen::internal;
-  if constexpr (kernels::detail::HasExponentField<packet_traits<double>::type>)
-    expect_exp_of_matches_libm<double>(700.0);
-  if constexpr (kernels::detail::HasExponentField<packet_traits<float>::type>)
-    expect_exp_of_matches_libm<float>(86.0f);
+  constexpr bool doubles = kernels::detail::HasExponentField<packet_traits<double>::type>;
+  constexpr bool floats = kernels::detail::HasExponentField<packet_traits<float>::type>;
+  if constexpr (doubles) expect_exp_of_matches_libm<double>(700.0);
+  if constexpr (floats) expect_exp_of_matches_libm<float>(86.0f);
+  if constexpr (!doubles && !floats)
+    GTEST_SKIP() << "no FMA or no integer packet shifts here: exp_of takes Eigen's pexp";
 }
 
 #pragma GCC diagnostic pop
