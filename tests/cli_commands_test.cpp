@@ -1,0 +1,184 @@
+// The error paths of the commands tests/cli_errors_test.cpp does not reach: roofline,
+// accuracy, drift, overflow, list and variants, count --model, models, report, bare `cosda`,
+// and exit status 1, a failure at run time (not of the input), injected by giving the command
+// a full disk for its standard output. Each case: its exit status, one line on stderr naming
+// what is wrong, nothing on stdout and nothing written.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tests/cli_run.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using cosda::test::Outcome;
+using cosda::test::read;
+using cosda::test::run;
+using cosda::test::write;
+
+// Every file under `dir` but the inputs.
+std::vector<std::string> written(const fs::path& dir, const std::vector<std::string>& inputs) {
+  std::vector<std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    const std::string rel = fs::relative(e.path(), dir).string();
+    if (std::find(inputs.begin(), inputs.end(), rel) == inputs.end()) files.push_back(rel);
+  }
+  return files;
+}
+
+struct Case {
+  std::string what;
+  std::vector<std::string> args;
+  std::vector<std::pair<std::string, std::string>> files;
+  std::string expect;  // a piece of the one-line message
+};
+
+// A study config (accuracy, drift, overflow) with one unknown key.
+const std::string kStudyTypo = "name = \"t\"\nvariants = [\"co_si\"]\nnn = [8]\n";
+
+std::vector<Case> cases() {
+  std::vector<Case> c;
+  c.push_back(
+      {"roofline: --repetitions 0", {"roofline", "--repetitions", "0"}, {}, "--repetitions"});
+  c.push_back(
+      {"roofline: --repetitions text", {"roofline", "--repetitions", "ten"}, {}, "--repetitions"});
+  c.push_back({"roofline: unknown flag", {"roofline", "--reps", "3"}, {}, "--reps"});
+  c.push_back({"roofline: --plot-only without machine.json",
+               {"roofline", "--plot-only", "--out", "r"},
+               {},
+               "machine.json"});
+  for (const std::string cmd : {"accuracy", "drift", "overflow"}) {
+    c.push_back({cmd + ": no config", {cmd}, {}, "CONFIG.toml"});
+    c.push_back({cmd + ": two configs",
+                 {cmd, "c.toml", "c.toml"},
+                 {{"c.toml", kStudyTypo}},
+                 "CONFIG.toml"});
+    c.push_back({cmd + ": missing config", {cmd, "nope.toml"}, {}, "nope.toml"});
+    c.push_back({cmd + ": unknown key", {cmd, "c.toml"}, {{"c.toml", kStudyTypo}}, "nn"});
+    c.push_back({cmd + ": not TOML", {cmd, "c.toml"}, {{"c.toml", "name = \n"}}, "c.toml"});
+    c.push_back({cmd + ": unknown flag",
+                 {cmd, "c.toml", "--resluts", "r"},
+                 {{"c.toml", kStudyTypo}},
+                 "--resluts"});
+  }
+  c.push_back({"list: argument", {"list", "att"}, {}, "att"});
+  c.push_back({"list: unknown flag", {"list", "--all"}, {}, "--all"});
+  c.push_back({"variants: unknown flag", {"variants", "--format", "json"}, {}, "--format"});
+  c.push_back({"count --model: missing file", {"count", "--model", "nope.toml"}, {}, "nope.toml"});
+  c.push_back({"count --model: no value", {"count", "--model"}, {}, "--model"});
+  c.push_back({"count --model: --n 0",
+               {"count", "--model", "m.toml", "--n", "0"},
+               {{"m.toml", "x = 1\n"}},
+               "--n"});
+  c.push_back({"count --model: unknown key",
+               {"count", "--model", "m.toml"},
+               {{"m.toml", "x = 1\n"}},
+               "m.toml"});
+  c.push_back({"count --model: positional",
+               {"count", "--model", "m.toml", "extra"},
+               {{"m.toml", "x = 1\n"}},
+               "extra"});
+  c.push_back({"models: missing config", {"models", "--config", "nope.toml"}, {}, "nope.toml"});
+  c.push_back({"models: unknown flag", {"models", "--figures"}, {}, "--figures"});
+  c.push_back({"report: missing config", {"report", "nope.toml", "--out", "r"}, {}, "nope.toml"});
+  c.push_back({"report: no config", {"report", "--out", "r"}, {}, "config"});
+  c.push_back({"verify: unknown flag", {"verify", "--outt", "v"}, {}, "--outt"});
+  return c;
+}
+
+TEST(CliCommands, EveryCommandRefusesBadInputWithOneLineExitTwoAndNothingWritten) {
+  const fs::path root = fs::temp_directory_path() / ("cosda_cmds_" + std::to_string(getpid()));
+  int tried = 0;
+  for (const Case& k : cases()) {
+    SCOPED_TRACE(k.what);
+    fs::remove_all(root);
+    fs::create_directories(root);
+    std::vector<std::string> inputs;
+    for (const auto& [name, text] : k.files) {
+      write(root / name, text);
+      inputs.push_back(name);
+    }
+    const Outcome r = run(k.args, root);
+    ++tried;
+    EXPECT_EQ(r.status, 2) << r.err;
+    ASSERT_FALSE(r.err.empty());
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+    EXPECT_NE(r.err.find(k.expect), std::string::npos)
+        << "does not name " << k.expect << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(written(root, inputs), std::vector<std::string>{}) << r.err;
+  }
+  fs::remove_all(root);
+  EXPECT_GE(tried, 30);
+}
+
+// `cosda` alone: the usage on stderr (a list of commands, not one line: it is the answer to
+// "what can I run"), exit status 2, nothing on stdout, nothing written.
+TEST(CliCommands, BareCosdaPrintsUsageToStderrAndExitsTwo) {
+  const fs::path root = fs::temp_directory_path() / ("cosda_bare_" + std::to_string(getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root);
+  const Outcome r = run({}, root);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(r.err.rfind("usage: cosda <command>", 0), 0u) << r.err;
+  for (const char* cmd : {"count", "roofline", "accuracy", "drift", "overflow", "variants"})
+    EXPECT_NE(r.err.find(std::string("  ") + cmd + " "), std::string::npos) << cmd;
+  EXPECT_EQ(written(root, {}), std::vector<std::string>{});
+  fs::remove_all(root);
+}
+
+// `cosda args` in `cwd` with stdout on /dev/full: every write to it fails with ENOSPC, a
+// failure of the run, not of the input, whoever runs the test.
+Outcome run_on_full_disk(const std::vector<std::string>& args, const fs::path& cwd) {
+  const fs::path err = cwd.string() + ".stderr";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<std::string> copy = args;
+    std::vector<char*> argv{const_cast<char*>(COSDA_BIN)};
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const int out = open("/dev/full", O_WRONLY), e = open(err.c_str(), O_WRONLY | O_CREAT, 0644);
+    if (out < 0 || e < 0 || chdir(cwd.c_str()) != 0) _exit(126);
+    dup2(out, STDOUT_FILENO);
+    dup2(e, STDERR_FILENO);
+    execv(COSDA_BIN, argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Outcome r;
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.err = read(err);
+  fs::remove(err);
+  return r;
+}
+
+// Exit status 1: the run failed (here: its output could not be written), as opposed to 2, the
+// input was refused. One line naming the command and the failure; nothing left behind.
+TEST(CliCommands, RuntimeFailureExitsOneWithOneLine) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full to inject a full disk with";
+  const fs::path root = fs::temp_directory_path() / ("cosda_full_" + std::to_string(getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root);
+  // Outputs longer than stdio's buffer, so the failed write is seen while the command runs.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"completion", "bash"}, {"help", "count"}}) {
+    SCOPED_TRACE(args[0]);
+    const Outcome r = run_on_full_disk(args, root);
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_EQ(r.err.rfind("cosda " + args[0] + ": error: ", 0), 0u) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+    EXPECT_EQ(written(root, {}), std::vector<std::string>{});
+  }
+  fs::remove_all(root);
+}
+
+}  // namespace
