@@ -1,9 +1,11 @@
 // build/bin/cosda: the command line of the suite.
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <stdexcept>
 
 #include "io/errors.hpp"
 #include "sweeps/commands.hpp"
@@ -21,7 +23,12 @@ int main(int argc, char** argv) {
   for (const auto& c : cosda::kCommands) {
     if (std::strcmp(argv[1], c.name) != 0) continue;
     try {
-      return c.run(args);
+      const int status = c.run(args);
+      // What is still buffered for stdout: a failed write (a full disk) is a failed run.
+      if (std::fflush(stdout) != 0 || std::ferror(stdout))
+        throw std::runtime_error(
+            fmt::format("cannot write to standard output: {}", std::strerror(errno)));
+      return status;
     } catch (const cosda::InputError& e) {
       fmt::print(stderr, "{}\n", cosda::one_line(e.what()));
       return 2;
