@@ -40,8 +40,10 @@ struct Case {
   std::string expect;  // a piece of the one-line message
 };
 
-// A study config (accuracy, drift, overflow) with one unknown key.
-const std::string kStudyTypo = "name = \"t\"\nvariants = [\"co_si\"]\nnn = [8]\n";
+// A config of the source tree (configs/...) as text.
+std::string config(const std::string& rel) {
+  return read(fs::path(COSDA_SOURCE_DIR) / "configs" / rel);
+}
 
 std::vector<Case> cases() {
   std::vector<Case> c;
@@ -55,17 +57,19 @@ std::vector<Case> cases() {
                {},
                "machine.json"});
   for (const std::string cmd : {"accuracy", "drift", "overflow"}) {
+    // The committed config with one unknown key at the top.
+    const std::string typo = "jbos = 1\n" + config(cmd + ".toml");
     c.push_back({cmd + ": no config", {cmd}, {}, "CONFIG.toml"});
-    c.push_back({cmd + ": two configs",
-                 {cmd, "c.toml", "c.toml"},
-                 {{"c.toml", kStudyTypo}},
-                 "CONFIG.toml"});
+    c.push_back(
+        {cmd + ": two configs", {cmd, "c.toml", "c.toml"}, {{"c.toml", typo}}, "CONFIG.toml"});
     c.push_back({cmd + ": missing config", {cmd, "nope.toml"}, {}, "nope.toml"});
-    c.push_back({cmd + ": unknown key", {cmd, "c.toml"}, {{"c.toml", kStudyTypo}}, "nn"});
-    c.push_back({cmd + ": not TOML", {cmd, "c.toml"}, {{"c.toml", "name = \n"}}, "c.toml"});
+    c.push_back({cmd + ": unknown key", {cmd, "c.toml"}, {{"c.toml", typo}}, "'jbos'"});
+    c.push_back(
+        {cmd + ": a missing key", {cmd, "c.toml"}, {{"c.toml", "name = \"t\"\n"}}, "missing"});
+    c.push_back({cmd + ": not TOML", {cmd, "c.toml"}, {{"c.toml", "name = \n"}}, "not valid TOML"});
     c.push_back({cmd + ": unknown flag",
                  {cmd, "c.toml", "--resluts", "r"},
-                 {{"c.toml", kStudyTypo}},
+                 {{"c.toml", typo}},
                  "--resluts"});
   }
   c.push_back({"list: argument", {"list", "att"}, {}, "att"});
@@ -73,11 +77,16 @@ std::vector<Case> cases() {
   c.push_back({"variants: unknown flag", {"variants", "--format", "json"}, {}, "--format"});
   c.push_back({"count --model: missing file", {"count", "--model", "nope.toml"}, {}, "nope.toml"});
   c.push_back({"count --model: no value", {"count", "--model"}, {}, "--model"});
+  const std::string model = config("models/gtzan_cotrans_b1.toml");
   c.push_back({"count --model: --n 0",
                {"count", "--model", "m.toml", "--n", "0"},
-               {{"m.toml", "x = 1\n"}},
+               {{"m.toml", model}},
                "--n"});
-  c.push_back({"count --model: unknown key",
+  c.push_back({"count --model: --input-dim text",
+               {"count", "--model", "m.toml", "--input-dim", "x"},
+               {{"m.toml", model}},
+               "--input-dim"});
+  c.push_back({"count --model: not a model",
                {"count", "--model", "m.toml"},
                {{"m.toml", "x = 1\n"}},
                "m.toml"});
@@ -168,15 +177,20 @@ TEST(CliCommands, RuntimeFailureExitsOneWithOneLine) {
   const fs::path root = fs::temp_directory_path() / ("cosda_full_" + std::to_string(getpid()));
   fs::remove_all(root);
   fs::create_directories(root);
-  // Outputs longer than stdio's buffer, so the failed write is seen while the command runs.
+  write(root / "m.toml", config("models/gtzan_cotrans_b1.toml"));
+  // Output longer than stdio's buffer (the failed write is seen while the command runs), and
+  // shorter (seen when the buffer is flushed at the end).
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"completion", "bash"}, {"help", "count"}}) {
+       {std::vector<std::string>{"count", "--model", "m.toml"},
+        {"variants"},
+        {"completion", "bash"}}) {
     SCOPED_TRACE(args[0]);
     const Outcome r = run_on_full_disk(args, root);
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_EQ(r.err.rfind("cosda " + args[0] + ": error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("No space left"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
-    EXPECT_EQ(written(root, {}), std::vector<std::string>{});
+    EXPECT_EQ(written(root, {"m.toml"}), std::vector<std::string>{});
   }
   fs::remove_all(root);
 }

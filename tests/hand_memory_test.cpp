@@ -34,8 +34,9 @@ Memory att(I n, I d) {
 }
 
 // co_si: K and V rings less the slot overwritten next step. Peak at a = exp(q K^T) (Eq. 7):
-// all of K (its oldest token read now), V, the scaled q (d) and a (n).
-Memory co_si(I n, I d) { return {2 * (n - 1) * d, 2 * n * d + d + n}; }
+// all of K (its oldest token read now), V, the scaled q (d) and a (n); or, where d > n, at
+// q / sqrt(d): K, V, the input q and the scaled one (d each).
+Memory co_si(I n, I d) { return {2 * (n - 1) * d, 2 * n * d + d + std::max(n, d)}; }
 
 // co_re: Q (less the next slot), K and V whole (k_old, v_old are read by the next update,
 // Eqs. 2, 4), AV and d per query less the next slot's (Eqs. 3, 5 overwrite them). Peak at the
