@@ -356,7 +356,9 @@ TEST(HeadsMinor, ExactPseudoInverseHeadsEqualEachHeads) {
           ASSERT_EQ(heads[i]->step(qi, qi + c.d, qi + 2 * c.d), ready);
           if (!ready) continue;
           const MatD want = heads[i]->output(), got = batched->output().middleCols(i * hc.d, hc.d);
-          EXPECT_LE((got - want).norm(), 1e-12 * want.norm()) << "h " << h << " head " << i;
+          // The batched products sum in another order, and the exact pseudo-inverse amplifies
+          // that by Gamma_phi's condition number (worst seen 2.3e-10 on these tokens).
+          EXPECT_LE((got - want).norm(), 1e-9 * want.norm()) << "h " << h << " head " << i;
           ++compared;
         }
       }

@@ -14,6 +14,8 @@ namespace {
 // Allocations so far on every thread of OpenMP's pool, the calling one included (the pool
 // keeps its threads between parallel regions, and heap counters are per thread).
 std::int64_t pool_allocations() {
+  // One thread: its own counter (a parallel region of one thread may allocate its team).
+  if (omp_get_max_threads() == 1) return heap::allocations();
   std::int64_t sum = 0;
 #pragma omp parallel reduction(+ : sum)
   sum += heap::allocations();
