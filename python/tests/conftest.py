@@ -6,6 +6,7 @@ with. ctest sets PYTHONPATH (build/python), COSDA_BIN and COSDA_SOURCE_DIR; run 
 import json
 import os
 import pathlib
+import re
 import subprocess
 
 import numpy as np
@@ -54,3 +55,15 @@ def cli_stream(tmp_path, x, *args):
                          tmp_path / "Y.npy", *args)
     assert rc == 0, err
     return np.load(tmp_path / "Y.npy")
+
+
+def pythonic(message, path=None):
+    """A CLI message in the module's spelling: no "cosda CMD: " lead, "flag --exact-pinv" and
+    "--exact-pinv" as exact_pinv, and the input file `path` as x. The CLI and the module share
+    one checker (sweeps/run_checks.hpp), so their messages differ by exactly this."""
+    if path is not None:
+        message = message.replace(str(path), "x")
+    message = re.sub(r"^cosda [a-z]+: ", "", message)
+    message = re.sub(r"(?:flag )?--([a-z][a-z-]*)", lambda g: g.group(1).replace("-", "_"),
+                     message)
+    return message

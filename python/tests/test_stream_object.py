@@ -60,9 +60,9 @@ def test_float32_stream():
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="--heads"):
+    with pytest.raises(ValueError, match="^heads "):
         cosda.Stream("att", n=4, d=6, heads=4)
-    with pytest.raises(ValueError, match="--variant"):
+    with pytest.raises(ValueError, match="^variant: "):
         cosda.Stream("nope", n=4, d=6)
     with pytest.raises(ValueError, match="^landmarks: ny_fix has fixed landmarks"):
         cosda.Stream("ny_fix", n=4, d=6, m=2)
