@@ -9,7 +9,7 @@ JOBS ?= $(shell nproc)
 PACKAGES := build-essential cmake libeigen3-dev libfmt-dev libbenchmark-dev libgtest-dev \
             libtomlplusplus-dev gnuplot-nox libomp-dev clang-14 libclang-rt-14-dev clang-format \
             clang-tidy libopenblas-dev pkg-config ninja-build universal-ctags \
-            python3-dev pybind11-dev python3-numpy python3-pytest
+            python3-dev pybind11-dev python3-numpy python3-pytest python3-pandas
 # What `make reproduce` installs beyond PACKAGES: libtorch for the libtorch peer
 # (results/timing/peer.md and models.md). `make test` (CI) does not need it.
 REPRODUCE_PACKAGES := libtorch-dev
