@@ -103,9 +103,8 @@ RunPlan check_run(const RunRequest& r, const Spelling& s) {
   p.d = r.d.value_or(0);
   if (t.landmarks != LandmarkKind::kNone) {
     if (!r.m && !r.default_m)
-      throw InputError(s.error(s.cli
-                                   ? "missing required flag --m M"
-                                   : p.id + " has a rank (landmarks or random features): give m"));
+      throw InputError(s.error(s.subject("m") + " is required for " + p.id +
+                               " (landmarks or random features); give " + s.name("m")));
     p.m = r.m ? *r.m : *r.default_m;
     // Random features are not tokens of the window: any m >= 1 (the Performer estimator
     // needs many); landmarks are at most n.

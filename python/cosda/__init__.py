@@ -133,6 +133,8 @@ class Stream:
                                 feature_seed=feature_seed)
 
     def __repr__(self):
+        if "_s" not in self.__dict__:  # __init__ refused its arguments
+            return "Stream(<not constructed>)"
         variant, n, d, m, heads, layers = self._s.args
         rank = "" if m is None else f", m={m}"
         return (f"Stream({variant!r}, n={n}, d={d}{rank}, heads={heads}, layers={layers}, "

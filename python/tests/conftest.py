@@ -4,6 +4,7 @@ with. ctest sets PYTHONPATH (build/python), COSDA_BIN and COSDA_SOURCE_DIR; run 
 """
 
 import json
+import math
 import os
 import pathlib
 import re
@@ -29,6 +30,20 @@ def cli():
     if not BIN.exists():
         pytest.fail(f"{BIN}: the cosda executable is not built (make build)")
     return run_cli
+
+
+HEAP = {"heap_peak_bytes", "heap_retained_bytes", "heap_allocations_per_cycle"}
+
+
+def check_equal(got, want):
+    """cosda.count()'s dict equals `cosda count`'s JSON: the heap fields (not measured in
+    the module) and JSON nulls are NaN in the module, every other field equal."""
+    assert set(got) == set(want)
+    for key in want:
+        if key in HEAP or want[key] is None:
+            assert math.isnan(got[key]), key
+        else:
+            assert got[key] == want[key], key
 
 
 def cli_count(*args):

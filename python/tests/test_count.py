@@ -1,13 +1,9 @@
 """cosda.count() returns what `cosda count` prints (heap fields aside: NaN in the module)."""
 
-import math
-
 import pytest
 
 import cosda
-from conftest import cli_count, cli_error, pythonic
-
-HEAP = {"heap_peak_bytes", "heap_retained_bytes", "heap_allocations_per_cycle"}
+from conftest import check_equal, cli_count, cli_error, pythonic
 
 
 def ids():
@@ -16,15 +12,6 @@ def ids():
 
 def landmarks(variant):
     return next(v["landmarks"] for v in cosda.variants() if v["id"] == variant) != "none"
-
-
-def check_equal(got, want):
-    assert set(got) == set(want)
-    for key in want:
-        if key in HEAP:
-            assert math.isnan(got[key]), key
-        else:
-            assert got[key] == want[key], key
 
 
 def test_variants_are_the_registry():
