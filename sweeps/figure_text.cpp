@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "io/plot.hpp"
+
 namespace cosda {
 namespace {
 
@@ -60,11 +62,23 @@ std::string y_axis(double lo, double hi) {
 }
 
 std::string figure_title(const SweepConfig& c, const FigureSpec& f) {
-  std::string t = c.title;
-  if (!f.title.empty() && f.title != f.file && f.title != c.title)
-    t += (t.empty() ? "" : ": ") + f.title;
-  if (f.y == "flops") t += " (FLOPs in convention " + convention_words(c.convention) + ")";
-  return t;
+  std::string second;
+  if (!f.title.empty() && f.title != f.file && f.title != c.title) second = f.title;
+  if (f.y == "flops")
+    second += (second.empty() ? "" : "; ") + std::string("FLOPs in convention ") +
+              convention_words(c.convention);
+  return second.empty() ? c.title : c.title + "\n" + second;
+}
+
+std::string gp_title(const std::string& title) {
+  std::string out;
+  std::size_t from = 0;
+  while (true) {
+    const std::size_t at = title.find('\n', from);
+    out += (out.empty() ? "" : " . \"\\n\" . ") + gp_quote(title.substr(from, at - from));
+    if (at == std::string::npos) return out;
+    from = at + 1;
+  }
 }
 
 }  // namespace cosda

@@ -29,8 +29,12 @@ std::string axis_label(const std::string& c);
 // The y axis of a figure whose values span [lo, hi]: gnuplot set commands.
 std::string y_axis(double lo, double hi);
 
-// The figure's title: the config's title, the figure's (when it is not just its file stem),
-// and for FLOPs the convention drawn.
+// The figure's title: the config's title, then on a second line the figure's (when it is not
+// just its file stem) and, for FLOPs, the convention drawn.
 std::string figure_title(const SweepConfig& c, const FigureSpec& f);
+
+// A title of several lines as a gnuplot string expression: each line quoted (gp_quote), joined
+// by "\n".
+std::string gp_title(const std::string& title);
 
 }  // namespace cosda

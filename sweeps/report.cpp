@@ -412,7 +412,7 @@ std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
       "  set output\n"
       "}}\n",
       fmt::arg("comment", gp_comment(figure_title(c, f))),
-      fmt::arg("title", gp_quote(figure_title(c, f))), fmt::arg("convention", c.convention),
+      fmt::arg("title", gp_title(figure_title(c, f))), fmt::arg("convention", c.convention),
       fmt::arg("paper", paper_convention(c)),
       fmt::arg("paper_line", paper_line ? ", beside executed FLOPs in it dotted" : ""),
       fmt::arg("paper_key",

@@ -163,7 +163,9 @@ TEST(SweepFigure, TitleAndConventionReachTheFigure) {
   SweepConfig c = parse_config(text, "narrow.toml");
   const std::vector<SweepRow> rows = run_sweep(c, 1);
   const std::string all = gnuplot_script(c, c.figures[0], rows);
-  EXPECT_NE(all.find("set title 'My shapes (FLOPs in convention all"), std::string::npos) << all;
+  EXPECT_NE(all.find("set title 'My shapes' . \"\\n\" . 'FLOPs in convention all"),
+            std::string::npos)
+      << all;
   EXPECT_NE(all.find("$c_co_si << EOD"), std::string::npos) << all;  // executed in mac
   EXPECT_NE(all.find("title 'executed (mac)'"), std::string::npos) << all;
   const SweepRow& r = rows.front();
@@ -171,7 +173,7 @@ TEST(SweepFigure, TitleAndConventionReachTheFigure) {
   EXPECT_LT(mac, r.flops);
   c.convention = "mac";
   const std::string m = gnuplot_script(c, c.figures[0], rows);
-  EXPECT_NE(m.find("(FLOPs in convention mac"), std::string::npos) << m;
+  EXPECT_NE(m.find("'FLOPs in convention mac"), std::string::npos) << m;
   EXPECT_EQ(m.find("$c_"), std::string::npos) << m;  // already the paper's convention
   EXPECT_NE(m.find(fmt::format("{} {:.10g}\n", r.point.n, mac)), std::string::npos) << m;
   EXPECT_NE(table_md(c, rows).find("executed FLOPs (mac)"), std::string::npos);
