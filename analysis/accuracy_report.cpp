@@ -262,9 +262,9 @@ std::string accuracy_csv(const AccuracyConfig& c, const AccuracyResults& res) {
       status = fmt::format("nonfinite output at token {}", r.e.nonfinite_token);
     csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", r.stream,
                        stream_kind_name(s.spec.kind), num(s.spec.scale, what),
-                       projection_name(s.projection), r.n, c.d, std::max<std::int64_t>(r.m, 1),
-                       r.variant, r.m > 0 ? pinv : "-", r.single ? 1 : r.n, r.e.steps, errs,
-                       num(r.flops, what), status);
+                       s.qkv ? std::string_view("given") : projection_name(s.projection), r.n, c.d,
+                       std::max<std::int64_t>(r.m, 1), r.variant, r.m > 0 ? pinv : "-",
+                       r.single ? 1 : r.n, r.e.steps, errs, num(r.flops, what), status);
   }
   return csv;
 }
