@@ -19,7 +19,6 @@
 #include "attention/kmeans.hpp"
 #include "attention/registry.hpp"
 #include "io/errors.hpp"
-#include "io/npy.hpp"
 #include "io/strict_toml.hpp"
 #include "sweeps/stream_config.hpp"
 
@@ -470,34 +469,6 @@ TEST(StreamConfig, UnknownAndMisplacedKeysAreRejected) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("scael"), std::string::npos) << e.what();
   }
-  std::filesystem::remove_all(dir);
-}
-
-// kind = "npy" with q, k and v: the files' rows come back as given, not projected; path and
-// q, k, v exclude each other.
-TEST(StreamConfig, NpyStreamOfQueriesKeysAndValues) {
-  const auto dir = std::filesystem::temp_directory_path() / "cosda_accuracy_qkv_test";
-  std::filesystem::create_directories(dir);
-  std::vector<double> values(6 * 4);
-  for (const char name : {'q', 'k', 'v'}) {
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = double(name) + 0.01 * double(i);
-    write_npy(dir / (std::string(1, name) + ".npy"), {6, 4}, values, false);
-  }
-  auto parse = [&](const std::string& text) {
-    std::ofstream(dir / "c.toml") << "[[stream]]\nname = \"a\"\nkind = \"npy\"\n" << text;
-    TomlTable t = TomlTable::parse_file(dir / "c.toml");
-    return parse_streams(t, 4);
-  };
-  const auto streams = parse("q = \"q.npy\"\nk = \"k.npy\"\nv = \"v.npy\"\n");
-  const Qkv x = stream_qkv(streams.front(), 5, 4, "needs");
-  EXPECT_EQ(x.rows(), 5);
-  EXPECT_EQ(x.q(2, 1), double('q') + 0.01 * 9);
-  EXPECT_EQ(x.k(2, 1), double('k') + 0.01 * 9);
-  EXPECT_EQ(x.v(4, 3), double('v') + 0.01 * 19);
-  EXPECT_THROW(stream_qkv(streams.front(), 7, 4, "needs"), InputError);
-  EXPECT_THROW(parse("path = \"q.npy\"\nq = \"q.npy\"\nk = \"k.npy\"\nv = \"v.npy\"\n"),
-               InputError);
-  EXPECT_THROW(parse("q = \"q.npy\"\nk = \"k.npy\"\n"), InputError);
   std::filesystem::remove_all(dir);
 }
 
