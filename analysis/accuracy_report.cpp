@@ -43,7 +43,8 @@ class CostCache {
   std::map<std::tuple<std::string, std::int64_t, std::int64_t>, double> flops_;
 };
 
-// Every configured variant at every m <= n (once, m = 0, without landmarks).
+// Every configured variant at every m <= n (once, m = 0, without landmarks; accuracy.csv
+// writes that m as 1, as cosda count and points.csv do).
 std::vector<ApproxCase> cases_at(const AccuracyConfig& c, std::int64_t n) {
   std::vector<ApproxCase> cases;
   for (const auto& v : c.variants) {
@@ -259,10 +260,11 @@ std::string accuracy_csv(const AccuracyConfig& c, const AccuracyResults& res) {
       errs = num(r.e.median, what) + "," + num(r.e.p95, what) + "," + num(r.e.max, what);
     else
       status = fmt::format("nonfinite output at token {}", r.e.nonfinite_token);
-    csv += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", r.stream, stream_kind_name(s.spec.kind),
-        num(s.spec.scale, what), projection_name(s.projection), r.n, c.d, r.m, r.variant,
-        r.m > 0 ? pinv : "-", r.single ? 1 : r.n, r.e.steps, errs, num(r.flops, what), status);
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", r.stream,
+                       stream_kind_name(s.spec.kind), num(s.spec.scale, what),
+                       s.qkv ? std::string_view("given") : projection_name(s.projection), r.n, c.d,
+                       std::max<std::int64_t>(r.m, 1), r.variant, r.m > 0 ? pinv : "-",
+                       r.single ? 1 : r.n, r.e.steps, errs, num(r.flops, what), status);
   }
   return csv;
 }

@@ -3,7 +3,8 @@
 //  - fit_form(): integer coefficients over a basis of monomials n^a d^b m^c s^e (e <= 1),
 //    by least squares on the samples, rounded and then checked exactly: every sample must be
 //    reproduced in integer arithmetic, otherwise the fit fails (std::nullopt). A fit is only
-//    evidence; the frozen forms live in analysis/exact.cpp.
+//    evidence; the frozen forms live beside each kernel (closed_forms() in attention/<id>.hpp
+//    or .cpp, attention/closed_form.hpp), read through exact::forms() (analysis/exact.hpp).
 //  - fit_loglog(): slope and intercept of log y = intercept + slope log x by least squares,
 //    the local growth exponent of a cost over one parameter.
 #pragma once

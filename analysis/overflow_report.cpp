@@ -20,7 +20,8 @@ std::string sigma_text(const Threshold& t, double sigma_max) {
 std::string threshold_table(const OverflowConfig& c, const std::vector<OverflowJob>& jobs,
                             const NamedStream& s, bool breakdown) {
   std::string md = fmt::format("\n## Stream {} ({}, projection {}): {}\n\n| variant |", s.name,
-                               stream_kind_name(s.spec.kind), projection_name(s.projection),
+                               stream_kind_name(s.spec.kind),
+                               s.qkv ? std::string_view("given") : projection_name(s.projection),
                                breakdown ? fmt::format("first error > {:g} or inf/NaN", c.tolerance)
                                          : std::string("first inf or NaN"));
   std::string rule = "|---|";

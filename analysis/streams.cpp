@@ -182,6 +182,14 @@ Qkv project(const Projector& p, const Eigen::MatrixXd& x) {
 }
 
 Qkv stream_qkv(const NamedStream& s, std::int64_t rows, std::int64_t d, const std::string& need) {
+  if (s.qkv) {
+    if (s.qkv->rows() < rows)
+      throw InputError(
+          fmt::format("stream '{}': its q, k and v hold {} rows, fewer than needed "
+                      "({} = {} tokens)",
+                      s.name, s.qkv->rows(), need, rows));
+    return s.qkv->middle_rows(0, rows);
+  }
   Eigen::MatrixXd x;
   try {
     x = generate(s.spec, rows, d);

@@ -101,6 +101,9 @@ struct NamedStream {
   StreamSpec spec;
   Projection projection = Projection::kProjected;
   std::uint64_t projection_seed = 2;
+  // Given queries, keys and values (kind "npy" with q, k, v files): used as they are, no
+  // projection; spec.data is unused then.
+  std::shared_ptr<const Qkv> qkv;
 };
 
 // q, k, v of the stream's first `rows` tokens. A stream too short (a user .npy) is an

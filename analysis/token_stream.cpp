@@ -16,14 +16,16 @@ namespace {
 
 template <class E>
 std::vector<double> run_stream(const std::string& id, const Config& c, std::int64_t heads,
-                               int layers, const Eigen::MatrixXd& x) {
+                               int layers, const Qkv& x) {
   using T = typename E::Scalar;
   MultiHead<E> mh(id, c, heads, layers);
   std::vector<double> out;
-  Mat<T> token(1, c.d);
+  Mat<T> q(1, c.d), k(1, c.d), v(1, c.d);
   for (std::int64_t t = 0; t < x.rows(); ++t) {
-    token = x.row(t).cast<T>();
-    if (!mh.step(token.data(), token.data(), token.data())) continue;
+    q = x.q.row(t).cast<T>();
+    k = x.k.row(t).cast<T>();
+    v = x.v.row(t).cast<T>();
+    if (!mh.step(q.data(), k.data(), v.data())) continue;
     const auto y = mh.output();
     for (std::int64_t r = 0; r < y.rows(); ++r)
       for (std::int64_t j = 0; j < y.cols(); ++j) {
@@ -46,20 +48,21 @@ std::vector<double> run_stream(const std::string& id, const Config& c, std::int6
 }  // namespace
 
 std::vector<double> run_token_stream(const std::string& id, const Config& c, std::int64_t heads,
-                                     int layers, const Eigen::MatrixXd& x, Precision precision) {
+                                     int layers, const Qkv& x, Precision precision) {
   return with_plain(precision, [&]<class E>() { return run_stream<E>(id, c, heads, layers, x); });
 }
 
 double calibrated_exp_shift(const std::string& id, const Config& c, std::int64_t heads,
-                            const Eigen::MatrixXd& tokens) {
+                            const Qkv& x) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   const std::int64_t dh = c.d / heads;
   for (std::int64_t h = 0; h < heads; ++h) {
     Config hc = c;
     hc.d = dh;
     if (c.fixed_q.size() > 0) hc.fixed_q = hc.fixed_k = c.fixed_q.middleCols(h * dh, dh);
-    const Eigen::MatrixXd xh = tokens.middleCols(h * dh, dh);
-    const auto [l, u] = row_max_range(id, hc, Qkv{xh, xh, xh}, std::max<std::int64_t>(1, c.n / 8));
+    const Qkv xh{x.q.middleCols(h * dh, dh), x.k.middleCols(h * dh, dh),
+                 x.v.middleCols(h * dh, dh)};
+    const auto [l, u] = row_max_range(id, hc, xh, std::max<std::int64_t>(1, c.n / 8));
     lo = std::min(lo, l);
     hi = std::max(hi, u);
   }

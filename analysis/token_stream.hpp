@@ -1,5 +1,5 @@
-// Self-attention over a given token matrix (cosda stream): q = k = v = each row, one step per
-// row, in Plain<float> or Plain<double>.
+// Attention over given queries, keys and values (cosda stream): one step per row of q, k and v
+// (for self-attention over one token matrix, q = k = v), in Plain<float> or Plain<double>.
 #pragma once
 
 #include <Eigen/Core>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/measure.hpp"
+#include "analysis/streams.hpp"
 #include "attention/attention.hpp"
 
 namespace cosda {
@@ -15,11 +16,11 @@ namespace cosda {
 // The outputs from the first full window on, flattened in C order (step, row, feature). Throws
 // std::runtime_error naming the token at the first output that is not finite.
 std::vector<double> run_token_stream(const std::string& id, const Config& c, std::int64_t heads,
-                                     int layers, const Eigen::MatrixXd& x, Precision precision);
+                                     int layers, const Qkv& x, Precision precision);
 
-// The stabilised mode's shift C calibrated on the tokens: one C for all heads, the midpoint of
+// The stabilised mode's shift C calibrated on the stream: one C for all heads, the midpoint of
 // their row-maxima ranges (analysis/numerics.hpp), sampled every n / 8 steps.
 double calibrated_exp_shift(const std::string& id, const Config& c, std::int64_t heads,
-                            const Eigen::MatrixXd& tokens);
+                            const Qkv& x);
 
 }  // namespace cosda

@@ -11,5 +11,7 @@ void bind_count(pybind11::module_& m);
 void bind_stream(pybind11::module_& m);
 // Stream: the online object (python/stream_object.cpp).
 void bind_stream_object(pybind11::module_& m);
+// time_step(): seconds per step, timeit-style (python/timing.cpp).
+void bind_timing(pybind11::module_& m);
 
 }  // namespace cosda::python

@@ -123,9 +123,12 @@ PYBIND11_MODULE(_cosda, m) {
         "The registry's facts per variant, in registry order: a list of dicts with id, "
         "paper_name, family, single_output, continual, landmarks.");
   m.def("read_points", &read_points, py::arg("path"),
-        "A sweep's points.csv as a dict of columns (lists, file order).");
+        "A sweep's points.csv as a dict of columns (lists, file order; None for an empty cell, "
+        "which cosda.read_points turns into NaN).");
+  m.attr("__version__") = COSDA_VERSION;
   bind_count(m);
   bind_stream(m);
+  bind_timing(m);
 }
 
 }  // namespace cosda::python

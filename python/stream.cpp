@@ -1,7 +1,7 @@
-// cosda.stream() and cosda.Stream: self-attention over tokens (q = k = v = each row), as
-// `cosda stream` runs it (sweeps/stream_cmd.cpp), on NumPy arrays. The arguments go through the
-// CLI's flag parser and checks, so a bad one is a ValueError with the CLI's message; the
-// tokens and landmarks are named x and landmarks where the CLI names its files.
+// cosda.stream() and cosda.Stream: attention over tokens (q = k = v = each row) or over given
+// queries, keys and values, as `cosda stream` runs it (sweeps/stream_cmd.cpp), on NumPy arrays.
+// The arguments go through the checker the CLI uses (sweeps/run_checks.hpp), so Python refuses
+// what the CLI refuses, with Python's names in the message.
 //
 // stream() runs Plain<T> and reads a C-contiguous array of the scalar's dtype in place (any
 // other array is converted once); outputs are written straight into the returned array.
@@ -26,13 +26,6 @@ namespace py = pybind11;
 namespace cosda::python {
 namespace {
 
-std::string ids_with(LandmarkKind kind) {
-  std::string s;
-  for (const auto& v : kVariants)
-    if (v.landmarks == kind) s += (s.empty() ? "" : ", ") + std::string(v.id);
-  return s;
-}
-
 void require_2d(const py::array& a, const std::string& name, const std::string& what) {
   if (a.ndim() != 2)
     throw InputError(name + ": expected a 2-D array " + what + ", got shape " + shape_of(a));
@@ -46,43 +39,12 @@ std::string shape_of(const py::array& a) {
   return "(" + s + (a.ndim() == 1 ? ",)" : ")");
 }
 
-Setup check_args(const std::string& variant, std::int64_t n, std::optional<std::int64_t> m,
-                 std::int64_t heads, std::int64_t layers, const std::string& scalar,
-                 bool has_landmarks) {
-  std::vector<std::string> argv{"--variant", variant,
-                                "--n",       std::to_string(n),
-                                "--heads",   std::to_string(heads),
-                                "--layers",  std::to_string(layers),
-                                "--scalar",  scalar};
-  if (m) argv.insert(argv.end(), {"--m", std::to_string(*m)});
-  const Args a("stream",
-               {{"variant", "V", ""},
-                {"n", "N", ""},
-                {"m", "M", ""},
-                {"heads", "H", ""},
-                {"layers", "1|2", ""},
-                {"scalar", "double|float", ""}},
-               argv);
-  Setup s;  // from here on as in cmd_stream
-  s.id = a.require("variant");
-  s.traits = find_variant(s.id);
-  if (s.traits == nullptr)
-    throw InputError("cosda stream: flag --variant: unknown id '" + s.id +
-                     "'; known: " + variant_list());
-  s.n = a.integer("n", 1, 1 << 20);
-  s.heads = a.integer("heads", 1, 1 << 16, 1);
-  s.layers = int(a.integer("layers", 1, 2, 1));
-  s.single = a.choice("scalar", {"double", "float"}, "double") == "float";
-  const bool landmarks = s.traits->landmarks != LandmarkKind::kNone;
-  s.m = a.integer("m", 1, 1 << 20, landmarks ? std::nullopt : std::optional(1));
-  if (landmarks && s.m > s.n)
-    throw InputError("cosda stream: flag --m must be at most --n for " + s.id +
-                     " (m = " + std::to_string(s.m) + ", n = " + std::to_string(s.n) + ")");
-  if (has_landmarks && s.traits->landmarks != LandmarkKind::kFixed)
-    throw InputError("cosda stream: flag --landmarks applies to fixed-landmark variants (" +
-                     ids_with(LandmarkKind::kFixed) + "), not " + s.id);
-  if (!landmarks) s.m = 1;
-  s.one_row = s.layers == 2 ? s.traits->continual : s.traits->single_output;
+Setup check_args(const RunRequest& r, const std::string& scalar) {
+  if (scalar != "double" && scalar != "float")
+    throw InputError("scalar must be float64 or float32, got '" + scalar + "'");
+  Setup s;
+  static_cast<RunPlan&>(s) = check_run(r, Spelling::python());
+  s.single = scalar == "float";
   return s;
 }
 
@@ -90,7 +52,7 @@ RowMajor given_landmarks(const py::array& l, std::int64_t m, std::int64_t d) {
   require_2d(l, "landmarks", "an m x d array of landmarks");
   if (l.shape(0) != m || l.shape(1) != d)
     throw InputError(fmt::format(
-        "landmarks: landmarks have shape ({}, {}), expected (m, d) = ({}, {}); match --m and the "
+        "landmarks: landmarks have shape ({}, {}), expected (m, d) = ({}, {}); match m and the "
         "width of x",
         l.shape(0), l.shape(1), m, d));
   const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(l);
@@ -102,20 +64,22 @@ Config make_config(const Setup& s, std::int64_t d, bool exact_pinv,
                    std::optional<double> exp_shift) {
   Config c{.n = s.n, .d = d, .m = s.m, .exact_pinv = exact_pinv};
   c.exp_shift = exp_shift;
+  if (s.feature_seed) c.feature_seed = *s.feature_seed;
   return c;
 }
 
 namespace {
 
-// Steps the model over the rows of x (rows x d) and writes every output, from the first full
-// window on, to out. An output that is not finite is an InputError naming the token.
+// Steps the model over the rows of x and writes every output, from the first full window on,
+// to out. x is rows x d (q = k = v = each row) or, with `qkv`, rows x 3 x d (q, k, v of each
+// step). An output that is not finite is an InputError naming the token.
 template <class T>
-void run(const Setup& s, const Config& c, const T* x, std::int64_t rows, T* out) {
+void run(const Setup& s, const Config& c, const T* x, std::int64_t rows, bool qkv, T* out) {
   MultiHead<Plain<T>> mh(s.id, c, s.heads, s.layers);
-  const std::int64_t d = c.d;
+  const std::int64_t d = c.d, stride = qkv ? 3 * d : d;
   for (std::int64_t t = 0; t < rows; ++t) {
-    const T* row = x + t * d;
-    if (!mh.step(row, row, row)) continue;
+    const T* q = x + t * stride;
+    if (!(qkv ? mh.step(q, q + d, q + 2 * d) : mh.step(q, q, q))) continue;
     const MatCRef<T> y = mh.output();
     for (std::int64_t r = 0; r < y.rows(); ++r)
       for (std::int64_t j = 0; j < d; ++j) {
@@ -132,11 +96,20 @@ void run(const Setup& s, const Config& c, const T* x, std::int64_t rows, T* out)
   }
 }
 
+// The m-means (k-means++, seed 1) of column block `part` of x (rows x parts*d), as doubles.
+template <class T>
+Mat<double> means_of(const T* x, std::int64_t rows, std::int64_t parts, std::int64_t part,
+                     std::int64_t d, std::int64_t m) {
+  const Eigen::Map<const Eigen::Matrix<T, -1, -1, Eigen::RowMajor>> all(x, rows, parts * d);
+  return m_means(all.middleCols(part * d, d).template cast<double>(), m);
+}
+
 template <class T>
 py::array stream_as(const Setup& s, Config c, const py::array& x,
                     const std::optional<py::array>& landmarks) {
   const auto xt = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(x);
   if (!xt) throw py::error_already_set();
+  const bool qkv = xt.ndim() == 3;
   const std::int64_t rows = xt.shape(0), d = c.d;
   const std::int64_t steps = rows - s.n + 1;
   std::vector<py::ssize_t> shape{steps, d};
@@ -146,30 +119,50 @@ py::array stream_as(const Setup& s, Config c, const py::array& x,
   const T* in = xt.data();
   {
     py::gil_scoped_release release;
-    if (s.traits->landmarks == LandmarkKind::kFixed && !landmarks)
-      c.fixed_q = c.fixed_k =
-          m_means(Eigen::Map<const Eigen::Matrix<T, -1, -1, Eigen::RowMajor>>(in, rows, d)
-                      .template cast<double>(),
-                  s.m);
-    run<T>(s, c, in, rows, out);
+    if (s.traits->landmarks == LandmarkKind::kFixed && !landmarks) {
+      c.fixed_q = means_of(in, rows, qkv ? 3 : 1, 0, d, s.m);
+      c.fixed_k = qkv ? means_of(in, rows, 3, 1, d, s.m) : c.fixed_q;
+    }
+    run<T>(s, c, in, rows, qkv, out);
   }
   return y;
+}
+
+// x: (T, d) tokens, or (T, 3, d) queries, keys and values.
+void check_tokens(const py::array& x, const Setup& s) {
+  if (x.ndim() != 2 && !(x.ndim() == 3 && x.shape(1) == 3))
+    throw InputError(
+        "x: expected a (T, d) array of tokens or a (T, 3, d) array of queries, "
+        "keys and values, got shape " +
+        shape_of(x));
+  const std::int64_t rows = x.shape(0), d = x.shape(x.ndim() - 1);
+  if (d == 0)
+    throw InputError("x: tokens need at least one feature (d >= 1), got shape " + shape_of(x));
+  if (rows < s.n)
+    throw InputError(fmt::format(
+        "x: {} tokens, fewer than the window n = {}; give at least n rows or a smaller n", rows,
+        s.n));
+  check_heads_divide(s.heads, d, " of x", Spelling::python());
 }
 
 py::array stream(const std::string& variant, const py::array& x, std::int64_t n,
                  std::optional<std::int64_t> m, std::optional<py::array> landmarks,
                  std::int64_t heads, std::int64_t layers, const std::string& scalar,
-                 bool exact_pinv, std::optional<double> exp_shift) {
-  const Setup s = check_args(variant, n, m, heads, layers, scalar, landmarks.has_value());
-  require_2d(x, "x", "a T x d array of tokens");
-  const std::int64_t rows = x.shape(0), d = x.shape(1);
-  if (rows < s.n)
-    throw InputError(fmt::format(
-        "x: {} tokens, fewer than the window n = {}; give at least n rows or a smaller --n", rows,
-        s.n));
-  if (d % s.heads != 0)
-    throw InputError(
-        fmt::format("cosda stream: flag --heads ({}) must divide d = {} of x", s.heads, d));
+                 bool exact_pinv, std::optional<double> exp_shift,
+                 std::optional<std::int64_t> feature_seed) {
+  RunRequest r;
+  r.variant = variant;
+  r.n = n;
+  r.m = m;
+  r.heads = heads;
+  r.layers = layers;
+  r.feature_seed = feature_seed;
+  r.landmarks = landmarks.has_value();
+  r.exact_pinv = exact_pinv;
+  r.exp_shift = exp_shift.has_value();
+  const Setup s = check_args(r, scalar);
+  check_tokens(x, s);
+  const std::int64_t d = x.shape(x.ndim() - 1);
   Config c = make_config(s, d, exact_pinv, exp_shift);
   if (landmarks) c.fixed_q = c.fixed_k = given_landmarks(*landmarks, s.m, d);
   return s.single ? stream_as<float>(s, std::move(c), x, landmarks)
@@ -182,9 +175,9 @@ void bind_stream(py::module_& m) {
   m.def("stream", &stream, py::arg("variant"), py::arg("x"), py::arg("n"),
         py::arg("m") = py::none(), py::arg("landmarks") = py::none(), py::arg("heads") = 1,
         py::arg("layers") = 1, py::arg("scalar") = "double", py::arg("exact_pinv") = false,
-        py::arg("exp_shift") = py::none(),
-        "Self-attention over the rows of x (T x d): the outputs from the first full window on, "
-        "(T-n+1, d) or (T-n+1, n, d), as `cosda stream` writes them.");
+        py::arg("exp_shift") = py::none(), py::arg("feature_seed") = py::none(),
+        "Attention over the rows of x ((T, d): q = k = v; (T, 3, d): q, k, v): the outputs from "
+        "the first full window on, (T-n+1, d) or (T-n+1, n, d), as `cosda stream` writes them.");
   bind_stream_object(m);
 }
 

@@ -1,5 +1,6 @@
-// The checks cosda.stream() and cosda.Stream share (python/stream.cpp): the arguments as
-// `cosda stream` checks its flags, with the CLI's messages.
+// The checks cosda.stream(), cosda.Stream and cosda.time_step share: the arguments through the
+// checker `cosda count` and `cosda stream` use (sweeps/run_checks.hpp), with Python's names in
+// the messages ("m applies to ...; drop m").
 #pragma once
 
 #include <pybind11/numpy.h>
@@ -10,24 +11,18 @@
 #include <string>
 
 #include "attention/registry.hpp"
+#include "sweeps/run_checks.hpp"
 
 namespace cosda::python {
 
 using RowMajor = Eigen::Matrix<double, -1, -1, Eigen::RowMajor>;
 
-struct Setup {
-  std::string id;
-  const VariantTraits* traits = nullptr;
-  std::int64_t n = 0, m = 1, heads = 1;
-  int layers = 1;
-  bool single = false;   // float arithmetic
-  bool one_row = false;  // each step's output is 1 x d (else n x d)
+struct Setup : RunPlan {
+  bool single = false;  // float arithmetic
 };
 
-// The arguments checked in cmd_stream's order (sweeps/stream_cmd.cpp); InputError otherwise.
-Setup check_args(const std::string& variant, std::int64_t n, std::optional<std::int64_t> m,
-                 std::int64_t heads, std::int64_t layers, const std::string& scalar,
-                 bool has_landmarks);
+// The request checked; scalar is "double" or "float" (InputError otherwise).
+Setup check_args(const RunRequest& r, const std::string& scalar);
 
 // A shape as Python prints it: "(3,)", "(3, 4)".
 std::string shape_of(const pybind11::array& a);
@@ -35,7 +30,7 @@ std::string shape_of(const pybind11::array& a);
 // The fixed landmarks given as an m x d array (InputError naming landmarks otherwise).
 RowMajor given_landmarks(const pybind11::array& l, std::int64_t m, std::int64_t d);
 
-// The model's Config for width d.
+// The model's Config for width d (all heads).
 Config make_config(const Setup& s, std::int64_t d, bool exact_pinv,
                    std::optional<double> exp_shift);
 

@@ -1,7 +1,8 @@
 // cosda.Stream: one token at a time. The model runs under Tally<T> (attention/exec.hpp), plain
 // arithmetic whose every executed operation is counted: step() returns what the plain kernels
-// return, and counts() the operations executed since the stream started, warm-up and priming
-// included (the thread's tally before and after each step). The GIL is released while a step
+// return, counts() the operations executed since the stream started, warm-up and priming
+// included, and last_counts() those of the last step alone (the thread's tally before and
+// after each step). The GIL is released while a step
 // computes; a stream steps under its own lock, so several threads may share one.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -27,14 +28,13 @@ class Stream {
  public:
   Stream(const std::string& variant, std::int64_t n, std::int64_t d, std::optional<std::int64_t> m,
          std::int64_t heads, std::int64_t layers, std::optional<py::array> landmarks,
-         const std::string& scalar, bool exact_pinv, std::optional<double> exp_shift)
-      : s_(check_args(variant, n, m, heads, layers, scalar, landmarks.has_value())),
+         const std::string& scalar, bool exact_pinv, std::optional<double> exp_shift,
+         std::optional<std::int64_t> feature_seed)
+      : s_(check_args(request(variant, n, d, m, heads, layers, landmarks.has_value(), exact_pinv,
+                              exp_shift.has_value(), feature_seed),
+                      scalar)),
         d_(d),
         stabilised_(exp_shift.has_value()) {
-    if (d < 1) throw InputError("cosda stream: d must be at least 1, got " + std::to_string(d));
-    if (d % s_.heads != 0)
-      throw InputError("cosda stream: flag --heads (" + std::to_string(s_.heads) +
-                       ") must divide d = " + std::to_string(d));
     Config c = make_config(s_, d, exact_pinv, exp_shift);
     if (s_.traits->landmarks == LandmarkKind::kFixed && !landmarks)
       throw InputError("landmarks: " + s_.id +
@@ -50,15 +50,17 @@ class Stream {
   // The step's output, (d,) or (n, d); None until the window is full.
   py::object step(const py::array& x) { return s_.single ? step_as<float>(x) : step_as<double>(x); }
 
-  py::dict counts() const {
+  // The operations executed so far, or (last) by the last step alone.
+  py::dict counts(bool last) const {
     const std::lock_guard lock(mutex_);
+    const OpCounts& c = last ? last_ : counts_;
     py::dict d;
-    d["mul"] = counts_.mul;
-    d["add"] = counts_.add;
-    d["div"] = counts_.div;
-    d["exp"] = counts_.exp;
-    d["other"] = counts_.other;
-    d["flops"] = counts_.flops();
+    d["mul"] = c.mul;
+    d["add"] = c.add;
+    d["div"] = c.div;
+    d["exp"] = c.exp;
+    d["other"] = c.other;
+    d["flops"] = c.flops();
     return d;
   }
 
@@ -87,14 +89,41 @@ class Stream {
     return steps_;
   }
 
+  // The checked arguments, for __repr__: variant, n, d, m (None without a rank), heads, layers.
+  py::tuple args() const {
+    const py::object m =
+        s_.traits->landmarks == LandmarkKind::kNone ? py::object(py::none()) : py::int_(s_.m);
+    return py::make_tuple(s_.id, s_.n, d_, m, s_.heads, s_.layers);
+  }
+
  private:
+  static RunRequest request(const std::string& variant, std::int64_t n, std::int64_t d,
+                            std::optional<std::int64_t> m, std::int64_t heads, std::int64_t layers,
+                            bool landmarks, bool exact_pinv, bool exp_shift,
+                            std::optional<std::int64_t> feature_seed) {
+    RunRequest r;
+    r.variant = variant;
+    r.n = n;
+    r.d = d;
+    r.m = m;
+    r.heads = heads;
+    r.layers = layers;
+    r.feature_seed = feature_seed;
+    r.landmarks = landmarks;
+    r.exact_pinv = exact_pinv;
+    r.exp_shift = exp_shift;
+    return r;
+  }
+
   template <class T>
   py::object step_as(const py::array& x) {
     const auto xt = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(x);
     if (!xt) throw py::error_already_set();
-    if (xt.ndim() != 1 || xt.shape(0) != d_)
+    const bool qkv = xt.ndim() == 2;
+    if (!(xt.ndim() == 1 && xt.shape(0) == d_) && !(qkv && xt.shape(0) == 3 && xt.shape(1) == d_))
       throw InputError("x: expected one token of d = " + std::to_string(d_) +
-                       " values, got shape " + shape_of(xt));
+                       " values, or its query, key and value as a (3, " + std::to_string(d_) +
+                       ") array, got shape " + shape_of(xt));
     std::vector<py::ssize_t> shape{d_};
     if (!s_.one_row) shape.insert(shape.begin(), s_.n);
     py::array_t<T> y(shape);
@@ -106,8 +135,9 @@ class Stream {
       const std::lock_guard lock(mutex_);
       auto& mh = *std::get<std::unique_ptr<MultiHead<Tally<T>>>>(model_);
       const OpCounts before = thread_counts();
-      ready = mh.step(in, in, in);
-      counts_ += thread_counts() - before;
+      ready = qkv ? mh.step(in, in + d_, in + 2 * d_) : mh.step(in, in, in);
+      last_ = thread_counts() - before;
+      counts_ += last_;
       ++steps_;
       if (ready) {
         const MatCRef<T> o = mh.output();
@@ -124,7 +154,7 @@ class Stream {
   std::variant<std::unique_ptr<MultiHead<Tally<double>>>, std::unique_ptr<MultiHead<Tally<float>>>>
       model_;
   mutable std::mutex mutex_;
-  OpCounts counts_;
+  OpCounts counts_, last_;
   std::int64_t steps_ = 0;
 };
 
@@ -135,17 +165,19 @@ void bind_stream_object(py::module_& m) {
                      "Self-attention one token at a time, every executed operation counted.")
       .def(py::init<const std::string&, std::int64_t, std::int64_t, std::optional<std::int64_t>,
                     std::int64_t, std::int64_t, std::optional<py::array>, const std::string&, bool,
-                    std::optional<double>>(),
+                    std::optional<double>, std::optional<std::int64_t>>(),
            py::arg("variant"), py::arg("n"), py::arg("d"), py::arg("m") = py::none(),
            py::arg("heads") = 1, py::arg("layers") = 1, py::arg("landmarks") = py::none(),
            py::arg("scalar") = "double", py::arg("exact_pinv") = false,
-           py::arg("exp_shift") = py::none())
+           py::arg("exp_shift") = py::none(), py::arg("feature_seed") = py::none())
       .def("step", &Stream::step, py::arg("x"),
-           "Feeds one token (d values, q = k = v); returns the step's output, (d,) for "
+           "Feeds one token (d values, q = k = v, or a (3, d) array: q, k, v); returns the step's "
+           "output, (d,) for "
            "single-output variants, (n, d) otherwise, or None during warm-up.")
-      .def("counts", &Stream::counts,
-           "Operations executed so far (warm-up and priming included): mul, add, div, exp, "
-           "other and flops, their sum.")
+      .def("counts", &Stream::counts, py::arg("last") = false,
+           "Operations executed so far (warm-up and priming included), or with last=True by the "
+           "last step alone: mul, add, div, exp, other and flops, their sum.")
+      .def_property_readonly("args", &Stream::args, "(variant, n, d, m, heads, layers) as checked.")
       .def("memory", &Stream::memory, "Logical memory in elements: valley and peak.")
       .def_property_readonly("steps", &Stream::steps, "Tokens fed so far.");
 }

@@ -17,9 +17,9 @@ namespace {
 
 constexpr std::int64_t kMaxExtent = std::int64_t{1} << 20;
 
-const std::vector<std::string_view> kTopKeys = {"name", "title",  "variants", "n",      "d",
-                                                "m",    "layers", "heads",    "scalar", "formulas",
-                                                "grid", "table",  "figure"};
+const std::vector<std::string_view> kTopKeys = {
+    "name",  "title",  "variants", "n",          "d",    "m",     "layers",
+    "heads", "scalar", "formulas", "convention", "grid", "table", "figure"};
 const std::vector<std::string_view> kGridKeys = {"variants", "n", "d", "m", "layers", "heads"};
 const std::vector<std::string_view> kTableKeys = {"kind", "printed", "title"};
 const std::vector<std::string_view> kFigureKeys = {"file",   "title", "x", "y", "variants",
@@ -251,7 +251,9 @@ void read_top_level(const Reader& r, const toml::table& top, SweepConfig& c) {
   c.title = r.string(top, "title", "the top level", c.name, false);
   c.scalar = r.choice(top, "scalar", "the top level", {"double", "float"}, "double", false);
   c.formulas = r.choice(top, "formulas", "the top level", {"nystrom", "cotrans"}, "nystrom", false);
-  for (std::string_view key : {"variants", "n", "d", "m"})
+  c.convention =
+      r.choice(top, "convention", "the top level", {"all", "mul", "mac", "cotrans"}, "all", false);
+  for (std::string_view key : {"variants", "n", "d"})  // m: read_grids, where a variant needs it
     if (!top.contains(key))
       r.fail(top.source(), "missing key '" + std::string(key) + "' at the top level; add " +
                                std::string(key) +
@@ -263,12 +265,23 @@ void read_grids(const Reader& r, const toml::table& top, SweepConfig& c) {
   SweepGrid base;
   base.layers = {1};
   base.heads = {1};
+  base.m = {1};  // m is optional where no listed variant has a rank
+  // A grid without m (its own or the top level's) may list only variants without a rank.
+  auto needs_m = [&](const toml::table& t, const SweepGrid& g) {
+    if (top.contains("m") || t.contains("m")) return;
+    for (const std::string& v : g.variants)
+      if (find_variant(v)->landmarks != LandmarkKind::kNone)
+        r.fail(t.source(), "missing key 'm': " + v +
+                               " has a rank (landmarks or random features); add m = [...]");
+  };
   r.grid(top, base);
+  needs_m(top, base);
   c.grids.push_back(base);
   for (const toml::table* t : r.tables(top, "grid")) {
     r.check_keys(*t, kGridKeys, "a [[grid]]");
     SweepGrid g = base;
     r.grid(*t, g);
+    needs_m(*t, g);
     c.grids.push_back(g);
   }
   for (const SweepGrid& g : c.grids)

@@ -5,14 +5,20 @@
 //   name      string, [a-z0-9_]+; results go to <out>/<name>/
 //   title     string, optional; heads the table and the figures
 //   variants  ids from attention/registry.hpp
-//   n, d, m   non-empty lists of positive integers (m is ignored by variants without
-//             landmarks, whose rows still carry the configured m)
+//   n, d, m   non-empty lists of positive integers; d is the width of all heads together
+//             (one head's: d / heads). m is the rank (landmarks or random features); it may
+//             be left out when no listed variant has one (rows then carry m = 1), and is
+//             ignored by variants without a rank, whose rows still carry the configured m
 //   layers    list of 1 or 2, default [1]: one block, or the papers' two-block model
 //   heads     list of positive integers, default [1]
 //   scalar    "double" (default) or "float": the scalar the heap bytes are measured with
 //   formulas  "nystrom" (default) or "cotrans": the source of the published_flops column
 //             (Nyström paper App. A, or CoTrans paper Sec. 3.1-3.3 as mul + add + exp);
 //             published memory always comes from Nyström paper App. B
+//   convention "all" (default), "mul", "mac" or "cotrans" (analysis/conventions.hpp): how the
+//             figures and table.md total executed FLOPs; `cosda sweep/report --convention`
+//             overrides it. Published curves are drawn beside executed counts in the paper's
+//             own convention (mac for App. A, cotrans for CoTrans Sec. 3), named in the title
 //   [[grid]]  optional further grids, each with any of variants, n, d, m, layers, heads;
 //             missing keys are taken from the top level. The points are the union of the
 //             top-level grid and these, without repeats.
@@ -64,7 +70,7 @@ struct FigureSpec {
 struct SweepConfig {
   std::string source;  // file name as given, for messages
   std::string text;    // the whole file, kept for provenance
-  std::string name, title, scalar = "double", formulas = "nystrom";
+  std::string name, title, scalar = "double", formulas = "nystrom", convention = "all";
   std::vector<std::string> variants;  // every id any grid uses, first appearance first
   std::vector<SweepGrid> grids;       // the top-level grid first
   std::vector<TableSpec> tables;

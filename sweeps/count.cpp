@@ -4,6 +4,7 @@
 
 #include "analysis/exact.hpp"
 #include "attention/registry.hpp"
+#include "sweeps/run_checks.hpp"
 #include "sweeps/variant_lists.hpp"
 
 namespace cosda {
@@ -20,7 +21,16 @@ constexpr std::string_view kPointsColumns[] = {
 }  // namespace
 
 bool count_text_column(std::string_view name) {
-  return name == "variant" || name == "scalar" || name == "counting";
+  return name == "variant" || name == "scalar" || name == "counting" || name == "convention";
+}
+
+conventions::Convention convention_of(const std::string& id, const std::string& subject) {
+  std::string list;
+  for (const auto& c : conventions::kConventions) {
+    if (c.id == id) return c.convention;
+    list += (list.empty() ? "" : ", ") + std::string(c.id);
+  }
+  throw InputError(subject + " must be one of " + list + ", got '" + id + "'");
 }
 
 std::vector<std::pair<std::string, std::string>> count_cells(const CountOutput& o, bool json) {
@@ -37,7 +47,10 @@ std::vector<std::pair<std::string, std::string>> count_cells(const CountOutput& 
     }
     const std::string cell = c->write(o.row);
     cells.emplace_back(name, json && cell.empty() ? "null" : cell);
+    if (name == "d")  // d is the width of all heads; one head's width beside it
+      cells.emplace_back("d_head", std::to_string(o.row.point.d / o.row.point.heads));
   }
+  text("convention", std::string(conventions::info(o.convention).id));
   text("scalar", o.scalar);
   text("counting", o.counting);
   cells.emplace_back("heap_retained_bytes", std::to_string(o.heap_retained_bytes));
@@ -45,12 +58,20 @@ std::vector<std::pair<std::string, std::string>> count_cells(const CountOutput& 
   return cells;
 }
 
-CountOutput count_output(const Point& p, const Cost& c) {
+CountOutput count_output(const Point& p, const Cost& c, conventions::Convention conv) {
   CountOutput o;
+  o.convention = conv;
   SweepRow& r = o.row;
   r.point = p;
   set_measured(r, c);
-  if (p.layers == 1) r.exact_flops = exact::evaluate(p).amortized_flops();
+  // A cycle's total in the convention, per step (mac fuses pairs over the whole cycle).
+  auto per_step = [conv](const Cost& k) {
+    return double(conventions::count(k.cycle_total, conv)) / double(k.cycle_steps);
+  };
+  r.flops = per_step(c);
+  if (r.update_flops) r.update_flops = double(conventions::count(c.update_step, conv));
+  if (r.plain_flops) r.plain_flops = double(conventions::count(c.plain_step, conv));
+  if (p.layers == 1) r.exact_flops = per_step(exact::evaluate(p));
   o.heap_retained_bytes = c.heap_retained_bytes;
   o.heap_allocations = c.steady_allocations;
   return o;
@@ -61,40 +82,32 @@ Args count_args(const Argv& argv) {
       "count",
       {{"variant", "V", "variant id: " + variant_list()},
        {"n", "N", "window length (tokens)"},
-       {"d", "D", "feature width (all heads together)"},
-       {"m", "M", "landmarks (only " + landmark_patterns() + "; default 1)"},
+       {"d", "D", "feature width of all heads together (one head's: d_head = d / heads)"},
+       {"m", "M", "landmarks or random features (only " + landmark_patterns() + "; default 1)"},
        {"heads", "H", "heads, dividing d (default 1)"},
        {"layers", "1|2", "1 block, or the papers' two-block model (default 1)"},
        {"scalar", "double|float", "scalar type for the heap measurement (default double)"},
        {"exact", "", "count at scalar level (Counted scalars) instead of the fast path"},
        {"format", "json|csv|tsv", "one JSON object, or a header and one row (default json)"},
+       {"convention", "all|mul|mac|cotrans",
+        "how flops counts (default all: every executed operation; mac: a multiply-add once)"},
+       {"feature-seed", "S",
+        "seed of the random features (only random-feature variants; counts do not depend on it)"},
        {"memory-limit", "BYTES",
         "refuse a point needing more (K, M, G suffixes; default: available memory)"}},
       argv);
 }
 
 Point count_point(const Args& a) {
-  Point p;
-  p.variant = a.require("variant");
-  const VariantTraits* t = find_variant(p.variant);
-  if (t == nullptr)
-    throw InputError("cosda count: flag --variant: unknown id '" + p.variant +
-                     "'; known: " + variant_list());
-  p.n = a.integer("n", 1, 1 << 20);
-  p.d = a.integer("d", 1, 1 << 16);
-  p.m = a.integer("m", 1, 1 << 20, 1);
-  p.heads = a.integer("heads", 1, 1 << 16, 1);
-  p.layers = a.integer("layers", 1, 2, 1);
-  if (p.d % p.heads != 0)
-    throw InputError("cosda count: flag --heads must divide --d (d = " + std::to_string(p.d) +
-                     ", heads = " + std::to_string(p.heads) + ")");
-  if (t->landmarks == LandmarkKind::kNone && a.has("m"))
-    throw InputError("cosda count: flag --m applies to the variants with landmarks (" +
-                     landmark_patterns() + "), not " + p.variant + "; drop --m");
-  if (t->landmarks != LandmarkKind::kNone && p.m > p.n)
-    throw InputError("cosda count: flag --m must be at most --n for " + p.variant +
-                     " (m = " + std::to_string(p.m) + ", n = " + std::to_string(p.n) + ")");
-  return p;
+  RunRequest r = request_of(a);
+  const Range d = range_of("d");
+  r.d = a.integer("d", d.lo, d.hi);
+  r.default_m = 1;
+  return point_of(check_run(r, Spelling::command_line("count")));
+}
+
+Point point_of(const RunPlan& p) {
+  return Point{.variant = p.id, .n = p.n, .d = p.d, .m = p.m, .heads = p.heads, .layers = p.layers};
 }
 
 }  // namespace cosda

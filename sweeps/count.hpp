@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/conventions.hpp"
 #include "analysis/measure.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
@@ -15,20 +16,31 @@
 
 namespace cosda {
 
+struct RunPlan;
+
 struct CountOutput {
   SweepRow row;
   std::string scalar, counting;
+  // The convention of flops, update_flops, plain_flops and exact_flops (the buckets mul, add,
+  // div, exp, other are the executed ones in every convention).
+  conventions::Convention convention = conventions::Convention::kAll;
   std::int64_t heap_retained_bytes = -1, heap_allocations = -1;
 };
 
 // count's flags (with their help texts).
 Args count_args(const Argv& argv);
 
-// The point of the flags, every flag checked (InputError naming the flag).
+// The point of the flags, every flag checked (InputError naming the flag) by the checker
+// count, stream and Python share (sweeps/run_checks.hpp).
 Point count_point(const Args& a);
+Point point_of(const RunPlan& p);
 
-// The columns of a measured point.
-CountOutput count_output(const Point& p, const Cost& c);
+// --convention all|mul|mac|cotrans (InputError naming `subject` otherwise).
+conventions::Convention convention_of(const std::string& id, const std::string& subject);
+
+// The columns of a measured point, the flops columns in convention `conv`.
+CountOutput count_output(const Point& p, const Cost& c,
+                         conventions::Convention conv = conventions::Convention::kAll);
 
 // (name, cell) in print order: the points.csv columns count shares, then its own; `json`
 // quotes text and writes empty cells as null.

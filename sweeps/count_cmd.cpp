@@ -25,9 +25,13 @@ namespace {
 
 const char* const kUnits =
     "Columns (the names of a sweep's points.csv; empty or null: no value):\n"
-    "  variant, layers, heads, n, d, m   the point (m = 1 for variants without landmarks)\n"
+    "  variant, layers, heads, n, d, m   the point (m = 1 for variants without landmarks);\n"
+    "                                    d is the width of all heads\n"
+    "  d_head                            one head's width, d / heads\n"
     "  flops, mul, add, div, exp, other  operations per steady-state step, averaged over a\n"
-    "                                    landmark cycle (so fractional); flops = their sum\n"
+    "                                    landmark cycle (so fractional); flops in the\n"
+    "                                    convention (all: their sum), the others executed\n"
+    "  convention                        all, mul, mac or cotrans (analysis/conventions.hpp)\n"
     "  valley, peak                      logical memory in elements (all heads and blocks)\n"
     "  heap_peak_bytes                   heap high-water mark of a step, bytes (-1: no hooks)\n"
     "  exact_flops                       the exact closed form per step (one-layer points)\n"
@@ -65,24 +69,29 @@ int cmd_count(const Argv& argv) {
           std::string(
               "usage: cosda count --variant V --n N --d D [--m M] [--heads H] [--layers 1|2]\n"
               "                   [--scalar S] [--exact] [--format json|csv|tsv]\n"
+              "                   [--convention all|mul|mac|cotrans]\n"
               "With --layers 2: the retroactive (or same-kind) block followed by the second block\n"
               "the papers use (single-output after retroactive), run as a real two-block stream.\n"
               "Runs the variant's kernels under counting and prints the steady state: one JSON\n"
-              "object, or with --format csv|tsv a header and one row. Convention: every executed\n"
-              "scalar operation is one FLOP (flops = mul + add + div + exp + other).\n") +
+              "object, or with --format csv|tsv a header and one row. Convention (--convention):\n"
+              "all (default): every executed scalar operation is one FLOP (flops = mul + add +\n"
+              "div + exp + other); mul: multiplications only; mac: a multiply-add pair once\n"
+              "(max(mul, add) + div + exp + other); cotrans: mul + add + exp, div as mul.\n") +
           kUnits + "Whole models: cosda count --model FILE (see cosda count --model FILE --help)."))
     return 0;
   a.reject_positional("cosda count --help");
   const Point p = count_point(a);
   const bool single = a.choice("scalar", {"double", "float"}, "double") == "float";
   const std::string format = a.choice("format", {"json", "csv", "tsv"}, "json");
+  const auto convention =
+      convention_of(a.get("convention").value_or("all"), "cosda count: flag --convention");
   const double limit = memory_limit_bytes(a);
   if (const auto need = kernel_peak_bytes(p, single ? 4.0 : 8.0))
     check_point_memory("count", p, *need, limit);
   const bool exact = a.has("exact");
   const Cost c = measure(p, exact ? Counting::kExact : Counting::kTally,
                          single ? Precision::kFloat : Precision::kDouble);
-  CountOutput o = count_output(p, c);
+  CountOutput o = count_output(p, c, convention);
   o.scalar = single ? "float" : "double";
   o.counting = exact ? "scalar-level" : "fast";
   print_count(o, format);

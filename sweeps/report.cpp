@@ -15,6 +15,7 @@
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "io/plot.hpp"
+#include "sweeps/figure_text.hpp"
 #include "sweeps/published_cost.hpp"
 
 namespace cosda {
@@ -74,13 +75,12 @@ std::string preamble(const SweepConfig& c) {
       "# {}\n\n"
       "Written by `cosda report {}` from `points.csv` in this folder (`cosda sweep {}` "
       "regenerates both). Do not edit.\n\n"
-      "- **Executed**: the kernels run under counting (fast path, `analysis/measure.hpp`); "
-      "every executed scalar operation is one FLOP (convention `all`: mul + add + div + exp + "
-      "other), per steady-state step, amortized over a landmark cycle; memory in values held. "
-      "App. A counts a multiply-add once, so exec./formula and executed Rel. here are about "
-      "twice those of `results/verification/report.md`, which compares in convention `mac` "
-      "and classes every difference (reproduced, convention, paper error, implementation "
-      "choice).\n"
+      "- **Executed**: the kernels run under counting (fast path, `analysis/measure.hpp`), "
+      "per steady-state step, amortized over a landmark cycle; memory in values held. "
+      "Executed FLOPs are shown in convention `{}` ({}); the published formulas count in "
+      "convention `{}` ({}), and every exec./formula ratio and ✗ against a formula compares "
+      "executed FLOPs in that convention (`cosda report --convention` switches the shown "
+      "one; `results/verification/report.md` classes every difference).\n"
       "- **Formula**: our evaluation of the published closed forms: {}. Several heads: heads x "
       "the formula at d / heads. Two layers: the first block plus the second (a retroactive "
       "block then a single-output one for the continual models, two equal blocks otherwise; "
@@ -91,36 +91,43 @@ std::string preamble(const SweepConfig& c) {
       "- ✗ marks a value that does not reproduce the one it is compared with. Against a "
       "printed number: it must round to the printed number at the printed decimals. Against a "
       "formula (figures print no numbers): equal within a relative 1e-9.\n",
-      md(c.title), md(c.source), md(c.source), formulas_text(c));
+      md(c.title), md(c.source), md(c.source), c.convention, convention_words(c.convention),
+      paper_convention(c), convention_words(paper_convention(c)), formulas_text(c));
 }
 
-std::string points_table(const TableSpec& t, const std::vector<SweepRow>& rows) {
+// Executed FLOPs in the config's convention; exec./formula and its ✗ compare the executed
+// FLOPs in the paper's convention with the formula; exact FLOPs are in `all`, as executed.
+std::string points_table(const SweepConfig& c, const TableSpec& t,
+                         const std::vector<SweepRow>& rows) {
+  const std::string paper = paper_convention(c);
   std::string out = fmt::format(
       "\n## {}\n\n"
-      "| variant | layers | heads | n | d | m | executed FLOPs | formula FLOPs | exec./formula "
-      "| exact FLOPs | executed peak | formula peak | exec./formula |\n"
+      "| variant | layers | heads | n | d | m | executed FLOPs ({}) | formula FLOPs ({}) | "
+      "exec. ({})/formula | exact FLOPs (all) | executed peak | formula peak | exec./formula |\n"
       "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
-      t.title.empty() ? "Every point: executed next to the published formula" : md(t.title));
+      t.title.empty() ? "Every point: executed next to the published formula" : md(t.title),
+      c.convention, paper, paper);
   for (const SweepRow& r : rows) {
     const Point& p = r.point;
     out +=
         fmt::format("| {} | {} | {} | {} | {} | {} |", p.variant, p.layers, p.heads, p.n, p.d, p.m);
-    auto pair = [&](std::optional<double> exec, std::optional<double> formula) {
-      std::string e = !r.executed() ? "skipped: " + r.skip_reason : exec ? exact(*exec) : "";
+    auto pair = [&](std::optional<double> shown, std::optional<double> exec,
+                    std::optional<double> formula) {
+      std::string e = !r.executed() ? "skipped: " + r.skip_reason : shown ? exact(*shown) : "";
       if (exec && formula) e = flagged(e, matches_formula(*exec, *formula));
       const std::string f = formula ? exact(*formula) : "no formula";
       const std::string ratio =
           exec && formula && *formula != 0 ? fmt::format("{:.4f}", *exec / *formula) : "";
       return fmt::format(" {} | {} | {} |", e, f, ratio);
     };
-    out += pair(r.value("flops"), r.published_flops);
+    out += pair(flops_in(r, c.convention), flops_in(r, paper), r.published_flops);
     // Our exact closed form must equal the executed count: ✗ if it does not.
     const auto e = r.value("flops");
     out +=
         r.exact_flops
             ? flagged(" " + exact(*r.exact_flops), e && matches_formula(*e, *r.exact_flops)) + " |"
             : std::string("  |");
-    out += pair(r.value("peak"), r.published_peak) + "\n";
+    out += pair(r.value("peak"), r.value("peak"), r.published_peak) + "\n";
   }
   return out;
 }
@@ -233,18 +240,6 @@ std::string ratios_table(const TableSpec& t, const std::vector<SweepRow>& rows) 
   return out;
 }
 
-std::string axis_label(const std::string& c) {
-  if (c == "n") return "n (tokens in the window)";
-  if (c == "d") return "d (features)";
-  if (c == "m") return "m (landmarks)";
-  if (c == "flops") return "FLOPs per step";
-  if (c == "update_flops") return "FLOPs of a landmark-update step";
-  if (c == "plain_flops") return "FLOPs of a step without landmark update";
-  if (c == "peak") return "peak memory (values)";
-  if (c == "valley") return "memory held between steps (values)";
-  return "heap high-water mark (bytes)";
-}
-
 // The points.csv column of the published formula for column y ("" where there is none).
 std::string published_column(const std::string& y) {
   const std::string name = "published_" + y;
@@ -269,7 +264,7 @@ std::string table_md(const SweepConfig& c, const std::vector<SweepRow>& rows) {
     else if (t.kind == "cotrans_ratios")
       out += ratios_table(t, rows);
     else
-      out += points_table(t, rows);
+      out += points_table(c, t, rows);
   }
   if (!c.figures.empty()) {
     out += "\n## Figures\n\n";
@@ -306,32 +301,36 @@ std::vector<std::int64_t> row_xs(const SweepConfig& c, const FigureSpec& f, cons
   return {ms.begin(), ms.end()};
 }
 
-// The figure's points of one variant as "x y" lines: executed, and the published formula.
-std::pair<std::string, std::string> variant_points(const SweepConfig& c, const FigureSpec& f,
-                                                   const std::string& id,
-                                                   const std::vector<SweepRow>& rows,
-                                                   FigureLines& l) {
+// The figure's points of one variant as "x y" lines: executed (FLOPs in the config's
+// convention), the published formula, and, where the paper counts in another convention, the
+// executed FLOPs in the paper's (so the formula is drawn beside counts it can match).
+struct VariantLines {
+  std::string measured, formula, paper;
+};
+VariantLines variant_points(const SweepConfig& c, const FigureSpec& f, const std::string& id,
+                            const std::vector<SweepRow>& rows, FigureLines& l) {
   const std::string pub_col = published_column(f.y);
-  std::string measured, formula;
+  const bool flops = f.y == "flops", other = flops && c.convention != paper_convention(c);
+  VariantLines out;
   for (const SweepRow& r : rows) {
     if (r.point.variant != id) continue;
     bool keep = true;
     for (const auto& [k, v] : f.fixed)
       keep = keep && (coord(r.point, k) == v || (k == "m" && !uses_landmarks(id)));
     if (!keep) continue;
+    auto add = [&](std::string& to, std::int64_t x, std::optional<double> y) {
+      if (!y || *y <= 0) return;
+      to += fmt::format("{} {}\n", x, g10(*y));
+      l.add(x, *y);
+    };
     for (const std::int64_t x : row_xs(c, f, id, r.point)) {
-      if (const auto y = r.value(f.y); y && *y > 0) {
-        measured += fmt::format("{} {}\n", x, g10(*y));
-        l.add(x, *y);
-      }
-      if (!pub_col.empty())
-        if (const auto y = r.value(pub_col); y && *y > 0) {
-          formula += fmt::format("{} {}\n", x, g10(*y));
-          l.add(x, *y);
-        }
+      add(out.measured, x, flops ? flops_in(r, c.convention) : r.value(f.y));
+      if (pub_col.empty() || !r.value(pub_col)) continue;
+      add(out.formula, x, r.value(pub_col));
+      if (other) add(out.paper, x, flops_in(r, paper_convention(c)));
     }
   }
-  return {measured, formula};
+  return out;
 }
 
 FigureLines figure_lines(const SweepConfig& c, const FigureSpec& f,
@@ -339,8 +338,13 @@ FigureLines figure_lines(const SweepConfig& c, const FigureSpec& f,
   const std::vector<std::string>& ids = f.variants.empty() ? c.variants : f.variants;
   FigureLines l;
   for (const std::string& id : ids) {
-    const auto [measured, formula] = variant_points(c, f, id, rows, l);
+    const auto [measured, formula, paper] = variant_points(c, f, id, rows, l);
     const PlotStyle& s = variant(id).style;
+    if (!paper.empty()) {
+      l.data += fmt::format("$c_{} << EOD\n{}EOD\n", id, paper);
+      l.plots +=
+          fmt::format("  $c_{} with lines lw 1 lc rgb '{}' dt 3 notitle, \\\n", id, s.colour);
+    }
     if (!measured.empty()) {
       l.data += fmt::format("$e_{} << EOD\n{}EOD\n", id, measured);
       l.plots += fmt::format(
@@ -359,28 +363,12 @@ FigureLines figure_lines(const SweepConfig& c, const FigureSpec& f,
   return l;
 }
 
-// The y axis of a figure whose values span [lo, hi]. A log axis labelled at powers of ten
-// when at least two lie in the range; else, when the values span less than a factor 20, a
-// linear axis with plain numbers; else a log axis labelled at 1, 2 and 5 times powers of ten.
-std::string y_axis(double lo, double hi) {
-  int powers = 0;
-  if (lo > 0)
-    for (int k = int(std::ceil(std::log10(lo))); std::pow(10.0, k) <= hi; ++k) ++powers;
-  if (lo <= 0 || powers >= 2) return "set logscale xy\nset format y '10^{%L}'\n";
-  if (hi < 20 * lo) return "set logscale x\nset format y '%g'\n";
-  std::string tics;
-  for (int k = int(std::floor(std::log10(lo))); std::pow(10.0, k) <= hi; ++k)
-    for (const double f : {1.0, 2.0, 5.0})
-      if (const double v = f * std::pow(10.0, k); v >= lo && v <= hi)
-        tics += (tics.empty() ? "" : ", ") + fmt::format("'{}' {}", g10(v), g10(v));
-  return "set logscale xy\nset format y '%g'\nset ytics (" + tics + ")\n";
-}
-
 }  // namespace
 
 std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
                            const std::vector<SweepRow>& rows) {
   const FigureLines l = figure_lines(c, f, rows);
+  const bool paper_line = l.data.find("$c_") != std::string::npos;
   std::string xtics;
   for (std::int64_t x : l.xs) xtics += (xtics.empty() ? "" : ", ") + fmt::format("'{}' {}", x, x);
   std::string fixed;
@@ -388,8 +376,9 @@ std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
     fixed += (fixed.empty() ? "" : ", ") + fmt::format("{} = {}", k, v);
   return fmt::format(
       "# {comment}\n"
-      "# Written by cosda report {source} from points.csv; data inline. Executed counts solid,\n"
-      "# published formulas dashed ({formulas}).\n"
+      "# Written by cosda report {source} from points.csv; data inline. Executed counts solid\n"
+      "# (FLOPs in convention {convention}), published formulas dashed ({formulas}), in the\n"
+      "# paper's convention {paper}{paper_line}.\n"
       "# Fixed: {fixed}.\n"
       "if (!exists(\"png\")) png = '{file}.png'\n"
       "if (!exists(\"pdf\")) pdf = '{file}.pdf'\n"
@@ -413,7 +402,8 @@ std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
       "set output png\n"
       "plot \\\n{formula_plots}{plots}"
       "  NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \\\n"
-      "  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'\n"
+      "  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula "
+      "({paper})'{paper_key}\n"
       "set output\n"
       "if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {{\n"
       "  set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'\n"
@@ -421,12 +411,21 @@ std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
       "  replot\n"
       "  set output\n"
       "}}\n",
-      fmt::arg("comment", gp_comment(f.title)), fmt::arg("title", gp_quote(f.title)),
+      fmt::arg("comment", gp_comment(figure_title(c, f))),
+      fmt::arg("title", gp_title(figure_title(c, f))), fmt::arg("convention", c.convention),
+      fmt::arg("paper", paper_convention(c)),
+      fmt::arg("paper_line", paper_line ? ", beside executed FLOPs in it dotted" : ""),
+      fmt::arg("paper_key",
+               paper_line ? ", \\\n  NaN with lines lw 1 lc rgb 'black' dt 3 title 'executed (" +
+                                paper_convention(c) + ")'"
+                          : ""),
       fmt::arg("source", gp_comment(c.source)), fmt::arg("formulas", formulas_text(c)),
       fmt::arg("fixed", fixed.empty() ? "-" : fixed), fmt::arg("file", f.file),
       fmt::arg("data", l.data), fmt::arg("xlabel", axis_label(f.x)),
-      fmt::arg("ylabel", axis_label(f.y)), fmt::arg("xtics", xtics), fmt::arg("plots", l.plots),
-      fmt::arg("formula_plots", l.formulas), fmt::arg("y_axis", y_axis(l.y_min, l.y_max)));
+      fmt::arg("ylabel",
+               f.y == "flops" ? axis_label(f.y) + " (" + c.convention + ")" : axis_label(f.y)),
+      fmt::arg("xtics", xtics), fmt::arg("plots", l.plots), fmt::arg("formula_plots", l.formulas),
+      fmt::arg("y_axis", y_axis(l.y_min, l.y_max)));
 }
 
 ReportFiles write_report(const SweepConfig& c, const std::vector<SweepRow>& rows,

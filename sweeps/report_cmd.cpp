@@ -11,23 +11,29 @@
 namespace cosda {
 
 const char* const kReportHelp =
-    "usage: cosda report CONFIG [--out DIR] [--no-figures]\n"
+    "usage: cosda report CONFIG [--out DIR] [--no-figures] [--convention C]\n"
     "Reads DIR/<name>/points.csv (written by cosda sweep CONFIG) and writes table.md (the\n"
     "paper's printed values, our published-formula values and our executed counts side by\n"
     "side, non-reproducing cells flagged) and, with gnuplot, one PNG and PDF per\n"
-    "[[figure]] of the config, next to a self-contained .gp script.";
+    "[[figure]] of the config, next to a self-contained .gp script. Executed FLOPs are\n"
+    "shown in the convention of --convention (else the config's, else all), published\n"
+    "formulas beside executed FLOPs in the paper's own convention; titles name both.";
 
 int cmd_report(const Argv& argv) {
   Args a("report",
          {{"out", "DIR", "results root holding DIR/<name>/points.csv (default results)"},
-          {"no-figures", "", "write table.md and the .gp scripts but do not run gnuplot"}},
+          {"no-figures", "", "write table.md and the .gp scripts but do not run gnuplot"},
+          {"convention", "all|mul|mac|cotrans",
+           "how figures and table.md total executed FLOPs (default: the config's, else all)"}},
          argv);
   if (a.print_help(kReportHelp)) return 0;
   if (a.positional().size() != 1)
     throw InputError(
         "cosda report: give exactly one config file, e.g. cosda report "
         "configs/nystrom_table3.toml (see cosda report --help)");
-  const SweepConfig c = load_config(a.positional()[0]);
+  SweepConfig c = load_config(a.positional()[0]);
+  if (a.has("convention"))
+    c.convention = a.choice("convention", {"all", "mul", "mac", "cotrans"}, "all");
   const std::filesystem::path dir = sweep_dir(a.get("out").value_or("results"), c);
   const std::vector<SweepRow> rows = read_sweep_points(c, dir);
   check_report_outputs(c, dir, !a.has("no-figures"));

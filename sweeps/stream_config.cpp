@@ -30,6 +30,43 @@ std::vector<std::string> variant_ids(bool only_continual) {
 
 const std::vector<std::string> kScalars{"float", "double"};
 
+// A T x d matrix of a [[stream]] file key, its path relative to the config's folder.
+Eigen::MatrixXd npy_matrix(TomlTable& t, const std::string& key, std::int64_t d) {
+  const std::filesystem::path rel = t.str(key);
+  const std::filesystem::path path = rel.is_absolute() ? rel : t.file().parent_path() / rel;
+  const NpyArray a = read_npy(path);
+  require_rank(a, 2, path.string(), "(T x d) of tokens");
+  if (std::int64_t(a.shape[1]) != d)
+    throw InputError(
+        fmt::format("{}: tokens are {} wide but the config's d is {} (the width of all heads); "
+                    "make them agree",
+                    path.string(), a.shape[1], d));
+  return Eigen::Map<const Eigen::Matrix<double, -1, -1, Eigen::RowMajor>>(
+      a.data.data(), std::int64_t(a.shape[0]), d);
+}
+
+// kind = "npy": path (tokens, projected or shared as `projection` says), or q, k and v
+// (queries, keys and values of one length, used as given).
+void read_npy_stream(TomlTable& t, std::int64_t d, NamedStream& s) {
+  if (!t.has("q") && !t.has("k") && !t.has("v")) {
+    s.spec.data = std::make_shared<Eigen::MatrixXd>(npy_matrix(t, "path", d));
+    return;
+  }
+  if (t.has("path") || !t.has("q") || !t.has("k") || !t.has("v"))
+    throw InputError(
+        fmt::format("{}: a kind = \"npy\" stream takes path (tokens) or all three "
+                    "of q, k and v (files of one shape, T x d), not both",
+                    t.where()));
+  auto qkv = std::make_shared<Qkv>();
+  qkv->q = npy_matrix(t, "q", d);
+  qkv->k = npy_matrix(t, "k", d);
+  qkv->v = npy_matrix(t, "v", d);
+  if (qkv->k.rows() != qkv->q.rows() || qkv->v.rows() != qkv->q.rows())
+    throw InputError(fmt::format("{}: q, k and v have {}, {} and {} rows; give one length",
+                                 t.where(), qkv->q.rows(), qkv->k.rows(), qkv->v.rows()));
+  s.qkv = std::move(qkv);
+}
+
 }  // namespace
 
 NamedStream parse_stream(TomlTable& t, std::int64_t d) {
@@ -60,22 +97,9 @@ NamedStream parse_stream(TomlTable& t, std::int64_t d) {
       s.spec.regime_mean = t.number("regime_mean", 0, 1e6, 1.0);
       s.spec.regime_scale = t.number("regime_scale", 1, 1e6, 3.0);
       break;
-    case StreamKind::kData: {
-      const std::filesystem::path rel = t.str("path");
-      const std::filesystem::path path = rel.is_absolute() ? rel : t.file().parent_path() / rel;
-      const NpyArray a = read_npy(path);
-      require_rank(a, 2, path.string(), "(T x d) of tokens");
-      if (std::int64_t(a.shape[1]) != d)
-        throw InputError(
-            fmt::format("{}: tokens are {} wide but the config's d is {}; make "
-                        "them agree",
-                        path.string(), a.shape[1], d));
-      auto m = std::make_shared<Eigen::MatrixXd>(
-          Eigen::Map<const Eigen::Matrix<double, -1, -1, Eigen::RowMajor>>(
-              a.data.data(), std::int64_t(a.shape[0]), d));
-      s.spec.data = std::move(m);
+    case StreamKind::kData:
+      read_npy_stream(t, d, s);
       break;
-    }
     case StreamKind::kGaussian:
       break;
   }

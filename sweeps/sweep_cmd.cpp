@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -44,7 +45,7 @@ std::string clock_text(double seconds) {
 void print_help(const Args& a) {
   fmt::print(
       "usage: cosda sweep CONFIG [--out DIR] [--jobs N] [--no-report] [--resume | --fresh]\n"
-      "                  [--shard K/N] [--memory-limit GiB] [--quiet]\n"
+      "                  [--shard K/N] [--memory-limit BYTES] [--convention C] [--quiet]\n"
       "Measures every point of the config's grid by executing the kernels under counting\n"
       "(fast path) and writes DIR/<name>/points.csv (one row per variant x layers x heads x\n"
       "n x d x m, in the same order whatever --jobs), meta.json (provenance) and then, as\n"
@@ -102,17 +103,34 @@ struct Prepared {
   std::filesystem::path dir;
 };
 
+// --memory-limit in bytes with K, M, G or T, as count and stream take it. A bare number is the
+// old syntax (GiB): still read so, with a deprecation line.
+double sweep_memory_limit(const Args& a) {
+  const auto v = a.get("memory-limit");
+  if (!v) return available_memory_bytes();
+  if (!v->empty() && (std::isdigit(static_cast<unsigned char>(v->back())) || v->back() == '.')) {
+    const double gib = a.real("memory-limit", 1e-3, 1e6, 0);
+    fmt::print(stderr,
+               "cosda sweep: --memory-limit {0} without a unit is read as {0} GiB; this form is "
+               "deprecated: write --memory-limit {0}G (bytes with K, M, G or T, as count and "
+               "stream take it)\n",
+               *v);
+    return gib * 1024.0 * 1024.0 * 1024.0;
+  }
+  return *a.bytes("memory-limit");
+}
+
 Prepared prepare(const Args& a) {
   Prepared p{load_config(a.positional()[0]), {}, {}};
+  if (const auto conv = a.get("convention"))
+    p.config.convention = a.choice("convention", {"all", "mul", "mac", "cotrans"}, "all");
   const SweepConfig& c = p.config;
   check_some_point_runs(c);
   SweepPlan& plan = p.plan;
   plan.shard = a.has("shard") ? parse_shard(*a.get("shard")) : Shard{};
   p.dir = sweep_dir(a.get("out").value_or("results"), c, plan.shard);
   plan.jobs = static_cast<int>(a.integer("jobs", 1, 1024, omp_get_max_threads()));
-  const double limit = a.has("memory-limit")
-                           ? a.real("memory-limit", 1e-3, 1e6, 0) * 1024.0 * 1024.0 * 1024.0
-                           : available_memory_bytes();
+  const double limit = sweep_memory_limit(a);
   check_memory(c, plan.shard, plan.jobs, limit);
   check_sweep_outputs(p.dir, a.positional()[0]);
   if (!a.has("no-report") && plan.shard.whole()) check_report_outputs(c, p.dir);
@@ -131,7 +149,10 @@ int cmd_sweep(const Argv& argv) {
           {"resume", "", "keep the points an interrupted run of this config and build finished"},
           {"fresh", "", "discard an interrupted run's finished points and start over"},
           {"shard", "K/N", "run only the K-th of N disjoint slices (join them with cosda merge)"},
-          {"memory-limit", "GiB", "memory the sweep may use (default: MemAvailable)"},
+          {"memory-limit", "BYTES",
+           "memory the sweep may use (K, M, G, T suffixes; default: MemAvailable)"},
+          {"convention", "all|mul|mac|cotrans",
+           "how figures and table.md total executed FLOPs (default: the config's, else all)"},
           {"quiet", "", "no progress lines on stderr"}},
          argv);
   if (a.help()) {

@@ -66,8 +66,9 @@ std::string tokens(bool float32) {
 
 TEST_F(CliFront, CountColumnsAreThoseOfPointsCsv) {
   const auto points = split(cosda::points_csv_header(), ',');
-  const std::vector<std::string> count_only = {"scalar", "counting", "heap_retained_bytes",
-                                               "heap_allocations_per_cycle"};
+  const std::vector<std::string> count_only = {
+      "scalar", "counting",  "heap_retained_bytes", "heap_allocations_per_cycle",
+      "d_head", "convention"};
   for (const std::string format : {"csv", "tsv"}) {
     const Outcome r = cosda({"count", "--variant", "cony_si_cont", "--n", "12", "--d", "4", "--m",
                              "5", "--format", format});
@@ -89,6 +90,48 @@ TEST_F(CliFront, CountColumnsAreThoseOfPointsCsv) {
   ASSERT_EQ(json.status, 0) << json.err;
   EXPECT_EQ(json.out.rfind("{\"variant\": \"att\", \"layers\": 1,", 0), 0u) << json.out;
   EXPECT_NE(json.out.find("\"update_flops\": null"), std::string::npos) << json.out;
+}
+
+// The value of `"key": value` in count's one-line JSON.
+double json_number(const std::string& json, const std::string& key) {
+  const auto at = json.find("\"" + key + "\": ");
+  EXPECT_NE(at, std::string::npos) << key << " in " << json;
+  return at == std::string::npos ? 0.0 : std::stod(json.substr(at + key.size() + 4));
+}
+
+// mac counts a multiply-add pair once: attention is dot products (k mul, k - 1 add) and
+// axpys, so its mac count is about half of all; mul is the mul bucket.
+TEST_F(CliFront, CountConventions) {
+  const std::vector<std::string> base = {"count", "--variant", "att", "--n", "32", "--d", "16"};
+  auto flops = [&](const std::string& convention, const std::string& key) {
+    auto a = base;
+    a.insert(a.end(), {"--convention", convention});
+    const Outcome r = cosda(a);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("\"convention\": \"" + convention + "\""), std::string::npos);
+    return json_number(r.out, key);
+  };
+  const double all = flops("all", "flops"), mac = flops("mac", "flops");
+  EXPECT_GT(mac / all, 0.4);
+  EXPECT_LT(mac / all, 0.6);
+  EXPECT_EQ(flops("mul", "flops"), flops("all", "mul"));
+  EXPECT_EQ(flops("all", "d_head"), 16);
+  const Outcome bad =
+      cosda({"count", "--variant", "att", "--n", "4", "--d", "4", "--convention", "macs"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--convention"), std::string::npos) << bad.err;
+}
+
+// Random features are not tokens of the window: count and stream take m > n for them.
+TEST_F(CliFront, RandomFeaturesTakeMAboveN) {
+  write(root_ / "x.npy", tokens(false));
+  const Outcome c = cosda({"count", "--variant", "corf_si", "--n", "8", "--d", "4", "--m", "64"});
+  EXPECT_EQ(c.status, 0) << c.err;
+  const Outcome s = cosda({"stream", "--variant", "corf_si", "--n", "8", "--m", "64",
+                           "--feature-seed", "7", "--input", "x.npy", "--output", "y.npy"});
+  EXPECT_EQ(s.status, 0) << s.err;
+  const Outcome ny = cosda({"count", "--variant", "ny", "--n", "8", "--d", "4", "--m", "9"});
+  EXPECT_EQ(ny.status, 2);
 }
 
 TEST_F(CliFront, SwitchesTakeTrueAndFalse) {

@@ -1,5 +1,6 @@
 // Tests for the command-line I/O layer: InputError, write_file_atomic/AtomicWriter and the .npy
-// reader/writer (its header parsing and rejections: tests/npy_header_test.cpp).
+// reader/writer (its header parsing and rejections: tests/npy_header_test.cpp), and study
+// configs' kind = "npy" streams of q, k and v read from .npy files.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -18,9 +19,12 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/streams.hpp"
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "io/npy.hpp"
+#include "io/strict_toml.hpp"
+#include "sweeps/stream_config.hpp"
 #include "tests/npy_bytes.hpp"
 
 namespace cosda {
@@ -367,6 +371,31 @@ TEST(NpyFuzzCorpusTest, StoredInputsParseWithoutCrashing) {
     }
   }
   EXPECT_GT(files, 0u);
+}
+
+// kind = "npy" with q, k, v: their rows as given, not projected; path and q, k, v exclude.
+TEST(StreamConfig, NpyStreamOfQueriesKeysAndValues) {
+  const auto dir = std::filesystem::temp_directory_path() / "cosda_accuracy_qkv_test";
+  std::filesystem::create_directories(dir);
+  std::vector<double> values(6 * 4);
+  for (const char name : {'q', 'k', 'v'}) {
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = double(name) + 0.01 * double(i);
+    write_npy(dir / (std::string(1, name) + ".npy"), {6, 4}, values, false);
+  }
+  auto parse = [&](const std::string& text) {
+    std::ofstream(dir / "c.toml") << "[[stream]]\nname = \"a\"\nkind = \"npy\"\n" << text;
+    TomlTable t = TomlTable::parse_file(dir / "c.toml");
+    return parse_streams(t, 4);
+  };
+  const auto streams = parse("q = \"q.npy\"\nk = \"k.npy\"\nv = \"v.npy\"\n");
+  const Qkv x = stream_qkv(streams.front(), 5, 4, "needs");
+  EXPECT_TRUE(x.rows() == 5 && x.q(2, 1) == double('q') + 0.01 * 9 &&
+              x.k(2, 1) == double('k') + 0.01 * 9 && x.v(4, 3) == double('v') + 0.01 * 19);
+  EXPECT_THROW(stream_qkv(streams.front(), 7, 4, "needs"), InputError);
+  EXPECT_THROW(parse("path = \"q.npy\"\nq = \"q.npy\"\nk = \"k.npy\"\nv = \"v.npy\"\n"),
+               InputError);
+  EXPECT_THROW(parse("q = \"q.npy\"\nk = \"k.npy\"\n"), InputError);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

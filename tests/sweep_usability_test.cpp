@@ -1,14 +1,17 @@
 // Sweep usability: figures labelled whatever their range, the progress estimate weighted by
 // each point's predicted cost, --quiet, and one row per grid point for variants without m.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 
+#include "io/errors.hpp"
 #include "sweeps/config.hpp"
 #include "sweeps/report.hpp"
 #include "sweeps/sweep.hpp"
@@ -150,6 +153,43 @@ TEST(SweepGrid, FiguresAgainstMDrawVariantsWithoutLandmarksFlat) {
   EXPECT_NE(block.find("\n2 "), std::string::npos) << block;
   EXPECT_NE(block.find("\n4 "), std::string::npos) << block;
   EXPECT_EQ(block.find("\n1 "), std::string::npos) << block;
+}
+
+// The config's title reaches the figure, whose title and y label name the convention of its
+// FLOPs; the published formula (App. A, mac) is drawn beside executed FLOPs in mac, which
+// are max(mul, add) + div + exp + other of the row.
+TEST(SweepFigure, TitleAndConventionReachTheFigure) {
+  const std::string text = std::string("title = \"My shapes\"\n") + kNarrow;
+  SweepConfig c = parse_config(text, "narrow.toml");
+  const std::vector<SweepRow> rows = run_sweep(c, 1);
+  const std::string all = gnuplot_script(c, c.figures[0], rows);
+  EXPECT_NE(all.find("set title 'My shapes' . \"\\n\" . 'FLOPs in convention all"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("$c_co_si << EOD"), std::string::npos) << all;  // executed in mac
+  EXPECT_NE(all.find("title 'executed (mac)'"), std::string::npos) << all;
+  const SweepRow& r = rows.front();
+  const double mac = std::max(r.mul, r.add) + r.div + r.exp + r.other;
+  EXPECT_LT(mac, r.flops);
+  c.convention = "mac";
+  const std::string m = gnuplot_script(c, c.figures[0], rows);
+  EXPECT_NE(m.find("'FLOPs in convention mac"), std::string::npos) << m;
+  EXPECT_EQ(m.find("$c_"), std::string::npos) << m;  // already the paper's convention
+  EXPECT_NE(m.find(fmt::format("{} {:.10g}\n", r.point.n, mac)), std::string::npos) << m;
+  EXPECT_NE(table_md(c, rows).find("executed FLOPs (mac)"), std::string::npos);
+}
+
+// m may be left out where no listed variant has a rank, not where one has.
+TEST(SweepGrid, MIsOptionalWithoutRank) {
+  const SweepConfig c =
+      parse_config("name = \"g\"\nvariants = [\"att\", \"co_si\"]\nn = [8]\nd = [4]\n", "g.toml");
+  EXPECT_EQ(grid_points(c).size(), 2u);
+  try {
+    parse_config("name = \"g\"\nvariants = [\"att\", \"ny\"]\nn = [8]\nd = [4]\n", "g.toml");
+    ADD_FAILURE() << "ny without m was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("missing key 'm': ny"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -2,17 +2,30 @@
 
 The compiled part (cosda._cosda, python/*.cpp) binds the C++ library itself: the registry,
 the counting measurement `cosda count` prints, the kernels `cosda stream` runs, and the
-points.csv reader. This front end accepts NumPy dtypes for the scalar and shapes read_points'
-columns. Arguments are checked as the CLI checks its flags: a bad one raises ValueError with
-the CLI's one-line message, which names the flag (--n, --heads, ...) or the array (x,
-landmarks).
+points.csv reader. Arguments go through the checker the CLI uses (sweeps/run_checks.hpp): what
+the CLI refuses, Python refuses, with a ValueError whose one-line message names the argument
+as Python spells it ("m applies to the variants with landmarks (...), not co_si; drop m").
+
+Conventions of this module: d is always the width of all heads (one head's is d // heads,
+count()'s d_head); a missing number is NaN (count()'s unmeasured heap fields, read_points'
+empty cells); outputs keep the input's dtype (float32 in, float32 out) unless dtype is given.
 
     PYTHONPATH=build/python /usr/bin/python3 -c "import cosda; print(cosda.variants())"
 """
 
+import errno
+import os
+
 from . import _cosda
 
-__all__ = ["variants", "count", "stream", "Stream", "read_points"]
+__all__ = ["variants", "count", "stream", "Stream", "time_step", "read_points",
+           "CONVENTIONS", "__version__"]
+
+__version__ = _cosda.__version__
+
+# How count() totals flops (analysis/conventions.hpp): every executed operation, multiplications
+# only, a multiply-add pair once, or the CoTrans mul/add/exp triple.
+CONVENTIONS = ("all", "mul", "mac", "cotrans")
 
 
 def _np():
@@ -38,69 +51,115 @@ def _scalar(dtype):
     raise ValueError(f"scalar must be float64 or float32, got {dtype!r}")
 
 
+def _array_dtype(x, dtype):
+    """dtype when given, else x's own dtype when it is float32 (float64 otherwise)."""
+    if dtype is not None:
+        return _scalar(dtype)
+    return "float" if getattr(x, "dtype", None) == _np().float32 else "double"
+
+
 def variants():
     """The registry's facts per variant, in registry order: a list of dicts with id,
-    paper_name, family ('softmax' or 'nystrom'), single_output, continual and landmarks
-    ('none', 'segment_means', 'continual' or 'fixed')."""
+    paper_name, family ('softmax', 'nystrom' or 'random_features'), single_output,
+    continual and landmarks ('none', 'segment_means', 'continual', 'fixed' or
+    'random_features')."""
     return _cosda.variants()
 
 
-def count(variant, n, d, m=None, heads=1, layers=1, exact=False, scalar="float64"):
+def count(variant, n, d, m=None, heads=1, layers=1, exact=False, scalar="float64",
+          convention="all", feature_seed=None):
     """What `cosda count` prints, as a dict with a sweep's points.csv column names: operations
-    per steady-state step (flops, mul, add, div, exp, other; amortized over a landmark cycle),
-    update_flops, plain_flops, cycle_steps, update_steps, logical valley and peak memory in
-    elements. The heap fields (heap_peak_bytes, heap_retained_bytes,
-    heap_allocations_per_cycle) are None: malloc can be wrapped only in an executable, so
+    per steady-state step (flops in `convention`, one of CONVENTIONS; mul, add, div, exp,
+    other as executed; amortized over a landmark cycle), update_flops, plain_flops,
+    cycle_steps, update_steps, logical valley and peak memory in elements, d (all heads) and
+    d_head. m is the rank (landmarks or random features; default 1 where the variant has one);
+    random features allow m > n. The heap fields (heap_peak_bytes, heap_retained_bytes,
+    heap_allocations_per_cycle) are NaN: malloc can be wrapped only in an executable, so
     `cosda count` is where they are measured. The GIL is released while the kernels run."""
     return _cosda.count(variant, n, d, m=m, heads=heads, layers=layers, exact=exact,
-                        scalar=_scalar(scalar))
+                        scalar=_scalar(scalar), convention=convention,
+                        feature_seed=feature_seed)
 
 
-def stream(variant, x, n, m=None, landmarks=None, heads=1, layers=1, dtype="float64",
-           exact_pinv=False, exp_shift=None):
-    """Self-attention over the rows of x (T x d; q = k = v = each row), as `cosda stream`
-    runs it: returns the outputs from the first full window on, (T-n+1, d) for single-output
-    variants (and two-block continual models), (T-n+1, n, d) otherwise, in dtype. x is read
-    in place when it is C-contiguous and of that dtype (else converted once). Without
-    landmarks, fixed-landmark variants take the m-means of x (seed 1, k-means++)."""
+def stream(variant, x, n, m=None, landmarks=None, heads=1, layers=1, dtype=None,
+           exact_pinv=False, exp_shift=None, feature_seed=None):
+    """Attention over a stream, as `cosda stream` runs it. x is (T, d) tokens (q = k = v =
+    each row) or (T, 3, d): each step's query, key and value (e.g. np.stack([q, k, v], 1)).
+    Returns the outputs from the first full window on, (T-n+1, d) for single-output variants
+    (and two-block continual models), (T-n+1, n, d) otherwise, in dtype (default: x's dtype
+    when float32, else float64). x is read in place when it is C-contiguous and of that dtype
+    (else converted once). Without landmarks, fixed-landmark variants take the m-means of the
+    queries and of the keys (seed 1, k-means++). feature_seed seeds the random features."""
     np = _np()
     if landmarks is not None:
         landmarks = np.asarray(landmarks)
-    return _cosda.stream(variant, np.asarray(x), n, m=m, landmarks=landmarks, heads=heads,
-                         layers=layers, scalar=_scalar(dtype), exact_pinv=exact_pinv,
-                         exp_shift=exp_shift)
+    x = np.asarray(x)
+    return _cosda.stream(variant, x, n, m=m, landmarks=landmarks, heads=heads, layers=layers,
+                         scalar=_array_dtype(x, dtype), exact_pinv=exact_pinv,
+                         exp_shift=exp_shift, feature_seed=feature_seed)
+
+
+def time_step(variant, n, d, m=None, heads=1, layers=1, dtype="float64", number=1000,
+              repeat=5, feature_seed=None, seed=0):
+    """Seconds per steady-state step, timeit-style: the model (plain arithmetic, no counting)
+    fills its window with seeded Gaussian tokens, runs `number` steps as a warm-up, then
+    `repeat` timed runs of `number` steps; returns each run's seconds per step (a list of
+    `repeat` floats; as with timeit, the min is the figure to quote). The GIL is released."""
+    return _cosda.time_step(variant, n, d, m=m, heads=heads, layers=layers,
+                            scalar=_scalar(dtype), number=number, repeat=repeat,
+                            feature_seed=feature_seed, seed=seed)
 
 
 class Stream:
-    """Self-attention one token at a time, every executed operation counted.
+    """Attention one token at a time, every executed operation counted.
 
     s = cosda.Stream("co_si", n=8, d=16); y = s.step(x_t) returns the step's output ((d,)
     single-output, (n, d) otherwise) or None during warm-up; s.counts() the operations
-    executed so far, warm-up and priming included (the model runs under the Tally policy:
-    plain arithmetic, counted); s.memory() the logical valley and peak in elements of a stream
-    of this shape (measured once, as cosda.count measures them). A step
-    releases the GIL. Fixed-landmark variants need landmarks (m x d)."""
+    executed so far, warm-up and priming included, and s.counts(last=True) the last step's
+    (the model runs under the Tally policy: plain arithmetic, counted); s.memory() the
+    logical valley and peak in elements of a stream of this shape (measured once, as
+    cosda.count measures them). A step releases the GIL. Fixed-landmark variants need
+    landmarks (m x d). Outputs are in dtype (float64 or float32)."""
 
     def __init__(self, variant, n, d, m=None, heads=1, layers=1, landmarks=None,
-                 dtype="float64", exact_pinv=False, exp_shift=None):
+                 dtype="float64", exact_pinv=False, exp_shift=None, feature_seed=None):
         self._asarray = _np().asarray
         if landmarks is not None:
             landmarks = self._asarray(landmarks)
+        self._dtype = "float32" if _scalar(dtype) == "float" else "float64"
         self._s = _cosda.Stream(variant, n, d, m=m, heads=heads, layers=layers,
                                 landmarks=landmarks, scalar=_scalar(dtype),
-                                exact_pinv=exact_pinv, exp_shift=exp_shift)
+                                exact_pinv=exact_pinv, exp_shift=exp_shift,
+                                feature_seed=feature_seed)
+
+    def __repr__(self):
+        if "_s" not in self.__dict__:  # __init__ refused its arguments
+            return "Stream(<not constructed>)"
+        variant, n, d, m, heads, layers = self._s.args
+        rank = "" if m is None else f", m={m}"
+        return (f"Stream({variant!r}, n={n}, d={d}{rank}, heads={heads}, layers={layers}, "
+                f"dtype={self._dtype!r}, steps={self.steps})")
 
     def step(self, x):
+        """Feeds one token: d values (q = k = v) or a (3, d) array of its query, key and
+        value. Returns the step's output, (d,) for single-output variants, (n, d) otherwise,
+        or None while the window fills."""
         return self._s.step(self._asarray(x))
 
-    def counts(self):
-        return self._s.counts()
+    def counts(self, last=False):
+        """Operations executed since the stream started (warm-up and priming included), or
+        with last=True by the last step alone: a dict of mul, add, div, exp, other and
+        flops (their sum: the `all` convention)."""
+        return self._s.counts(last)
 
     def memory(self):
+        """Logical memory in elements (all heads) of a stream of this shape: valley (held
+        between steps) and peak (most live at once), measured once as cosda.count does."""
         return self._s.memory()
 
     @property
     def steps(self):
+        """Tokens fed so far."""
         return self._s.steps
 
 
@@ -108,10 +167,15 @@ def read_points(path):
     """A sweep's points.csv (sweeps/points.hpp): a pandas DataFrame when pandas is
     importable, else a dict of columns in file order. Numeric columns are NumPy arrays,
     int64 when every cell is a whole number, else float64 with NaN for empty cells; text
-    columns (variant, skip_reason) are lists of str."""
+    columns (variant, skip_reason) are lists of str. A missing file raises FileNotFoundError,
+    a malformed one ValueError naming the file."""
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(errno.ENOENT, "no such points file (give a sweep's points.csv)",
+                                path)
     np = _np()
     columns = {}
-    for name, cells in _cosda.read_points(str(path)).items():
+    for name, cells in _cosda.read_points(path).items():
         if cells and all(isinstance(c, str) for c in cells):
             columns[name] = cells
         elif cells and all(c is not None and float(c).is_integer() for c in cells):

@@ -4,8 +4,10 @@ with. ctest sets PYTHONPATH (build/python), COSDA_BIN and COSDA_SOURCE_DIR; run 
 """
 
 import json
+import math
 import os
 import pathlib
+import re
 import subprocess
 
 import numpy as np
@@ -28,6 +30,20 @@ def cli():
     if not BIN.exists():
         pytest.fail(f"{BIN}: the cosda executable is not built (make build)")
     return run_cli
+
+
+HEAP = {"heap_peak_bytes", "heap_retained_bytes", "heap_allocations_per_cycle"}
+
+
+def check_equal(got, want):
+    """cosda.count()'s dict equals `cosda count`'s JSON: the heap fields (not measured in
+    the module) and JSON nulls are NaN in the module, every other field equal."""
+    assert set(got) == set(want)
+    for key in want:
+        if key in HEAP or want[key] is None:
+            assert math.isnan(got[key]), key
+        else:
+            assert got[key] == want[key], key
 
 
 def cli_count(*args):
@@ -71,3 +87,15 @@ def pytest_sessionfinish(session, exitstatus):
         print(f"\ncosda-skips: {len(SKIPPED)} skipped under CI, failing the run: "
               + ", ".join(SKIPPED))
         session.exitstatus = 1
+
+
+def pythonic(message, path=None):
+    """A CLI message in the module's spelling: no "cosda CMD: " lead, "flag --exact-pinv" and
+    "--exact-pinv" as exact_pinv, and the input file `path` as x. The CLI and the module share
+    one checker (sweeps/run_checks.hpp), so their messages differ by exactly this."""
+    if path is not None:
+        message = message.replace(str(path), "x")
+    message = re.sub(r"^cosda [a-z]+: ", "", message)
+    message = re.sub(r"(?:flag )?--([a-z][a-z-]*)", lambda g: g.group(1).replace("-", "_"),
+                     message)
+    return message

@@ -1,11 +1,11 @@
 """cosda.stream() equals `cosda stream` and, for the exact variants, NumPy attention over
-each window; bad arguments raise ValueError with the CLI's message."""
+each window; bad arguments raise ValueError with the CLI's message in Python's names."""
 
 import numpy as np
 import pytest
 
 import cosda
-from conftest import cli_error, cli_stream, tokens
+from conftest import cli_error, cli_stream, pythonic, tokens
 
 FACTS = {v["id"]: v for v in cosda.variants()}
 EXACT = [v for v, f in FACTS.items() if f["family"] == "softmax"]  # att, co_si, co_re
@@ -119,10 +119,11 @@ def test_bad_arguments_raise_the_cli_message(cli, tmp_path, kwargs, cli_flags, f
     with pytest.raises(ValueError) as e:
         cosda.stream(x=x, **kwargs)
     message = str(e.value)
-    assert field in message
+    assert field.lstrip("-") in message and "--" not in message
     want = cli_error("stream", "--input", tmp_path / "X.npy", "--output", tmp_path / "Y.npy",
                      *cli_flags)
-    assert message == want.replace(str(tmp_path / "X.npy"), "x")
+    assert field in want
+    assert message == pythonic(want, tmp_path / "X.npy")
 
 
 def test_landmarks_for_a_variant_without_fixed_landmarks(cli, tmp_path):
@@ -131,13 +132,13 @@ def test_landmarks_for_a_variant_without_fixed_landmarks(cli, tmp_path):
     np.save(tmp_path / "L.npy", x[:2])
     with pytest.raises(ValueError) as e:
         cosda.stream("cony_si_cont", x, n=4, m=2, landmarks=x[:2])
-    assert str(e.value) == cli_error("stream", "--input", tmp_path / "X.npy", "--output",
-                                     tmp_path / "Y.npy", "--landmarks", tmp_path / "L.npy",
-                                     *flags("cony_si_cont", 4, 2))
+    assert str(e.value) == pythonic(cli_error("stream", "--input", tmp_path / "X.npy",
+                                              "--output", tmp_path / "Y.npy", "--landmarks",
+                                              tmp_path / "L.npy", *flags("cony_si_cont", 4, 2)))
 
 
 def test_array_errors_name_the_array():
-    with pytest.raises(ValueError, match="^x: expected a 2-D array"):
+    with pytest.raises(ValueError, match=r"^x: expected a \(T, d\) array"):
         cosda.stream("att", np.zeros(10), n=2)
     with pytest.raises(ValueError, match=r"^landmarks: landmarks have shape \(2, 6\)"):
         cosda.stream("ny_fix", tokens(10, 6), n=4, m=3, landmarks=tokens(2, 6))

@@ -1,6 +1,7 @@
-# CoTrans Fig. 3(a): peak memory against n (d = 256)
-# Written by cosda report configs/cotrans_fig3.toml from points.csv; data inline. Executed counts solid,
-# published formulas dashed (FLOPs from the CoTrans paper, Sec. 3.1-3.3, as mul + add + exp (its Sec. 3.4 convention); memory from the Nyström paper, App. B (the CoTrans paper gives no memory formulas for all three variants)).
+# Continual Transformers paper, Fig. 3 and Sec. 3.4: FLOPs per step and memory CoTrans Fig. 3(a): peak memory against n (d = 256)
+# Written by cosda report configs/cotrans_fig3.toml from points.csv; data inline. Executed counts solid
+# (FLOPs in convention all), published formulas dashed (FLOPs from the CoTrans paper, Sec. 3.1-3.3, as mul + add + exp (its Sec. 3.4 convention); memory from the Nyström paper, App. B (the CoTrans paper gives no memory formulas for all three variants)), in the
+# paper's convention cotrans.
 # Fixed: d = 256.
 if (!exists("png")) png = 'fig3a_memory_vs_n.png'
 if (!exists("pdf")) pdf = 'fig3a_memory_vs_n.pdf'
@@ -70,7 +71,7 @@ $p_co_si << EOD
 2048 1051136
 4096 2101760
 EOD
-set title 'CoTrans Fig. 3(a): peak memory against n (d = 256)' noenhanced
+set title 'Continual Transformers paper, Fig. 3 and Sec. 3.4: FLOPs per step and memory' . "\n" . 'CoTrans Fig. 3(a): peak memory against n (d = 256)' noenhanced
 set xlabel 'n (tokens in the window)'
 set ylabel 'peak memory (values)'
 set logscale xy
@@ -96,7 +97,7 @@ plot \
   $e_co_re with linespoints lw 2 lc rgb '#0072b2' pt 13 ps 1.1 dt 1 title 'co_re', \
   $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
   NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
-  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula (cotrans)'
 set output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
   set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'

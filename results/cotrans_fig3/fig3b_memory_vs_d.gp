@@ -1,6 +1,7 @@
-# CoTrans Fig. 3(b): peak memory against d (n = 256)
-# Written by cosda report configs/cotrans_fig3.toml from points.csv; data inline. Executed counts solid,
-# published formulas dashed (FLOPs from the CoTrans paper, Sec. 3.1-3.3, as mul + add + exp (its Sec. 3.4 convention); memory from the Nyström paper, App. B (the CoTrans paper gives no memory formulas for all three variants)).
+# Continual Transformers paper, Fig. 3 and Sec. 3.4: FLOPs per step and memory CoTrans Fig. 3(b): peak memory against d (n = 256)
+# Written by cosda report configs/cotrans_fig3.toml from points.csv; data inline. Executed counts solid
+# (FLOPs in convention all), published formulas dashed (FLOPs from the CoTrans paper, Sec. 3.1-3.3, as mul + add + exp (its Sec. 3.4 convention); memory from the Nyström paper, App. B (the CoTrans paper gives no memory formulas for all three variants)), in the
+# paper's convention cotrans.
 # Fixed: n = 256.
 if (!exists("png")) png = 'fig3b_memory_vs_d.png'
 if (!exists("pdf")) pdf = 'fig3b_memory_vs_d.pdf'
@@ -70,8 +71,8 @@ $p_co_si << EOD
 2048 1052928
 4096 2105600
 EOD
-set title 'CoTrans Fig. 3(b): peak memory against d (n = 256)' noenhanced
-set xlabel 'd (features)'
+set title 'Continual Transformers paper, Fig. 3 and Sec. 3.4: FLOPs per step and memory' . "\n" . 'CoTrans Fig. 3(b): peak memory against d (n = 256)' noenhanced
+set xlabel 'd (features, all heads)'
 set ylabel 'peak memory (values)'
 set logscale xy
 set format y '10^{%L}'
@@ -96,7 +97,7 @@ plot \
   $e_co_re with linespoints lw 2 lc rgb '#0072b2' pt 13 ps 1.1 dt 1 title 'co_re', \
   $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
   NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
-  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula (cotrans)'
 set output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
   set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'

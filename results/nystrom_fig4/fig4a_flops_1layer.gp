@@ -1,9 +1,23 @@
-# Fig. 4(a): FLOPs per step, one layer (d = 200, m = 8)
-# Written by cosda report configs/nystrom_fig4.toml from points.csv; data inline. Executed counts solid,
-# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Nyström paper, Fig. 4: cost per step against n (d = 200, m = 8) Fig. 4(a): FLOPs per step, one layer (d = 200, m = 8); FLOPs in convention all: every executed operation
+# Written by cosda report configs/nystrom_fig4.toml from points.csv; data inline. Executed counts solid
+# (FLOPs in convention all), published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B), in the
+# paper's convention mac, beside executed FLOPs in it dotted.
 # Fixed: layers = 1.
 if (!exists("png")) png = 'fig4a_flops_1layer.png'
 if (!exists("pdf")) pdf = 'fig4a_flops_1layer.pdf'
+$c_att << EOD
+8 28872
+16 109072
+32 423456
+64 1668160
+128 6621312
+256 26382592
+512 105325056
+1024 420889600
+2048 1682737152
+4096 6729306112
+8192 2.691393946e+10
+EOD
 $e_att << EOD
 8 52864
 16 208256
@@ -29,6 +43,19 @@ $p_att << EOD
 2048 1682327552
 4096 6728486912
 8192 2.691230106e+10
+EOD
+$c_ny << EOD
+8 84000
+16 137512
+32 244536
+64 458584
+128 886680
+256 1742872
+512 3455256
+1024 6880024
+2048 13729560
+4096 27428632
+8192 54826776
 EOD
 $e_ny << EOD
 8 157184
@@ -56,6 +83,19 @@ $p_ny << EOD
 4096 28211088
 8192 56395664
 EOD
+$c_ny_fix << EOD
+8 55120
+16 108632
+32 215656
+64 429704
+128 857800
+256 1713992
+512 3426376
+1024 6851144
+2048 13700680
+4096 27399752
+8192 54797896
+EOD
 $e_ny_fix << EOD
 8 103552
 16 207104
@@ -81,6 +121,19 @@ $p_ny_fix << EOD
 2048 13273096
 4096 26546184
 8192 53092360
+EOD
+$c_co_si << EOD
+8 3609
+16 6817
+32 13233
+64 26065
+128 51729
+256 103057
+512 205713
+1024 411025
+2048 821649
+4096 1642897
+8192 3285393
 EOD
 $e_co_si << EOD
 8 6608
@@ -108,6 +161,19 @@ $p_co_si << EOD
 4096 2465792
 8192 4931584
 EOD
+$c_co_re << EOD
+8 10630
+16 21862
+32 44326
+64 89254
+128 179110
+256 358822
+512 718246
+1024 1437094
+2048 2874790
+4096 5750182
+8192 11500966
+EOD
 $e_co_re << EOD
 8 19229
 16 40061
@@ -133,6 +199,19 @@ $p_co_re << EOD
 2048 2874990
 4096 5750382
 8192 11501166
+EOD
+$c_cony_si_cont << EOD
+8 30142
+16 22427.5
+32 18570.25
+64 16641.625
+128 15677.3125
+256 15195.15625
+512 14954.07812
+1024 14833.53906
+2048 14773.26953
+4096 14743.13477
+8192 14728.06738
 EOD
 $e_cony_si_cont << EOD
 8 56762
@@ -160,6 +239,19 @@ $p_cony_si_cont << EOD
 4096 28953.76562
 8192 28936.88281
 EOD
+$c_cony_re_cont << EOD
+8 43260
+16 48482.5
+32 70293.75
+64 119599.375
+128 221052.1875
+256 425378.5938
+512 834741.7969
+1024 1653823.398
+2048 3292164.199
+4096 6568934.6
+8192 13122519.8
+EOD
 $e_cony_re_cont << EOD
 8 81479
 16 91247.5
@@ -185,6 +277,19 @@ $p_cony_re_cont << EOD
 2048 3300087.562
 4096 6576831.781
 8192 13130403.89
+EOD
+$c_cony_si_fix << EOD
+8 11505
+16 11505
+32 11505
+64 11505
+128 11505
+256 11505
+512 11505
+1024 11505
+2048 11505
+4096 11505
+8192 11505
 EOD
 $e_cony_si_fix << EOD
 8 20960
@@ -212,6 +317,19 @@ $p_cony_si_fix << EOD
 4096 11312
 8192 11312
 EOD
+$c_cony_re_fix << EOD
+8 22705
+16 35505
+32 61105
+64 112305
+128 214705
+256 419505
+512 829105
+1024 1648305
+2048 3286705
+4096 6563505
+8192 13117105
+EOD
 $e_cony_re_fix << EOD
 8 41960
 16 65960
@@ -238,9 +356,9 @@ $p_cony_re_fix << EOD
 4096 6563312
 8192 13116912
 EOD
-set title 'Fig. 4(a): FLOPs per step, one layer (d = 200, m = 8)' noenhanced
+set title 'Nyström paper, Fig. 4: cost per step against n (d = 200, m = 8)' . "\n" . 'Fig. 4(a): FLOPs per step, one layer (d = 200, m = 8); FLOPs in convention all: every executed operation' noenhanced
 set xlabel 'n (tokens in the window)'
-set ylabel 'FLOPs per step'
+set ylabel 'FLOPs per step (all)'
 set logscale xy
 set format y '10^{%L}'
 set xtics ('8' 8, '16' 16, '32' 32, '64' 64, '128' 128, '256' 256, '512' 512, '1024' 1024, '2048' 2048, '4096' 4096, '8192' 8192)
@@ -266,17 +384,27 @@ plot \
   $p_cony_re_cont with lines lw 4 lc rgb '#70cc79a7' dt (9,6) notitle, \
   $p_cony_si_fix with lines lw 4 lc rgb '#70999933' dt (9,6) notitle, \
   $p_cony_re_fix with lines lw 4 lc rgb '#70882255' dt (9,6) notitle, \
+  $c_att with lines lw 1 lc rgb '#000000' dt 3 notitle, \
   $e_att with linespoints lw 2 lc rgb '#000000' pt 5 ps 1.1 dt 1 title 'att', \
+  $c_ny with lines lw 1 lc rgb '#e69f00' dt 3 notitle, \
   $e_ny with linespoints lw 2 lc rgb '#e69f00' pt 7 ps 1.1 dt 1 title 'ny', \
+  $c_ny_fix with lines lw 1 lc rgb '#56b4e9' dt 3 notitle, \
   $e_ny_fix with linespoints lw 2 lc rgb '#56b4e9' pt 9 ps 1.1 dt 1 title 'ny_fix', \
+  $c_co_si with lines lw 1 lc rgb '#009e73' dt 3 notitle, \
   $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
+  $c_co_re with lines lw 1 lc rgb '#0072b2' dt 3 notitle, \
   $e_co_re with linespoints lw 2 lc rgb '#0072b2' pt 13 ps 1.1 dt 1 title 'co_re', \
+  $c_cony_si_cont with lines lw 1 lc rgb '#d55e00' dt 3 notitle, \
   $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
+  $c_cony_re_cont with lines lw 1 lc rgb '#cc79a7' dt 3 notitle, \
   $e_cony_re_cont with linespoints lw 2 lc rgb '#cc79a7' pt 6 ps 1.1 dt 1 title 'cony_re_cont', \
+  $c_cony_si_fix with lines lw 1 lc rgb '#999933' dt 3 notitle, \
   $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
+  $c_cony_re_fix with lines lw 1 lc rgb '#882255' dt 3 notitle, \
   $e_cony_re_fix with linespoints lw 2 lc rgb '#882255' pt 12 ps 1.1 dt 1 title 'cony_re_fix', \
   NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
-  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula (mac)', \
+  NaN with lines lw 1 lc rgb 'black' dt 3 title 'executed (mac)'
 set output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
   set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'

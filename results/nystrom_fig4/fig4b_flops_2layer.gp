@@ -1,9 +1,23 @@
-# Fig. 4(b): FLOPs per step, two layers: retroactive then single-output block (d = 200, m = 8)
-# Written by cosda report configs/nystrom_fig4.toml from points.csv; data inline. Executed counts solid,
-# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Nyström paper, Fig. 4: cost per step against n (d = 200, m = 8) Fig. 4(b): FLOPs per step, two layers: retroactive then single-output block (d = 200, m = 8); FLOPs in convention all: every executed operation
+# Written by cosda report configs/nystrom_fig4.toml from points.csv; data inline. Executed counts solid
+# (FLOPs in convention all), published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B), in the
+# paper's convention mac, beside executed FLOPs in it dotted.
 # Fixed: layers = 2.
 if (!exists("png")) png = 'fig4b_flops_2layer.png'
 if (!exists("pdf")) pdf = 'fig4b_flops_2layer.pdf'
+$c_att << EOD
+8 57744
+16 218144
+32 846912
+64 3336320
+128 13242624
+256 52765184
+512 210650112
+1024 841779200
+2048 3365474304
+4096 1.345861222e+10
+8192 5.382787891e+10
+EOD
 $e_att << EOD
 8 105728
 16 416512
@@ -29,6 +43,19 @@ $p_att << EOD
 2048 3364655104
 4096 1.345697382e+10
 8192 5.382460211e+10
+EOD
+$c_ny << EOD
+8 168000
+16 275024
+32 489072
+64 917168
+128 1773360
+256 3485744
+512 6910512
+1024 13760048
+2048 27459120
+4096 54857264
+8192 109653552
 EOD
 $e_ny << EOD
 8 314368
@@ -56,6 +83,19 @@ $p_ny << EOD
 4096 56422176
 8192 112791328
 EOD
+$c_ny_fix << EOD
+8 110240
+16 217264
+32 431312
+64 859408
+128 1715600
+256 3427984
+512 6852752
+1024 13702288
+2048 27401360
+4096 54799504
+8192 109595792
+EOD
 $e_ny_fix << EOD
 8 207104
 16 414208
@@ -81,6 +121,19 @@ $p_ny_fix << EOD
 2048 26546192
 4096 53092368
 8192 106184720
+EOD
+$c_co_si << EOD
+8 14239
+16 28679
+32 57559
+64 115319
+128 230839
+256 461879
+512 923959
+1024 1848119
+2048 3696439
+4096 7393079
+8192 14786359
 EOD
 $e_co_si << EOD
 8 25837
@@ -108,6 +161,19 @@ $p_co_si << EOD
 4096 8216174
 8192 16432750
 EOD
+$c_cony_si_cont << EOD
+8 104493
+16 135379.5
+32 208518.75
+64 362292.875
+128 681946.4375
+256 1322541.219
+512 2604374.609
+1024 5168363.305
+2048 10296501.65
+4096 20552858.83
+8192 41065613.41
+EOD
 $e_cony_si_cont << EOD
 8 194511
 16 258743.5
@@ -133,6 +199,19 @@ $p_cony_si_cont << EOD
 2048 3329075.094
 4096 6605785.547
 8192 13159340.77
+EOD
+$c_cony_si_fix << EOD
+8 53458
+16 91922
+32 168850
+64 322706
+128 630418
+256 1245842
+512 2476690
+1024 4938386
+2048 9861778
+4096 19708562
+8192 39402130
 EOD
 $e_cony_si_fix << EOD
 8 99760
@@ -160,9 +239,9 @@ $p_cony_si_fix << EOD
 4096 6574624
 8192 13128224
 EOD
-set title 'Fig. 4(b): FLOPs per step, two layers: retroactive then single-output block (d = 200, m = 8)' noenhanced
+set title 'Nyström paper, Fig. 4: cost per step against n (d = 200, m = 8)' . "\n" . 'Fig. 4(b): FLOPs per step, two layers: retroactive then single-output block (d = 200, m = 8); FLOPs in convention all: every executed operation' noenhanced
 set xlabel 'n (tokens in the window)'
-set ylabel 'FLOPs per step'
+set ylabel 'FLOPs per step (all)'
 set logscale xy
 set format y '10^{%L}'
 set xtics ('8' 8, '16' 16, '32' 32, '64' 64, '128' 128, '256' 256, '512' 512, '1024' 1024, '2048' 2048, '4096' 4096, '8192' 8192)
@@ -185,14 +264,21 @@ plot \
   $p_co_si with lines lw 4 lc rgb '#70009e73' dt (9,6) notitle, \
   $p_cony_si_cont with lines lw 4 lc rgb '#70d55e00' dt (9,6) notitle, \
   $p_cony_si_fix with lines lw 4 lc rgb '#70999933' dt (9,6) notitle, \
+  $c_att with lines lw 1 lc rgb '#000000' dt 3 notitle, \
   $e_att with linespoints lw 2 lc rgb '#000000' pt 5 ps 1.1 dt 1 title 'att', \
+  $c_ny with lines lw 1 lc rgb '#e69f00' dt 3 notitle, \
   $e_ny with linespoints lw 2 lc rgb '#e69f00' pt 7 ps 1.1 dt 1 title 'ny', \
+  $c_ny_fix with lines lw 1 lc rgb '#56b4e9' dt 3 notitle, \
   $e_ny_fix with linespoints lw 2 lc rgb '#56b4e9' pt 9 ps 1.1 dt 1 title 'ny_fix', \
+  $c_co_si with lines lw 1 lc rgb '#009e73' dt 3 notitle, \
   $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
+  $c_cony_si_cont with lines lw 1 lc rgb '#d55e00' dt 3 notitle, \
   $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
+  $c_cony_si_fix with lines lw 1 lc rgb '#999933' dt 3 notitle, \
   $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
   NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
-  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula (mac)', \
+  NaN with lines lw 1 lc rgb 'black' dt 3 title 'executed (mac)'
 set output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
   set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'

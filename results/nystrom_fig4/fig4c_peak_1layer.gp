@@ -1,6 +1,7 @@
-# Fig. 4(c): peak memory, one layer (d = 200, m = 8)
-# Written by cosda report configs/nystrom_fig4.toml from points.csv; data inline. Executed counts solid,
-# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Nyström paper, Fig. 4: cost per step against n (d = 200, m = 8) Fig. 4(c): peak memory, one layer (d = 200, m = 8)
+# Written by cosda report configs/nystrom_fig4.toml from points.csv; data inline. Executed counts solid
+# (FLOPs in convention all), published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B), in the
+# paper's convention mac.
 # Fixed: layers = 1.
 if (!exists("png")) png = 'fig4c_peak_1layer.png'
 if (!exists("pdf")) pdf = 'fig4c_peak_1layer.pdf'
@@ -238,7 +239,7 @@ $p_cony_re_fix << EOD
 4096 856848
 8192 1708816
 EOD
-set title 'Fig. 4(c): peak memory, one layer (d = 200, m = 8)' noenhanced
+set title 'Nyström paper, Fig. 4: cost per step against n (d = 200, m = 8)' . "\n" . 'Fig. 4(c): peak memory, one layer (d = 200, m = 8)' noenhanced
 set xlabel 'n (tokens in the window)'
 set ylabel 'peak memory (values)'
 set logscale xy
@@ -276,7 +277,7 @@ plot \
   $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
   $e_cony_re_fix with linespoints lw 2 lc rgb '#882255' pt 12 ps 1.1 dt 1 title 'cony_re_fix', \
   NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
-  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula (mac)'
 set output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
   set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'

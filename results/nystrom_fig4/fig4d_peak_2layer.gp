@@ -1,6 +1,7 @@
-# Fig. 4(d): peak memory, two layers: retroactive then single-output block (d = 200, m = 8)
-# Written by cosda report configs/nystrom_fig4.toml from points.csv; data inline. Executed counts solid,
-# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Nyström paper, Fig. 4: cost per step against n (d = 200, m = 8) Fig. 4(d): peak memory, two layers: retroactive then single-output block (d = 200, m = 8)
+# Written by cosda report configs/nystrom_fig4.toml from points.csv; data inline. Executed counts solid
+# (FLOPs in convention all), published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B), in the
+# paper's convention mac.
 # Fixed: layers = 2.
 if (!exists("png")) png = 'fig4d_peak_2layer.png'
 if (!exists("pdf")) pdf = 'fig4d_peak_2layer.pdf'
@@ -160,7 +161,7 @@ $p_cony_si_fix << EOD
 4096 861720
 8192 1713688
 EOD
-set title 'Fig. 4(d): peak memory, two layers: retroactive then single-output block (d = 200, m = 8)' noenhanced
+set title 'Nyström paper, Fig. 4: cost per step against n (d = 200, m = 8)' . "\n" . 'Fig. 4(d): peak memory, two layers: retroactive then single-output block (d = 200, m = 8)' noenhanced
 set xlabel 'n (tokens in the window)'
 set ylabel 'peak memory (values)'
 set logscale xy
@@ -192,7 +193,7 @@ plot \
   $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
   $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
   NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
-  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula (mac)'
 set output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
   set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'

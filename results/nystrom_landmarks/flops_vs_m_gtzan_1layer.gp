@@ -1,9 +1,18 @@
-# FLOPs per step against m, GTZAN shape (n = 120, d = 192), one layer
-# Written by cosda report configs/nystrom_landmarks.toml from points.csv; data inline. Executed counts solid,
-# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Nyström paper, Figs. 5-7: cost per step against the number of landmarks m FLOPs per step against m, GTZAN shape (n = 120, d = 192), one layer; FLOPs in convention all: every executed operation
+# Written by cosda report configs/nystrom_landmarks.toml from points.csv; data inline. Executed counts solid
+# (FLOPs in convention all), published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B), in the
+# paper's convention mac, beside executed FLOPs in it dotted.
 # Fixed: d = 192, layers = 1, n = 120.
 if (!exists("png")) png = 'flops_vs_m_gtzan_1layer.png'
 if (!exists("pdf")) pdf = 'flops_vs_m_gtzan_1layer.pdf'
+$c_att << EOD
+2 5590200
+4 5590200
+8 5590200
+16 5590200
+32 5590200
+64 5590200
+EOD
 $e_att << EOD
 2 11096640
 4 11096640
@@ -19,6 +28,14 @@ $p_att << EOD
 16 5567160
 32 5567160
 64 5567160
+EOD
+$c_co_si << EOD
+2 46585
+4 46585
+8 46585
+16 46585
+32 46585
+64 46585
 EOD
 $e_co_si << EOD
 2 92472
@@ -36,6 +53,14 @@ $p_co_si << EOD
 32 69360
 64 69360
 EOD
+$c_ny << EOD
+2 210834
+4 402228
+8 800784
+16 1693224
+32 4117464
+64 13587768
+EOD
 $e_ny << EOD
 2 418096
 4 797440
@@ -51,6 +76,14 @@ $p_ny << EOD
 16 1708440
 32 4131512
 64 13619448
+EOD
+$c_ny_fix << EOD
+2 209066
+4 395932
+8 772544
+16 1537288
+32 3112856
+64 6448312
 EOD
 $e_ny_fix << EOD
 2 370080
@@ -68,6 +101,14 @@ $p_ny_fix << EOD
 32 3079832
 64 6405304
 EOD
+$c_cony_si_cont << EOD
+2 3672.016667
+4 7232.9
+8 15150.66667
+16 42323.8
+32 271761.2667
+64 3501119.4
+EOD
 $e_cony_si_cont << EOD
 2 6927.033333
 4 13628.33333
@@ -83,6 +124,14 @@ $p_cony_si_cont << EOD
 16 94949.33333
 32 478184.5333
 64 4328725.333
+EOD
+$c_cony_si_fix << EOD
+2 2895
+4 5605
+8 11049
+16 22033
+32 44385
+64 90625
 EOD
 $e_cony_si_fix << EOD
 2 5008
@@ -100,9 +149,9 @@ $p_cony_si_fix << EOD
 32 44224
 64 90496
 EOD
-set title 'FLOPs per step against m, GTZAN shape (n = 120, d = 192), one layer' noenhanced
-set xlabel 'm (landmarks)'
-set ylabel 'FLOPs per step'
+set title 'Nyström paper, Figs. 5-7: cost per step against the number of landmarks m' . "\n" . 'FLOPs per step against m, GTZAN shape (n = 120, d = 192), one layer; FLOPs in convention all: every executed operation' noenhanced
+set xlabel 'm (landmarks or random features)'
+set ylabel 'FLOPs per step (all)'
 set logscale xy
 set format y '10^{%L}'
 set xtics ('2' 2, '4' 4, '8' 8, '16' 16, '32' 32, '64' 64)
@@ -125,14 +174,21 @@ plot \
   $p_ny_fix with lines lw 4 lc rgb '#7056b4e9' dt (9,6) notitle, \
   $p_cony_si_cont with lines lw 4 lc rgb '#70d55e00' dt (9,6) notitle, \
   $p_cony_si_fix with lines lw 4 lc rgb '#70999933' dt (9,6) notitle, \
+  $c_att with lines lw 1 lc rgb '#000000' dt 3 notitle, \
   $e_att with linespoints lw 2 lc rgb '#000000' pt 5 ps 1.1 dt 1 title 'att', \
+  $c_co_si with lines lw 1 lc rgb '#009e73' dt 3 notitle, \
   $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
+  $c_ny with lines lw 1 lc rgb '#e69f00' dt 3 notitle, \
   $e_ny with linespoints lw 2 lc rgb '#e69f00' pt 7 ps 1.1 dt 1 title 'ny', \
+  $c_ny_fix with lines lw 1 lc rgb '#56b4e9' dt 3 notitle, \
   $e_ny_fix with linespoints lw 2 lc rgb '#56b4e9' pt 9 ps 1.1 dt 1 title 'ny_fix', \
+  $c_cony_si_cont with lines lw 1 lc rgb '#d55e00' dt 3 notitle, \
   $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
+  $c_cony_si_fix with lines lw 1 lc rgb '#999933' dt 3 notitle, \
   $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
   NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
-  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula (mac)', \
+  NaN with lines lw 1 lc rgb 'black' dt 3 title 'executed (mac)'
 set output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
   set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'

@@ -1,9 +1,18 @@
-# FLOPs per step against m, GTZAN shape (n = 120, d = 192), two layers
-# Written by cosda report configs/nystrom_landmarks.toml from points.csv; data inline. Executed counts solid,
-# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Nyström paper, Figs. 5-7: cost per step against the number of landmarks m FLOPs per step against m, GTZAN shape (n = 120, d = 192), two layers; FLOPs in convention all: every executed operation
+# Written by cosda report configs/nystrom_landmarks.toml from points.csv; data inline. Executed counts solid
+# (FLOPs in convention all), published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B), in the
+# paper's convention mac, beside executed FLOPs in it dotted.
 # Fixed: d = 192, layers = 2, n = 120.
 if (!exists("png")) png = 'flops_vs_m_gtzan_2layer.png'
 if (!exists("pdf")) pdf = 'flops_vs_m_gtzan_2layer.pdf'
+$c_att << EOD
+2 11180400
+4 11180400
+8 11180400
+16 11180400
+32 11180400
+64 11180400
+EOD
 $e_att << EOD
 2 22193280
 4 22193280
@@ -19,6 +28,14 @@ $p_att << EOD
 16 11134320
 32 11134320
 64 11134320
+EOD
+$c_co_si << EOD
+2 207767
+4 207767
+8 207767
+16 207767
+32 207767
+64 207767
 EOD
 $e_co_si << EOD
 2 390933
@@ -36,6 +53,14 @@ $p_co_si << EOD
 32 230734
 64 230734
 EOD
+$c_ny << EOD
+2 421668
+4 804456
+8 1601568
+16 3386448
+32 8234928
+64 27175536
+EOD
 $e_ny << EOD
 2 836192
 4 1594880
@@ -51,6 +76,14 @@ $p_ny << EOD
 16 3416880
 32 8263024
 64 27238896
+EOD
+$c_ny_fix << EOD
+2 418132
+4 791864
+8 1545088
+16 3074576
+32 6225712
+64 12896624
 EOD
 $e_ny_fix << EOD
 2 740160
@@ -68,6 +101,14 @@ $p_ny_fix << EOD
 32 6159664
 64 12810608
 EOD
+$c_cony_si_cont << EOD
+2 166131.2167
+4 311810.7667
+8 616838.8667
+16 1323206.667
+32 3551460.933
+64 15389614.27
+EOD
 $e_cony_si_cont << EOD
 2 310760.45
 4 603582.3667
@@ -83,6 +124,14 @@ $p_cony_si_cont << EOD
 16 529073.0667
 32 1567274.667
 64 9707793.067
+EOD
+$c_cony_si_fix << EOD
+2 142346
+4 284322
+8 568322
+16 1136514
+32 2273666
+64 4551042
 EOD
 $e_cony_si_fix << EOD
 2 259658
@@ -100,9 +149,9 @@ $p_cony_si_fix << EOD
 32 819584
 64 1643264
 EOD
-set title 'FLOPs per step against m, GTZAN shape (n = 120, d = 192), two layers' noenhanced
-set xlabel 'm (landmarks)'
-set ylabel 'FLOPs per step'
+set title 'Nyström paper, Figs. 5-7: cost per step against the number of landmarks m' . "\n" . 'FLOPs per step against m, GTZAN shape (n = 120, d = 192), two layers; FLOPs in convention all: every executed operation' noenhanced
+set xlabel 'm (landmarks or random features)'
+set ylabel 'FLOPs per step (all)'
 set logscale xy
 set format y '10^{%L}'
 set xtics ('2' 2, '4' 4, '8' 8, '16' 16, '32' 32, '64' 64)
@@ -125,14 +174,21 @@ plot \
   $p_ny_fix with lines lw 4 lc rgb '#7056b4e9' dt (9,6) notitle, \
   $p_cony_si_cont with lines lw 4 lc rgb '#70d55e00' dt (9,6) notitle, \
   $p_cony_si_fix with lines lw 4 lc rgb '#70999933' dt (9,6) notitle, \
+  $c_att with lines lw 1 lc rgb '#000000' dt 3 notitle, \
   $e_att with linespoints lw 2 lc rgb '#000000' pt 5 ps 1.1 dt 1 title 'att', \
+  $c_co_si with lines lw 1 lc rgb '#009e73' dt 3 notitle, \
   $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
+  $c_ny with lines lw 1 lc rgb '#e69f00' dt 3 notitle, \
   $e_ny with linespoints lw 2 lc rgb '#e69f00' pt 7 ps 1.1 dt 1 title 'ny', \
+  $c_ny_fix with lines lw 1 lc rgb '#56b4e9' dt 3 notitle, \
   $e_ny_fix with linespoints lw 2 lc rgb '#56b4e9' pt 9 ps 1.1 dt 1 title 'ny_fix', \
+  $c_cony_si_cont with lines lw 1 lc rgb '#d55e00' dt 3 notitle, \
   $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
+  $c_cony_si_fix with lines lw 1 lc rgb '#999933' dt 3 notitle, \
   $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
   NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
-  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula (mac)', \
+  NaN with lines lw 1 lc rgb 'black' dt 3 title 'executed (mac)'
 set output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
   set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'

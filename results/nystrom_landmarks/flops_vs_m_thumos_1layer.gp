@@ -1,9 +1,18 @@
-# FLOPs per step against m, THUMOS14 shape (n = 64, d = 1024), one layer
-# Written by cosda report configs/nystrom_landmarks.toml from points.csv; data inline. Executed counts solid,
-# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Nyström paper, Figs. 5-7: cost per step against the number of landmarks m FLOPs per step against m, THUMOS14 shape (n = 64, d = 1024), one layer; FLOPs in convention all: every executed operation
+# Written by cosda report configs/nystrom_landmarks.toml from points.csv; data inline. Executed counts solid
+# (FLOPs in convention all), published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B), in the
+# paper's convention mac, beside executed FLOPs in it dotted.
 # Fixed: d = 1024, layers = 1, n = 64.
 if (!exists("png")) png = 'flops_vs_m_thumos_1layer.png'
 if (!exists("pdf")) pdf = 'flops_vs_m_thumos_1layer.pdf'
+$c_att << EOD
+2 8523840
+4 8523840
+8 8523840
+16 8523840
+32 8523840
+64 8523840
+EOD
 $e_att << EOD
 2 16846848
 4 16846848
@@ -19,6 +28,14 @@ $p_att << EOD
 16 8458304
 32 8458304
 64 8458304
+EOD
+$c_co_si << EOD
+2 133185
+4 133185
+8 133185
+16 133185
+32 133185
+64 133185
 EOD
 $e_co_si << EOD
 2 263232
@@ -36,6 +53,14 @@ $p_co_si << EOD
 32 196736
 64 196736
 EOD
+$c_ny << EOD
+2 601002
+4 1146332
+8 2271384
+16 4691312
+32 10468512
+64 27836672
+EOD
 $e_ny << EOD
 2 1189008
 4 2266688
@@ -51,6 +76,14 @@ $p_ny << EOD
 16 4709984
 32 10446976
 64 27754688
+EOD
+$c_ny_fix << EOD
+2 592578
+4 1120068
+8 2176584
+16 4295760
+32 8558688
+64 17182848
 EOD
 $e_ny_fix << EOD
 2 1049344
@@ -68,6 +101,14 @@ $p_ny_fix << EOD
 32 8458336
 64 17047680
 EOD
+$c_cony_si_cont << EOD
+2 19512.15625
+4 38353.8125
+8 78132.625
+16 181360.25
+32 725759.5
+64 7047806
+EOD
 $e_cony_si_cont << EOD
 2 36798.4375
 4 72247.625
@@ -83,6 +124,14 @@ $p_cony_si_cont << EOD
 16 461004
 32 1815376
 64 11365248
+EOD
+$c_cony_si_fix << EOD
+2 15375
+4 29733
+8 58473
+16 116049
+32 231585
+64 464193
 EOD
 $e_cony_si_fix << EOD
 2 26640
@@ -100,9 +149,9 @@ $p_cony_si_fix << EOD
 32 230592
 64 463232
 EOD
-set title 'FLOPs per step against m, THUMOS14 shape (n = 64, d = 1024), one layer' noenhanced
-set xlabel 'm (landmarks)'
-set ylabel 'FLOPs per step'
+set title 'Nyström paper, Figs. 5-7: cost per step against the number of landmarks m' . "\n" . 'FLOPs per step against m, THUMOS14 shape (n = 64, d = 1024), one layer; FLOPs in convention all: every executed operation' noenhanced
+set xlabel 'm (landmarks or random features)'
+set ylabel 'FLOPs per step (all)'
 set logscale xy
 set format y '10^{%L}'
 set xtics ('2' 2, '4' 4, '8' 8, '16' 16, '32' 32, '64' 64)
@@ -125,14 +174,21 @@ plot \
   $p_ny_fix with lines lw 4 lc rgb '#7056b4e9' dt (9,6) notitle, \
   $p_cony_si_cont with lines lw 4 lc rgb '#70d55e00' dt (9,6) notitle, \
   $p_cony_si_fix with lines lw 4 lc rgb '#70999933' dt (9,6) notitle, \
+  $c_att with lines lw 1 lc rgb '#000000' dt 3 notitle, \
   $e_att with linespoints lw 2 lc rgb '#000000' pt 5 ps 1.1 dt 1 title 'att', \
+  $c_co_si with lines lw 1 lc rgb '#009e73' dt 3 notitle, \
   $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
+  $c_ny with lines lw 1 lc rgb '#e69f00' dt 3 notitle, \
   $e_ny with linespoints lw 2 lc rgb '#e69f00' pt 7 ps 1.1 dt 1 title 'ny', \
+  $c_ny_fix with lines lw 1 lc rgb '#56b4e9' dt 3 notitle, \
   $e_ny_fix with linespoints lw 2 lc rgb '#56b4e9' pt 9 ps 1.1 dt 1 title 'ny_fix', \
+  $c_cony_si_cont with lines lw 1 lc rgb '#d55e00' dt 3 notitle, \
   $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
+  $c_cony_si_fix with lines lw 1 lc rgb '#999933' dt 3 notitle, \
   $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
   NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
-  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula (mac)', \
+  NaN with lines lw 1 lc rgb 'black' dt 3 title 'executed (mac)'
 set output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
   set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'

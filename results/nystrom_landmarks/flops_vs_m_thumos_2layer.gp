@@ -1,9 +1,18 @@
-# FLOPs per step against m, THUMOS14 shape (n = 64, d = 1024), two layers
-# Written by cosda report configs/nystrom_landmarks.toml from points.csv; data inline. Executed counts solid,
-# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Nyström paper, Figs. 5-7: cost per step against the number of landmarks m FLOPs per step against m, THUMOS14 shape (n = 64, d = 1024), two layers; FLOPs in convention all: every executed operation
+# Written by cosda report configs/nystrom_landmarks.toml from points.csv; data inline. Executed counts solid
+# (FLOPs in convention all), published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B), in the
+# paper's convention mac, beside executed FLOPs in it dotted.
 # Fixed: d = 1024, layers = 2, n = 64.
 if (!exists("png")) png = 'flops_vs_m_thumos_2layer.png'
 if (!exists("pdf")) pdf = 'flops_vs_m_thumos_2layer.pdf'
+$c_att << EOD
+2 17047680
+4 17047680
+8 17047680
+16 17047680
+32 17047680
+64 17047680
+EOD
 $e_att << EOD
 2 33693696
 4 33693696
@@ -19,6 +28,14 @@ $p_att << EOD
 16 16916608
 32 16916608
 64 16916608
+EOD
+$c_co_si << EOD
+2 589119
+4 589119
+8 589119
+16 589119
+32 589119
+64 589119
 EOD
 $e_co_si << EOD
 2 1107261
@@ -36,6 +53,14 @@ $p_co_si << EOD
 32 653694
 64 653694
 EOD
+$c_ny << EOD
+2 1202004
+4 2292664
+8 4542768
+16 9382624
+32 20937024
+64 55673344
+EOD
 $e_ny << EOD
 2 2378016
 4 4533376
@@ -51,6 +76,14 @@ $p_ny << EOD
 16 9419968
 32 20893952
 64 55509376
+EOD
+$c_ny_fix << EOD
+2 1185156
+4 2240136
+8 4353168
+16 8591520
+32 17117376
+64 34365696
 EOD
 $e_ny_fix << EOD
 2 2098688
@@ -68,6 +101,14 @@ $p_ny_fix << EOD
 32 16916672
 64 34095360
 EOD
+$c_cony_si_cont << EOD
+2 482543.2812
+4 908230.6875
+8 1794507.875
+16 3794588.75
+32 9095119.5
+64 30817277
+EOD
 $e_cony_si_cont << EOD
 2 908718.0938
 4 1768357.438
@@ -83,6 +124,14 @@ $p_cony_si_cont << EOD
 16 1807196
 32 4959344
 64 23718848
+EOD
+$c_cony_si_fix << EOD
+2 413850
+4 825666
+8 1649346
+16 3296898
+32 6592770
+64 13187586
 EOD
 $e_cony_si_fix << EOD
 2 752794
@@ -100,9 +149,9 @@ $p_cony_si_fix << EOD
 32 2525568
 64 5055232
 EOD
-set title 'FLOPs per step against m, THUMOS14 shape (n = 64, d = 1024), two layers' noenhanced
-set xlabel 'm (landmarks)'
-set ylabel 'FLOPs per step'
+set title 'Nyström paper, Figs. 5-7: cost per step against the number of landmarks m' . "\n" . 'FLOPs per step against m, THUMOS14 shape (n = 64, d = 1024), two layers; FLOPs in convention all: every executed operation' noenhanced
+set xlabel 'm (landmarks or random features)'
+set ylabel 'FLOPs per step (all)'
 set logscale xy
 set format y '10^{%L}'
 set xtics ('2' 2, '4' 4, '8' 8, '16' 16, '32' 32, '64' 64)
@@ -125,14 +174,21 @@ plot \
   $p_ny_fix with lines lw 4 lc rgb '#7056b4e9' dt (9,6) notitle, \
   $p_cony_si_cont with lines lw 4 lc rgb '#70d55e00' dt (9,6) notitle, \
   $p_cony_si_fix with lines lw 4 lc rgb '#70999933' dt (9,6) notitle, \
+  $c_att with lines lw 1 lc rgb '#000000' dt 3 notitle, \
   $e_att with linespoints lw 2 lc rgb '#000000' pt 5 ps 1.1 dt 1 title 'att', \
+  $c_co_si with lines lw 1 lc rgb '#009e73' dt 3 notitle, \
   $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
+  $c_ny with lines lw 1 lc rgb '#e69f00' dt 3 notitle, \
   $e_ny with linespoints lw 2 lc rgb '#e69f00' pt 7 ps 1.1 dt 1 title 'ny', \
+  $c_ny_fix with lines lw 1 lc rgb '#56b4e9' dt 3 notitle, \
   $e_ny_fix with linespoints lw 2 lc rgb '#56b4e9' pt 9 ps 1.1 dt 1 title 'ny_fix', \
+  $c_cony_si_cont with lines lw 1 lc rgb '#d55e00' dt 3 notitle, \
   $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
+  $c_cony_si_fix with lines lw 1 lc rgb '#999933' dt 3 notitle, \
   $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
   NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
-  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula (mac)', \
+  NaN with lines lw 1 lc rgb 'black' dt 3 title 'executed (mac)'
 set output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
   set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'

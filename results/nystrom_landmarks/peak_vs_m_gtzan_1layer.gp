@@ -1,6 +1,7 @@
-# Peak memory against m, GTZAN shape (n = 120, d = 192), one layer
-# Written by cosda report configs/nystrom_landmarks.toml from points.csv; data inline. Executed counts solid,
-# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Nyström paper, Figs. 5-7: cost per step against the number of landmarks m Peak memory against m, GTZAN shape (n = 120, d = 192), one layer
+# Written by cosda report configs/nystrom_landmarks.toml from points.csv; data inline. Executed counts solid
+# (FLOPs in convention all), published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B), in the
+# paper's convention mac.
 # Fixed: d = 192, layers = 1, n = 120.
 if (!exists("png")) png = 'peak_vs_m_gtzan_1layer.png'
 if (!exists("pdf")) pdf = 'peak_vs_m_gtzan_1layer.pdf'
@@ -100,8 +101,8 @@ $p_cony_si_fix << EOD
 32 19712
 64 41280
 EOD
-set title 'Peak memory against m, GTZAN shape (n = 120, d = 192), one layer' noenhanced
-set xlabel 'm (landmarks)'
+set title 'Nyström paper, Figs. 5-7: cost per step against the number of landmarks m' . "\n" . 'Peak memory against m, GTZAN shape (n = 120, d = 192), one layer' noenhanced
+set xlabel 'm (landmarks or random features)'
 set ylabel 'peak memory (values)'
 set logscale xy
 set format y '10^{%L}'
@@ -132,7 +133,7 @@ plot \
   $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
   $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
   NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
-  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula (mac)'
 set output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
   set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'

@@ -1,9 +1,23 @@
-# FLOPs per step, one layer: random features beside Nyström (d = 200, m = 8)
-# Written by cosda report configs/random_features.toml from points.csv; data inline. Executed counts solid,
-# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Random features beside Nyström: cost per step against n (d = 200, m = 8) FLOPs per step, one layer: random features beside Nyström (d = 200, m = 8); FLOPs in convention all: every executed operation
+# Written by cosda report configs/random_features.toml from points.csv; data inline. Executed counts solid
+# (FLOPs in convention all), published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B), in the
+# paper's convention mac, beside executed FLOPs in it dotted.
 # Fixed: layers = 1.
 if (!exists("png")) png = 'rf_flops_1layer.png'
 if (!exists("pdf")) pdf = 'rf_flops_1layer.pdf'
+$c_att << EOD
+8 28872
+16 109072
+32 423456
+64 1668160
+128 6621312
+256 26382592
+512 105325056
+1024 420889600
+2048 1682737152
+4096 6729306112
+8192 2.691393946e+10
+EOD
 $e_att << EOD
 8 52864
 16 208256
@@ -29,6 +43,19 @@ $p_att << EOD
 2048 1682327552
 4096 6728486912
 8192 2.691230106e+10
+EOD
+$c_co_si << EOD
+8 3609
+16 6817
+32 13233
+64 26065
+128 51729
+256 103057
+512 205713
+1024 411025
+2048 821649
+4096 1642897
+8192 3285393
 EOD
 $e_co_si << EOD
 8 6608
@@ -56,6 +83,19 @@ $p_co_si << EOD
 4096 2465792
 8192 4931584
 EOD
+$c_ny << EOD
+8 84000
+16 137512
+32 244536
+64 458584
+128 886680
+256 1742872
+512 3455256
+1024 6880024
+2048 13729560
+4096 27428632
+8192 54826776
+EOD
 $e_ny << EOD
 8 157184
 16 263936
@@ -82,6 +122,19 @@ $p_ny << EOD
 4096 28211088
 8192 56395664
 EOD
+$c_cony_si_cont << EOD
+8 30142
+16 22427.5
+32 18570.25
+64 16641.625
+128 15677.3125
+256 15195.15625
+512 14954.07812
+1024 14833.53906
+2048 14773.26953
+4096 14743.13477
+8192 14728.06738
+EOD
 $e_cony_si_cont << EOD
 8 56762
 16 42265
@@ -107,6 +160,19 @@ $p_cony_si_cont << EOD
 2048 28987.53125
 4096 28953.76562
 8192 28936.88281
+EOD
+$c_cony_si_fix << EOD
+8 11505
+16 11505
+32 11505
+64 11505
+128 11505
+256 11505
+512 11505
+1024 11505
+2048 11505
+4096 11505
+8192 11505
 EOD
 $e_cony_si_fix << EOD
 8 20960
@@ -173,9 +239,9 @@ $e_corf_re << EOD
 4096 13185975
 8192 26358711
 EOD
-set title 'FLOPs per step, one layer: random features beside Nyström (d = 200, m = 8)' noenhanced
+set title 'Random features beside Nyström: cost per step against n (d = 200, m = 8)' . "\n" . 'FLOPs per step, one layer: random features beside Nyström (d = 200, m = 8); FLOPs in convention all: every executed operation' noenhanced
 set xlabel 'n (tokens in the window)'
-set ylabel 'FLOPs per step'
+set ylabel 'FLOPs per step (all)'
 set logscale xy
 set format y '10^{%L}'
 set xtics ('8' 8, '16' 16, '32' 32, '64' 64, '128' 128, '256' 256, '512' 512, '1024' 1024, '2048' 2048, '4096' 4096, '8192' 8192)
@@ -197,16 +263,22 @@ plot \
   $p_ny with lines lw 4 lc rgb '#70e69f00' dt (9,6) notitle, \
   $p_cony_si_cont with lines lw 4 lc rgb '#70d55e00' dt (9,6) notitle, \
   $p_cony_si_fix with lines lw 4 lc rgb '#70999933' dt (9,6) notitle, \
+  $c_att with lines lw 1 lc rgb '#000000' dt 3 notitle, \
   $e_att with linespoints lw 2 lc rgb '#000000' pt 5 ps 1.1 dt 1 title 'att', \
+  $c_co_si with lines lw 1 lc rgb '#009e73' dt 3 notitle, \
   $e_co_si with linespoints lw 2 lc rgb '#009e73' pt 11 ps 1.1 dt 1 title 'co_si', \
+  $c_ny with lines lw 1 lc rgb '#e69f00' dt 3 notitle, \
   $e_ny with linespoints lw 2 lc rgb '#e69f00' pt 7 ps 1.1 dt 1 title 'ny', \
+  $c_cony_si_cont with lines lw 1 lc rgb '#d55e00' dt 3 notitle, \
   $e_cony_si_cont with linespoints lw 2 lc rgb '#d55e00' pt 4 ps 1.1 dt 1 title 'cony_si_cont', \
+  $c_cony_si_fix with lines lw 1 lc rgb '#999933' dt 3 notitle, \
   $e_cony_si_fix with linespoints lw 2 lc rgb '#999933' pt 8 ps 1.1 dt 1 title 'cony_si_fix', \
   $e_rf with linespoints lw 2 lc rgb '#44aa99' pt 3 ps 1.1 dt 1 title 'rf', \
   $e_corf_si with linespoints lw 2 lc rgb '#117733' pt 2 ps 1.1 dt 1 title 'corf_si', \
   $e_corf_re with linespoints lw 2 lc rgb '#aa4499' pt 10 ps 1.1 dt 1 title 'corf_re', \
   NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
-  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula (mac)', \
+  NaN with lines lw 1 lc rgb 'black' dt 3 title 'executed (mac)'
 set output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
   set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'

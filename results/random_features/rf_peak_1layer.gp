@@ -1,6 +1,7 @@
-# Peak memory, one layer (d = 200, m = 8)
-# Written by cosda report configs/random_features.toml from points.csv; data inline. Executed counts solid,
-# published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B).
+# Random features beside Nyström: cost per step against n (d = 200, m = 8) Peak memory, one layer (d = 200, m = 8)
+# Written by cosda report configs/random_features.toml from points.csv; data inline. Executed counts solid
+# (FLOPs in convention all), published formulas dashed (FLOPs from the Nyström paper, App. A (continual landmarks: one refresh every n/m steps, the other steps as the fixed-landmark update); memory from App. B), in the
+# paper's convention mac.
 # Fixed: layers = 1.
 if (!exists("png")) png = 'rf_peak_1layer.png'
 if (!exists("pdf")) pdf = 'rf_peak_1layer.pdf'
@@ -173,7 +174,7 @@ $e_corf_re << EOD
 4096 1711232
 8192 3419264
 EOD
-set title 'Peak memory, one layer (d = 200, m = 8)' noenhanced
+set title 'Random features beside Nyström: cost per step against n (d = 200, m = 8)' . "\n" . 'Peak memory, one layer (d = 200, m = 8)' noenhanced
 set xlabel 'n (tokens in the window)'
 set ylabel 'peak memory (values)'
 set logscale xy
@@ -206,7 +207,7 @@ plot \
   $e_corf_si with linespoints lw 2 lc rgb '#117733' pt 2 ps 1.1 dt 1 title 'corf_si', \
   $e_corf_re with linespoints lw 2 lc rgb '#aa4499' pt 10 ps 1.1 dt 1 title 'corf_re', \
   NaN with lines lw 2 lc rgb 'black' dt 1 title 'executed (counted)', \
-  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula'
+  NaN with lines lw 4 lc rgb '#70000000' dt (9,6) title 'published formula (mac)'
 set output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
   set terminal pdfcairo size 7in,4.3in font 'DejaVu Sans,9'

@@ -1,0 +1,209 @@
+"""The module as a front end of its own: it refuses what the CLI refuses (one shared checker),
+names arguments as Python does, documents itself, keeps dtypes, reports missing values one way,
+counts and times single steps, takes queries, keys and values, and installs with pip."""
+
+import math
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import cosda
+from conftest import (SOURCE, check_equal, cli_count, cli_error, cli_stream, pythonic,
+                      run_cli, tokens)
+
+
+# Arguments the CLI refuses for co_si, and the flags it is given.
+REFUSED = [(dict(m=4), ["--m", 4], "m"),
+           (dict(exact_pinv=True), ["--exact-pinv"], "exact_pinv"),
+           (dict(feature_seed=3), ["--feature-seed", 3], "feature_seed")]
+
+
+@pytest.mark.parametrize("kwargs,flags,name", REFUSED)
+def test_stream_refuses_what_the_cli_refuses(cli, tmp_path, kwargs, flags, name):
+    x = tokens(20, 8)
+    np.save(tmp_path / "X.npy", x)
+    want = cli_error("stream", "--input", tmp_path / "X.npy", "--output", tmp_path / "Y.npy",
+                     "--variant", "co_si", "--n", 8, *flags)
+    with pytest.raises(ValueError) as e:
+        cosda.stream("co_si", x, n=8, **kwargs)
+    assert str(e.value) == pythonic(want)
+    assert str(e.value).endswith(f"; drop {name}") and "--" not in str(e.value)
+    with pytest.raises(ValueError) as e:
+        cosda.Stream("co_si", n=8, d=8, **kwargs)
+    assert str(e.value) == pythonic(want)
+
+
+def test_count_refuses_m_for_a_variant_without_rank(cli):
+    want = cli_error("count", "--variant", "co_si", "--n", 8, "--d", 8, "--m", 3)
+    with pytest.raises(ValueError) as e:
+        cosda.count("co_si", n=8, d=8, m=3)
+    assert str(e.value) == pythonic(want) and "drop m" in str(e.value)
+
+
+def test_version_is_the_projects():
+    cmake = (SOURCE / "CMakeLists.txt").read_text(encoding="utf-8")
+    assert cosda.__version__ == re.search(r"project\(cosda VERSION ([0-9.]+)", cmake).group(1)
+    assert "cosda" in run_cli("--version")[1] and cosda.__version__ in run_cli("--version")[1]
+
+
+def test_every_public_name_is_documented():
+    import pydoc
+    for name in cosda.__all__:
+        obj = getattr(cosda, name)
+        if callable(obj):
+            assert obj.__doc__ and obj.__doc__.strip(), name
+    for name in ("step", "counts", "memory", "steps"):
+        assert getattr(cosda.Stream, name).__doc__.strip(), name
+    text = pydoc.render_doc(cosda, renderer=pydoc.plaintext)
+    for phrase in ("Feeds one token", "last=True", "valley", "Tokens fed so far"):
+        assert phrase in text, phrase
+
+
+def test_repr_names_the_stream():
+    s = cosda.Stream("cony_si_cont", n=8, d=16, m=2, heads=2)
+    s.step(np.zeros(16))
+    assert repr(s) == ("Stream('cony_si_cont', n=8, d=16, m=2, heads=2, layers=1, "
+                       "dtype='float64', steps=1)")
+    assert "m=" not in repr(cosda.Stream("co_si", n=4, d=4, dtype="float32"))
+    assert "dtype='float32'" in repr(cosda.Stream("co_si", n=4, d=4, dtype="float32"))
+
+
+def test_dtype_is_kept():
+    x = tokens(12, 4)
+    assert cosda.stream("co_si", x, n=4).dtype == np.float64
+    assert cosda.stream("co_si", x.astype(np.float32), n=4).dtype == np.float32
+    assert cosda.stream("co_si", x.astype(np.float32), n=4, dtype="float64").dtype == np.float64
+    assert cosda.stream("co_si", x.astype(np.float16), n=4).dtype == np.float64
+
+
+def test_missing_values_are_nan_in_count_and_read_points():
+    got = cosda.count("att", n=4, d=4)
+    for key in ("heap_peak_bytes", "heap_retained_bytes", "heap_allocations_per_cycle"):
+        assert isinstance(got[key], float) and math.isnan(got[key]), key
+    assert math.isnan(got["update_flops"])  # att has no landmark updates
+    assert not any(v is None for v in got.values())
+
+
+@pytest.mark.parametrize("variant", ["co_si", "cony_si_cont", "corf_si"])
+def test_last_step_counts(variant):
+    """The last step's counts are the difference of the cumulative ones around it, and at
+    the steady state of a variant without landmark updates they are cosda.count()'s."""
+    n, d = 8, 8
+    m = None if variant == "co_si" else 2
+    s = cosda.Stream(variant, n=n, d=d, m=m)
+    x = tokens(3 * n, d, seed=4)
+    for row in x[:2 * n]:
+        s.step(row)
+    before = s.counts()
+    s.step(x[2 * n])
+    last = s.counts(last=True)
+    after = s.counts()
+    assert last == {k: after[k] - before[k] for k in after}
+    assert last["flops"] < after["flops"]
+    if variant != "cony_si_cont":  # its landmarks update once every n / m steps
+        assert last["flops"] == cosda.count(variant, n=n, d=d, m=m)["flops"]
+
+
+def test_time_step_is_timeit_style():
+    times = cosda.time_step("co_si", n=16, d=8, number=50, repeat=3)
+    assert len(times) == 3 and all(t > 0 and math.isfinite(t) for t in times)
+    longer = min(cosda.time_step("att", n=256, d=64, number=20, repeat=3))
+    assert longer > min(cosda.time_step("co_si", n=8, d=8, number=20, repeat=3))
+    with pytest.raises(ValueError, match="number"):
+        cosda.time_step("co_si", n=8, d=8, number=0)
+    with pytest.raises(ValueError, match="drop m"):
+        cosda.time_step("co_si", n=8, d=8, m=2)
+
+
+def numpy_attention(q, k, v, n):
+    """Softmax attention of each window's last query over the window (one head)."""
+    out = []
+    for end in range(n, len(q) + 1):
+        s = q[end - 1] @ k[end - n:end].T / np.sqrt(q.shape[1])
+        e = np.exp(s)
+        out.append(e / e.sum() @ v[end - n:end])
+    return np.array(out)
+
+
+def test_queries_keys_and_values(cli, tmp_path):
+    q, k, v = tokens(30, 8, seed=1), tokens(30, 8, seed=2), tokens(30, 8, seed=3)
+    y = cosda.stream("co_si", np.stack([q, k, v], axis=1), n=6)
+    np.testing.assert_allclose(y, numpy_attention(q, k, v, 6), rtol=0, atol=1e-12)
+    for name, a in (("Q", q), ("K", k), ("V", v)):
+        np.save(tmp_path / f"{name}.npy", a)
+    rc, _, err = run_cli("stream", "--variant", "co_si", "--n", 6, "--q", tmp_path / "Q.npy",
+                         "--k", tmp_path / "K.npy", "--v", tmp_path / "V.npy", "--output",
+                         tmp_path / "Y.npy")
+    assert rc == 0, err
+    np.testing.assert_allclose(np.load(tmp_path / "Y.npy"), y, rtol=0, atol=1e-12)
+    same = cosda.stream("cony_si_fix", np.stack([q, q, q], axis=1), n=6, m=2)
+    np.testing.assert_array_equal(same, cosda.stream("cony_si_fix", q, n=6, m=2))
+    s = cosda.Stream("co_si", n=6, d=8)
+    ys = [s.step(np.stack([q[t], k[t], v[t]])) for t in range(30)]
+    np.testing.assert_allclose(np.array(ys[5:]), y, rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match=r"^x: expected .* got shape \(30, 2, 8\)"):
+        cosda.stream("co_si", np.zeros((30, 2, 8)), n=6)
+
+
+def test_random_features_allow_m_above_n(cli, tmp_path):
+    got = cosda.count("corf_si", n=32, d=16, m=64)
+    check_equal(got, cli_count("--variant", "corf_si", "--n", 32, "--d", 16, "--m", 64))
+    x = tokens(40, 16, seed=5)
+    y = cosda.stream("corf_si", x, n=32, m=64)
+    np.testing.assert_allclose(y, cli_stream(tmp_path, x, "--variant", "corf_si", "--n", 32,
+                                             "--m", 64), rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="m must be at most n"):
+        cosda.stream("cony_si_cont", x, n=8, m=9)
+
+
+def test_feature_seed(cli, tmp_path):
+    x = tokens(20, 8, seed=6)
+    a = cosda.stream("corf_si", x, n=8, m=16, feature_seed=1)
+    b = cosda.stream("corf_si", x, n=8, m=16, feature_seed=2)
+    assert not np.allclose(a, b)
+    np.testing.assert_array_equal(a, cosda.stream("corf_si", x, n=8, m=16, feature_seed=1))
+    np.testing.assert_allclose(a, cli_stream(tmp_path, x, "--variant", "corf_si", "--n", 8,
+                                             "--m", 16, "--feature-seed", 1), rtol=0, atol=1e-12)
+    s = cosda.Stream("corf_si", n=8, d=8, m=16, feature_seed=2)
+    ys = [s.step(row) for row in x]
+    np.testing.assert_allclose(np.array(ys[7:]), b, rtol=0, atol=1e-12)
+
+
+def test_conventions(cli):
+    full = cosda.count("att", n=32, d=16)
+    assert full["convention"] == "all"
+    mac = cosda.count("att", n=32, d=16, convention="mac")
+    assert 0.4 < mac["flops"] / full["flops"] < 0.6  # a dot product's k mul and k-1 add: k
+    assert cosda.count("att", n=32, d=16, convention="mul")["flops"] == full["mul"]
+    check_equal(mac, cli_count("--variant", "att", "--n", 32, "--d", 16, "--convention", "mac"))
+    assert full["d_head"] == 16 and cosda.count("att", n=32, d=16, heads=4)["d_head"] == 4
+    with pytest.raises(ValueError, match="^convention must be one of all, mul, mac, cotrans"):
+        cosda.count("att", n=4, d=4, convention="macs")
+
+
+def test_pip_installs_offline_into_a_venv(tmp_path):
+    """`pip install --no-build-isolation ./python` into a fresh virtual environment, no index:
+    the installed module imports outside the source tree and reports the same version."""
+    build = pathlib.Path(os.environ.get("PYTHONPATH", SOURCE / "build" / "python")
+                         .split(os.pathsep)[0]).resolve().parent
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
+                   check=True, timeout=120)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["COSDA_BUILD_DIR"] = str(build)
+    p = subprocess.run([str(venv / "bin" / "pip"), "install", "--no-build-isolation",
+                        "--no-index", "--no-deps", "-q", str(SOURCE / "python")], env=env,
+                       capture_output=True, text=True, timeout=600, check=False)
+    assert p.returncode == 0, p.stdout + p.stderr
+    p = subprocess.run([str(venv / "bin" / "python"), "-c",
+                        "import cosda; print(cosda.__version__, cosda.__file__)"],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+                       check=False)
+    assert p.returncode == 0, p.stderr
+    version, path = p.stdout.split()
+    assert version == cosda.__version__ and str(venv) in path

@@ -1,0 +1,85 @@
+// cosda.time_step(): a step's wall-clock time, timeit-style. The model runs Plain<T> (the timed
+// build's arithmetic, no counting) over seeded Gaussian tokens; the window is filled first (and
+// `number` more steps run once as a warm-up), then `repeat` runs of `number` steps are timed
+// and each run's seconds per step returned, as timeit.repeat(number=...) / number would.
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <vector>
+
+#include "attention/multi_head.hpp"
+#include "python/bindings.hpp"
+#include "python/stream_args.hpp"
+
+namespace py = pybind11;
+
+namespace cosda::python {
+namespace {
+
+template <class T>
+std::vector<double> time_as(const Setup& s, const Config& c, std::int64_t number,
+                            std::int64_t repeat, std::uint64_t seed) {
+  MultiHead<Plain<T>> mh(s.id, c, s.heads, s.layers);
+  // Enough distinct tokens that no step reuses the previous one's values.
+  const std::int64_t pool = std::max<std::int64_t>(64, s.n + 1);
+  std::vector<T> tokens(std::size_t(pool * c.d));
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, 0.5);
+  for (T& v : tokens) v = T(normal(rng));
+  std::int64_t t = 0;
+  auto step = [&] {
+    const T* x = tokens.data() + (t++ % pool) * c.d;
+    mh.step(x, x, x);
+  };
+  for (std::int64_t i = 0; i < s.n + number; ++i) step();
+  std::vector<double> out;
+  for (std::int64_t r = 0; r < repeat; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    for (std::int64_t i = 0; i < number; ++i) step();
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    out.push_back(took.count() / double(number));
+  }
+  return out;
+}
+
+std::vector<double> time_step(const std::string& variant, std::int64_t n, std::int64_t d,
+                              std::optional<std::int64_t> m, std::int64_t heads,
+                              std::int64_t layers, const std::string& scalar, std::int64_t number,
+                              std::int64_t repeat, std::optional<std::int64_t> feature_seed,
+                              std::uint64_t seed) {
+  if (number < 1 || repeat < 1)
+    throw InputError("number and repeat must be at least 1, got number = " +
+                     std::to_string(number) + ", repeat = " + std::to_string(repeat));
+  RunRequest r;
+  r.variant = variant;
+  r.n = n;
+  r.d = d;
+  r.m = m;
+  r.heads = heads;
+  r.layers = layers;
+  r.feature_seed = feature_seed;
+  const Setup s = check_args(r, scalar);
+  if (s.traits->landmarks == LandmarkKind::kFixed)
+    throw InputError(s.id +
+                     " has fixed landmarks: time it with cosda.Stream(..., landmarks=...) "
+                     "and timeit, or pick a variant without fixed landmarks");
+  const Config c = make_config(s, d, false, std::nullopt);
+  py::gil_scoped_release release;
+  return s.single ? time_as<float>(s, c, number, repeat, seed)
+                  : time_as<double>(s, c, number, repeat, seed);
+}
+
+}  // namespace
+
+void bind_timing(py::module_& m) {
+  m.def("time_step", &time_step, py::arg("variant"), py::arg("n"), py::arg("d"),
+        py::arg("m") = py::none(), py::arg("heads") = 1, py::arg("layers") = 1,
+        py::arg("scalar") = "double", py::arg("number") = 1000, py::arg("repeat") = 5,
+        py::arg("feature_seed") = py::none(), py::arg("seed") = 0,
+        "Seconds per steady-state step of each of `repeat` timed runs of `number` steps "
+        "(timeit.repeat's numbers divided by number; take the min).");
+}
+
+}  // namespace cosda::python
