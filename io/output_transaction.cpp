@@ -130,7 +130,7 @@ void maybe_inject_failure(const fs::path& path) {
                              ": injected failure (COSDA_FAIL_AT), as a full disk would fail");
 }
 
-OutputTransaction::OutputTransaction(fs::path target)
+OutputTransaction::OutputTransaction(const fs::path& target)
     : shown_(normal(target)), target_(normal(target)) {
   check_output_dir(target_);
   std::error_code ec;

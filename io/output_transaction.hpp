@@ -26,7 +26,7 @@ class OutputTransaction {
   // Checks, before any work, that `target` can be written as an output folder (a new path or a
   // writable directory below a writable directory; InputError otherwise) and removes stale
   // stages of `target`. Creates nothing yet.
-  explicit OutputTransaction(std::filesystem::path target);
+  explicit OutputTransaction(const std::filesystem::path& target);
   OutputTransaction(const OutputTransaction&) = delete;
   OutputTransaction& operator=(const OutputTransaction&) = delete;
   // Removes the stage unless commit() published it.

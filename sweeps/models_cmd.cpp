@@ -33,6 +33,8 @@ int cmd_models(const Argv& argv) {
   // Every file published together or none; the folder and the fixed names checked first.
   OutputTransaction out(a.get("out").value_or("results/models"));
   out.check_files({"printed.csv", "ratios.csv", "parts.csv", "report.md"});
+  for (const auto& f : r.figures)
+    out.check_files({f.file + ".csv", f.file + ".png", f.file + ".gp"});
   const ModelsReport report = models_report(r, out.target());
   out.stage([&](const fs::path& dir) {
     for (const auto& f : report.figures) {

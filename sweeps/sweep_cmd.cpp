@@ -172,9 +172,11 @@ int cmd_sweep(const Argv& argv) {
                outcome.rows.size(), plan.journal.string());
     return 130;
   }
+  const std::string points = points_csv(outcome.rows);
+  const std::string meta = meta_json(c, plan.jobs, seconds, plan.shard);
   out.stage([&](const std::filesystem::path& stage) {
-    write_file_atomic(stage / "points.csv", points_csv(outcome.rows));
-    write_file_atomic(stage / "meta.json", meta_json(c, plan.jobs, seconds, plan.shard));
+    write_file_atomic(stage / "points.csv", points);
+    write_file_atomic(stage / "meta.json", meta);
   });
   std::string listing;
   if (!a.has("no-report") && plan.shard.whole())
