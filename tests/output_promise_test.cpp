@@ -372,6 +372,7 @@ TEST(OutputPromise, EveryCommandOfHelpIsCovered) {
   fs::create_directories(dir);
   const Result r = run({"--help"}, dir);
   fs::remove_all(dir);
+  for (const char* ext : {".stdout", ".stderr"}) fs::remove(dir.string() + ext);
   ASSERT_EQ(r.status, 0);
   std::istringstream lines(r.out);
   int commands = 0;
