@@ -142,7 +142,7 @@ reproduce: build
 	@# Accuracy (docs/accuracy.md): approximation error and the cost-accuracy trade-off, the
 	@# exact pseudo-inverse for comparison, drift over 10^6 steps, overflow thresholds.
 	build/bin/cosda accuracy configs/accuracy.toml
-	build/bin/cosda accuracy configs/accuracy_exact_pinv.toml --no-plots
+	build/bin/cosda accuracy configs/accuracy_exact_pinv.toml --no-figures
 	build/bin/cosda drift configs/drift.toml
 	build/bin/cosda overflow configs/overflow.toml
 

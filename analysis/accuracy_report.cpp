@@ -129,13 +129,30 @@ std::vector<const AccuracyRow*> pareto_front(std::vector<const AccuracyRow*> pts
 
 std::string e6(double x) { return fmt::format("{:.6e}", x); }
 
+// What m counts for the variants listed: landmarks (Nystrom) and/or random features (corf).
+std::string m_axis(const AccuracyConfig& c) {
+  bool features = false, landmarks = false;
+  for (const auto& v : c.variants) {
+    const LandmarkKind k = find_variant(v)->landmarks;
+    features |= k == LandmarkKind::kRandomFeatures;
+    landmarks |= k != LandmarkKind::kNone && k != LandmarkKind::kRandomFeatures;
+  }
+  if (features && landmarks) return "m: landmarks (Nystrom) or random features (corf), count";
+  return features ? "random features m (count)" : "landmarks m (count)";
+}
+
+// "<file>: <why>; not drawn" when the figure had no panel with data.
+void note_unless(bool drawn, const std::string& file, const std::string& why,
+                 std::vector<std::string>& notes) {
+  if (!drawn) notes.push_back(file + ": " + why + "; not drawn");
+}
+
 void plot_error_vs_m(const fs::path& dir, const AccuracyConfig& c, const std::string& stream,
-                     const std::vector<AccuracyRow>& rows) {
-  Multiplot fig("set multiplot layout 1," + std::to_string(c.ns.size()) + " title " +
-                gp_quote("stream " + stream + ": median relative Frobenius error per step vs m") +
-                "\nset logscale xy\nset grid\nset key bottom left "
-                "font ',9'\nset xlabel 'landmarks m'\nset ylabel 'median relative error'\n"
-                "set format y '%.0e'\n");
+                     const std::vector<AccuracyRow>& rows, std::vector<std::string>& notes) {
+  Multiplot fig("stream " + stream + ": median relative Frobenius error per step vs m",
+                "set logscale xy\nset grid\nset key below font ',9'\nset xlabel '" + m_axis(c) +
+                    "'\nset ylabel 'median relative error per step (unitless)'\n"
+                    "set format y '%.0e'\n");
   for (const std::int64_t n : c.ns) {
     for (const auto& v : c.variants) {
       const VariantTraits& t = *find_variant(v);
@@ -144,7 +161,6 @@ void plot_error_vs_m(const fs::path& dir, const AccuracyConfig& c, const std::st
       for (const AccuracyRow& r : rows)
         if (r.stream == stream && r.n == n && r.variant == v && r.e.finite())
           pts.push_back({std::to_string(r.m), e6(std::max(r.e.median, kPlotFloor))});
-      if (pts.empty()) continue;
       const std::string block = fmt::format("d{}_{}", n, v);
       fig.series(
           block, pts,
@@ -154,62 +170,87 @@ void plot_error_vs_m(const fs::path& dir, const AccuracyConfig& c, const std::st
     }
     fig.end_panel("set title 'n = " + std::to_string(n) + "'\n");
   }
-  fig.render(dir / ("error_vs_m_" + stream + ".png"), 500 * int(c.ns.size()), 520);
+  const std::string file = "error_vs_m_" + stream + ".png";
+  note_unless(fig.render(dir / file, 500, 560), file,
+              "no variant with a rank m (landmarks or features) has a finite error", notes);
 }
 
 // One panel of the trade-off figure: every variant's points labelled with m, and the front.
+// The y axis spans the approximate variants; exact ones (error at rounding level) sit on a
+// dotted line below them, labelled, so they do not squash the rest onto one line.
 void tradeoff_panel(Multiplot& fig, const std::vector<const AccuracyRow*>& pts, bool single) {
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
+  for (const AccuracyRow* r : pts) {
+    if (r->m == 0) continue;
+    lo = std::min(lo, std::max(r->e.p95, kPlotFloor));
+    hi = std::max(hi, r->e.p95);
+  }
+  const bool split = hi > 0;  // approximate points to scale the axis to
+  const double floor_y = split ? lo / 10 : kPlotFloor;
+  auto y = [&](const AccuracyRow* r) {
+    return e6(split && r->m == 0 ? floor_y : std::max(r->e.p95, kPlotFloor));
+  };
   std::set<std::string> seen;
   for (const AccuracyRow* r : pts) {
     if (!seen.insert(r->variant).second) continue;
     std::vector<std::vector<std::string>> block;
     for (const AccuracyRow* q : pts)
       if (q->variant == r->variant)
-        block.push_back({e6(q->flops), e6(std::max(q->e.p95, kPlotFloor)),
-                         q->m == 0 ? "exact" : std::to_string(q->m)});
+        block.push_back({e6(q->flops), y(q), q->m == 0 ? "exact" : std::to_string(q->m)});
     const std::string name = fmt::format("t{}_{}", single ? "si" : "re", r->variant);
+    const std::string title = r->m == 0 && split
+                                  ? fmt::format("{} (exact: p95 error {:.0e})", r->variant,
+                                                std::max(r->e.p95, kPlotFloor))
+                                  : r->variant;
     fig.series(name, block,
-               fmt::format("${0} using 1:2 with points pt 7 ps 1.4 lc rgb '{1}' title '{2}', "
+               fmt::format("${0} using 1:2 with points pt {3} ps 1.4 lc rgb '{1}' title '{2}', "
                            "${0} using 1:2:3 with labels offset char 0.9,0.6 font ',8' "
                            "tc rgb '{1}' notitle",
-                           name, colour(r->variant), r->variant));
+                           name, colour(r->variant), title, r->m == 0 ? 5 : 7));
   }
   std::vector<std::vector<std::string>> front;
-  for (const AccuracyRow* r : pareto_front(pts))
-    front.push_back({e6(r->flops), e6(std::max(r->e.p95, kPlotFloor))});
+  for (const AccuracyRow* r : pareto_front(pts)) front.push_back({e6(r->flops), y(r)});
   const std::string fname = single ? "front_si" : "front_re";
   fig.series(fname, front,
              fmt::format("${} using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb "
                          "'#000000' title 'Pareto front'",
                          fname));
-  fig.end_panel(std::string("set title '") +
-                (single ? "newest query only (1 x d output)" : "whole window (n x d output)") +
-                "'\n");
+  std::string settings =
+      std::string("set title '") +
+      (single ? "newest query only (1 x d output)" : "whole window (n x d output)") + "'\n";
+  if (split)
+    settings += fmt::format(
+        "set yrange [{0:.3e}:{1:.3e}]\nset arrow 1 from graph 0, first {2:.3e} to graph 1, "
+        "first {2:.3e} nohead dt 3 lc rgb '#888888'\nset label 1 'exact variants (rounding "
+        "error only; not to scale)' at graph 0.02, first {3:.3e} font ',8'\n",
+        floor_y / 3, hi * 5, floor_y, floor_y * 1.6);
+  fig.end_panel(settings, "set autoscale y\nunset arrow 1\nunset label 1\n");
 }
 
 void plot_tradeoff(const fs::path& dir, const AccuracyConfig& c, const std::string& stream,
-                   std::int64_t n, const AccuracyResults& r) {
-  Multiplot fig("set multiplot layout 1,2 title " +
-                gp_quote(fmt::format("cost vs accuracy, stream {}, n = {}, d = {}, one head "
-                                     "(labels: m; dashed: Pareto front)",
-                                     stream, n, c.d)) +
-                "\nset logscale xy\nset grid\nset key top right font ',9'\n"
-                "set xlabel 'executed FLOPs per step (measure())'\n"
-                "set ylabel '95th percentile relative error per step'\nset format y '%.0e'\n"
-                "set format x '%.0e'\n");
+                   std::int64_t n, const AccuracyResults& r, std::vector<std::string>& notes) {
+  Multiplot fig(fmt::format("cost vs accuracy, stream {}, n = {}, d = {}, one head "
+                            "(labels: m; dashed: Pareto front)",
+                            stream, n, c.d),
+                "set logscale xy\nset grid\nset key below font ',9'\n"
+                "set xlabel 'executed FLOPs per step (FLOPs, measure())'\n"
+                "set ylabel '95th percentile relative error per step (unitless)'\n"
+                "set format y '%.0e'\nset format x '%.0e'\n");
   for (const bool single : {false, true})
     tradeoff_panel(fig, finite_rows(r, stream, n, single), single);
-  fig.render(dir / fmt::format("tradeoff_{}_n{}.png", stream, n), 1500, 650);
+  const std::string file = fmt::format("tradeoff_{}_n{}.png", stream, n);
+  note_unless(fig.render(dir / file, 750, 700), file, "no variant has a finite error", notes);
 }
 
 void plot_pinv(const fs::path& dir, const AccuracyConfig& c, const std::string& stream,
-               const std::vector<PinvRow>& rows) {
-  Multiplot fig("set multiplot layout 1," + std::to_string(c.ns.size()) + " title " +
-                gp_quote("iterative pseudo-inverse of Gamma_phi (segment-means landmarks) vs "
-                         "the exact one, stream " +
-                         stream + "; median over windows; dotted: iterations the variants use") +
-                "\nset logscale y\nset grid\nset key top right font ',9'\nset format y "
-                "'%.0e'\nset xlabel 'iterations'\nset ylabel 'relative Frobenius error'\n");
+               const std::vector<PinvRow>& rows, std::vector<std::string>& notes) {
+  Multiplot fig(
+      "iterative pseudo-inverse of Gamma_phi (segment-means landmarks) vs the exact "
+      "one, stream " +
+          stream + "; median over windows; dotted: iterations the variants use",
+      "set logscale y\nset grid\nset key below font ',9'\nset format y '%.0e'\n"
+      "set xlabel 'iterations (count)'\n"
+      "set ylabel 'relative Frobenius error (unitless)'\n");
   for (const std::int64_t n : c.ns) {
     for (const std::int64_t m : c.ms) {
       if (m > n) continue;
@@ -223,16 +264,17 @@ void plot_pinv(const fs::path& dir, const AccuracyConfig& c, const std::string& 
           pts.push_back({std::to_string(c.pinv_iterations_study[i]),
                          e6(std::max(percentile(e, 50), kPlotFloor))});
       }
-      if (pts.empty()) continue;
       const std::string block = fmt::format("p{}_{}", n, m);
       fig.series(block, pts,
                  fmt::format("${} using 1:2 with linespoints lw 2 title 'm = {}'", block, m));
     }
     fig.end_panel(
         fmt::format("set title 'n = {}'\nset arrow 1 from {},graph 0 to {},graph 1 nohead dt 3\n",
-                    n, c.pinv_iterations, c.pinv_iterations));
+                    n, c.pinv_iterations, c.pinv_iterations),
+        "unset arrow 1\n");
   }
-  fig.render(dir / ("pinv_" + stream + ".png"), 500 * int(c.ns.size()), 520);
+  const std::string file = "pinv_" + stream + ".png";
+  note_unless(fig.render(dir / file, 500, 560), file, "no pseudo-inverse error is finite", notes);
 }
 
 }  // namespace
@@ -282,7 +324,8 @@ std::string pinv_csv(const AccuracyConfig& c, const AccuracyResults& res) {
   return csv;
 }
 
-std::string accuracy_summary(const AccuracyConfig& c, const AccuracyResults& res) {
+std::string accuracy_summary(const AccuracyConfig& c, const AccuracyResults& res,
+                             const std::vector<std::string>& notes) {
   std::string md = fmt::format(
       "# Accuracy: {}\n\nWritten by `cosda accuracy` from its config. d = {} (one head), {} "
       "steady-state steps per stream and n after {} calibration tokens (fixed landmarks: "
@@ -307,15 +350,31 @@ std::string accuracy_summary(const AccuracyConfig& c, const AccuracyResults& res
   for (const AccuracyRow& r : res.rows) flagged += r.e.finite() ? 0 : 1;
   md += fmt::format("\n{} of {} runs produced a non-finite output (flagged in accuracy.csv).\n",
                     flagged, res.rows.size());
+  if (!notes.empty()) md += "\n## Figures not drawn\n\n";
+  for (const std::string& note : notes) md += "- " + note + "\n";
   return md;
 }
 
-void plot_accuracy(const fs::path& dir, const AccuracyConfig& c, const AccuracyResults& r) {
+std::vector<std::string> plot_accuracy(const fs::path& dir, const AccuracyConfig& c,
+                                       const AccuracyResults& r) {
+  std::vector<std::string> notes;
   for (const NamedStream& s : c.streams) {
-    plot_error_vs_m(dir, c, s.name, r.rows);
-    for (const std::int64_t n : c.ns) plot_tradeoff(dir, c, s.name, n, r);
-    plot_pinv(dir, c, s.name, r.pinv);
+    plot_error_vs_m(dir, c, s.name, r.rows, notes);
+    for (const std::int64_t n : c.ns) plot_tradeoff(dir, c, s.name, n, r, notes);
+    plot_pinv(dir, c, s.name, r.pinv, notes);
   }
+  return notes;
+}
+
+std::vector<std::string> accuracy_figures(const AccuracyConfig& c) {
+  std::vector<std::string> files;
+  for (const NamedStream& s : c.streams) {
+    std::vector<std::string> stems{"error_vs_m_" + s.name, "pinv_" + s.name};
+    for (const std::int64_t n : c.ns) stems.push_back(fmt::format("tradeoff_{}_n{}", s.name, n));
+    for (const std::string& stem : stems)
+      for (const char* ext : {".png", ".gp"}) files.push_back(stem + ext);
+  }
+  return files;
 }
 
 }  // namespace cosda

@@ -54,10 +54,15 @@ AccuracyResults run_accuracy(const AccuracyConfig& c, Clock::time_point t0);
 std::string accuracy_csv(const AccuracyConfig& c, const AccuracyResults& r);
 // pinv.csv: one row per stream, n, m, window and iteration count.
 std::string pinv_csv(const AccuracyConfig& c, const AccuracyResults& r);
-// summary.md: the Pareto fronts per stream, n and output shape.
-std::string accuracy_summary(const AccuracyConfig& c, const AccuracyResults& r);
-// Per stream: error_vs_m_<stream>.png, tradeoff_<stream>_n<N>.png, pinv_<stream>.png.
-void plot_accuracy(const std::filesystem::path& dir, const AccuracyConfig& c,
-                   const AccuracyResults& r);
+// summary.md: the Pareto fronts per stream, n and output shape, then `notes` (figures not
+// drawn, and why).
+std::string accuracy_summary(const AccuracyConfig& c, const AccuracyResults& r,
+                             const std::vector<std::string>& notes = {});
+// Per stream: error_vs_m_<stream>.png, tradeoff_<stream>_n<N>.png, pinv_<stream>.png, each
+// with its .gp script. A figure without data is not drawn; returns one note per such figure.
+std::vector<std::string> plot_accuracy(const std::filesystem::path& dir, const AccuracyConfig& c,
+                                       const AccuracyResults& r);
+// The names of every figure file plot_accuracy() may write, for the checks before any work.
+std::vector<std::string> accuracy_figures(const AccuracyConfig& c);
 
 }  // namespace cosda

@@ -50,16 +50,15 @@ std::string markdown_row(const DriftConfig& c, const DriftRun& r) {
 }
 
 void plot_stream(const std::filesystem::path& dir, const DriftConfig& c, const NamedStream& s,
-                 const std::vector<DriftRun>& runs) {
-  Multiplot fig("set multiplot layout 1," + std::to_string(c.scalars.size()) + " title " +
-                gp_quote(fmt::format("drift of the running sums: output vs a from-scratch "
-                                     "recomputation of the same window in the same scalar "
-                                     "(stream {}, n = {}, d = {}, m = {}; dashed: "
-                                     "stabilised mode)",
-                                     s.name, c.n, c.d, c.m)) +
-                "\nset logscale xy\nset grid\nset key outside right font ',9'\n"
-                "set format y '%.0e'\nset format x '%.0e'\nset xlabel 'steady-state step'\n"
-                "set ylabel 'relative error'\n");
+                 const std::vector<DriftRun>& runs, std::vector<std::string>& notes) {
+  Multiplot fig(fmt::format("drift of the running sums: output vs a from-scratch "
+                            "recomputation of the same window in the same scalar "
+                            "(stream {}, n = {}, d = {}, m = {}; dashed: stabilised mode)",
+                            s.name, c.n, c.d, c.m),
+                "set logscale xy\nset grid\nset key outside right font ',9'\n"
+                "set format y '%.0e'\nset format x '%.0e'\n"
+                "set xlabel 'steady-state step (tokens streamed)'\n"
+                "set ylabel 'relative Frobenius error vs scratch (unitless)'\n");
   for (const std::string& scalar : c.scalars) {
     for (const DriftRun& r : runs) {
       if (r.stream != &s || scalar_name(r.precision) != scalar) continue;
@@ -67,7 +66,6 @@ void plot_stream(const std::filesystem::path& dir, const DriftConfig& c, const N
       for (const DriftPoint& p : r.result.points)
         pts.push_back(
             {std::to_string(p.step), fmt::format("{:.6e}", std::max(p.vs_scratch, 1e-18))});
-      if (pts.empty()) continue;
       const std::string name = fmt::format("{}_{}_{}", scalar, r.variant, mode_name(r.stabilised));
       fig.series(name, pts,
                  fmt::format("${} using 1:2 with lines lw 2 dt {} lc rgb '{}' title '{}{}'", name,
@@ -76,7 +74,9 @@ void plot_stream(const std::filesystem::path& dir, const DriftConfig& c, const N
     }
     fig.end_panel("set title '" + scalar + "'\n");
   }
-  fig.render(dir / ("drift_" + s.name + ".png"), 800 * int(c.scalars.size()), 560);
+  const std::string file = "drift_" + s.name + ".png";
+  if (!fig.render(dir / file, 800, 560))
+    notes.push_back(file + ": no run has a checkpoint; not drawn");
 }
 
 }  // namespace
@@ -147,9 +147,11 @@ std::string drift_csv(const std::vector<DriftRun>& runs) {
   return csv;
 }
 
-void plot_drift(const std::filesystem::path& dir, const DriftConfig& c,
-                const std::vector<DriftRun>& runs) {
-  for (const NamedStream& s : c.streams) plot_stream(dir, c, s, runs);
+std::vector<std::string> plot_drift(const std::filesystem::path& dir, const DriftConfig& c,
+                                    const std::vector<DriftRun>& runs) {
+  std::vector<std::string> notes;
+  for (const NamedStream& s : c.streams) plot_stream(dir, c, s, runs, notes);
+  return notes;
 }
 
 }  // namespace cosda

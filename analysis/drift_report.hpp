@@ -47,8 +47,9 @@ std::string drift_csv(const std::vector<DriftRun>& runs);
 // drift.md: per run the error at the first and last step, the largest, the cost per step
 // (measure(), plain or stabilised), the shift C and the time.
 std::string drift_markdown(const DriftConfig& c, const std::vector<DriftRun>& runs);
-// drift_<stream>.png per stream: one panel per scalar type.
-void plot_drift(const std::filesystem::path& dir, const DriftConfig& c,
-                const std::vector<DriftRun>& runs);
+// drift_<stream>.png (and its .gp script) per stream: one panel per scalar type with data. A
+// figure without data is not drawn; returns one note per such figure.
+std::vector<std::string> plot_drift(const std::filesystem::path& dir, const DriftConfig& c,
+                                    const std::vector<DriftRun>& runs);
 
 }  // namespace cosda

@@ -13,6 +13,8 @@
 
 #include "analysis/roofline.hpp"
 #include "io/errors.hpp"
+#include "io/output_transaction.hpp"
+#include "io/plot.hpp"
 
 namespace cosda::roofline {
 
@@ -41,7 +43,7 @@ void draw(const Machine& m, const std::vector<MeasuredPoint>& pts,
   script += "set terminal pngcairo size 1400,900 font ',11'\n";
   const std::filesystem::path tmp =
       png.parent_path() / fmt::format(".{}.tmp.{}", png.filename().string(), ::getpid());
-  script += fmt::format("set output '{}'\n", tmp.string());
+  script += "set output " + gp_quote(tmp.filename().string()) + "\n";
   script +=
       fmt::format("set title 'Roofline of {} (one thread; {}), measured steady-state steps'\n",
                   m.strings.count("cpu") ? m.strings.at("cpu") : "this machine",
@@ -91,14 +93,18 @@ void draw(const Machine& m, const std::vector<MeasuredPoint>& pts,
   script += "plot ";
   for (std::size_t i = 0; i < plots.size(); ++i) script += (i ? ", \\\n  " : "") + plots[i];
   script += "\nset output\n";
-  std::FILE* gp = ::popen("gnuplot", "w");
-  if (gp == nullptr) throw std::runtime_error("cannot start gnuplot; install gnuplot-nox");
-  std::fwrite(script.data(), 1, script.size(), gp);
-  const int status = ::pclose(gp);
-  if (status != 0 || !std::filesystem::exists(tmp)) {
-    std::filesystem::remove(tmp);
-    throw std::runtime_error("gnuplot failed to draw " + png.string() +
-                             "; is gnuplot-nox (with the pngcairo terminal) installed?");
+  maybe_inject_failure(png);
+  const GnuplotRun run = run_gnuplot(png.parent_path(), {}, script);
+  std::string why = run.status == 0 ? incomplete_reason(tmp) : "";
+  if (run.status != 0 || !std::filesystem::exists(tmp) || !why.empty()) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    if (run.status != 0)
+      why = run.status == 127 ? "gnuplot not found; install gnuplot-nox (make deps)"
+                              : "gnuplot exited with status " + std::to_string(run.status) +
+                                    "; gnuplot said: " + one_line(run.output);
+    throw std::runtime_error("cannot write " + png.string() + ": " +
+                             (why.empty() ? "gnuplot wrote no image" : why));
   }
   std::filesystem::rename(tmp, png);
 }

@@ -20,17 +20,23 @@ std::string num(double x, const std::string& what) {
 
 void Multiplot::series(const std::string& name, const std::vector<std::vector<std::string>>& rows,
                        const std::string& clause) {
-  script_ += datablock(name, rows);
+  if (rows.empty()) return;
+  data_ += datablock(name, rows);
   plot_ += (plot_.empty() ? "plot " : ", ") + clause;
 }
 
-void Multiplot::end_panel(const std::string& settings) {
-  script_ += settings + (plot_.empty() ? "plot 1/0 notitle" : plot_) + "\n";
+void Multiplot::end_panel(const std::string& settings, const std::string& reset) {
+  if (!plot_.empty()) panels_.push_back(settings + plot_ + "\n" + reset);
   plot_.clear();
 }
 
-void Multiplot::render(const std::filesystem::path& png, int width, int height) {
-  render_png(png, script_ + "unset multiplot\n", width, height);
+bool Multiplot::render(const std::filesystem::path& png, int panel_width, int height) const {
+  if (panels_.empty()) return false;
+  std::string script = data_ + fmt::format("set multiplot layout 1,{} title ", panels_.size()) +
+                       gp_quote(title_) + "\n" + settings_;
+  for (const std::string& p : panels_) script += p;
+  render_png(png, script + "unset multiplot\n", panel_width * int(panels_.size()), height);
+  return true;
 }
 
 }  // namespace cosda

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "io/errors.hpp"
+#include "io/output_transaction.hpp"
 
 namespace cosda {
 namespace {
@@ -188,6 +189,7 @@ bool same_file(const fs::path& a, const fs::path& b) {
 
 void write_file_atomic(const fs::path& path, std::string_view bytes) {
   check_output_file(path);
+  maybe_inject_failure(path);
   const fs::path parent = path.parent_path();
   if (!parent.empty()) {
     std::error_code ec;

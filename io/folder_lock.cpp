@@ -18,6 +18,7 @@ namespace fs = std::filesystem;
 
 FolderLock::FolderLock(const fs::path& dir, const std::string& command) : pid_file_(dir / ".lock") {
   std::error_code ec;
+  created_ = !fs::exists(dir, ec);
   fs::create_directories(dir, ec);
   if (ec)
     throw InputError(command + ": cannot create " + dir.string() + ": " + ec.message() +
@@ -51,6 +52,7 @@ FolderLock::~FolderLock() {
   if (fd_ < 0) return;
   ::unlink(pid_file_.c_str());
   ::close(fd_);
+  if (created_) ::rmdir(pid_file_.parent_path().c_str());  // fails, harmlessly, unless empty
 }
 
 }  // namespace cosda

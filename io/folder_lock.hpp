@@ -17,12 +17,14 @@ class FolderLock {
   FolderLock(const std::filesystem::path& dir, const std::string& command);
   FolderLock(const FolderLock&) = delete;
   FolderLock& operator=(const FolderLock&) = delete;
-  // Removes the ".lock" file and releases the lock.
+  // Removes the ".lock" file and releases the lock; removes `dir` too when the lock created it
+  // and it is empty (a command that failed leaves no new folder).
   ~FolderLock();
 
  private:
   std::filesystem::path pid_file_;
   int fd_ = -1;
+  bool created_ = false;
 };
 
 }  // namespace cosda

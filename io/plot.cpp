@@ -13,6 +13,8 @@
 #include <stdexcept>
 
 #include "io/atomic_file.hpp"
+#include "io/errors.hpp"
+#include "io/output_transaction.hpp"
 
 namespace cosda {
 namespace {
@@ -127,14 +129,24 @@ void render_png(const std::filesystem::path& png, const std::string& body, int w
       fmt::format("set terminal pngcairo size {},{} font 'Sans,11' noenhanced\n", width, height);
   const fs::path dir = png.parent_path().empty() ? fs::path(".") : png.parent_path();
   fs::create_directories(dir);
+  maybe_inject_failure(png);
   const std::string tmp = fmt::format(".{}.tmp.{}.png", png.filename().string(), ::getpid());
   const GnuplotRun run = run_gnuplot(dir, {}, head + "set output " + gp_quote(tmp) + "\n" + body);
   std::error_code ec;
-  if (run.status != 0 || !fs::is_regular_file(dir / tmp, ec) || fs::file_size(dir / tmp, ec) == 0) {
+  std::string why;
+  if (run.status == 127)
+    why = "gnuplot not found; install gnuplot-nox (make deps)";
+  else if (run.status != 0)
+    why = "gnuplot exited with status " + std::to_string(run.status);
+  else if (!fs::is_regular_file(dir / tmp, ec) || fs::file_size(dir / tmp, ec) == 0)
+    why = "gnuplot wrote no image";
+  else
+    why = incomplete_reason(dir / tmp);
+  if (!why.empty()) {
     fs::remove(dir / tmp, ec);
-    throw std::runtime_error(
-        "gnuplot failed to draw " + png.string() +
-        (run.status == 127 ? " (gnuplot not found; install gnuplot-nox: make deps)" : ""));
+    const std::string said = one_line(run.output);
+    throw std::runtime_error("cannot write " + png.string() + ": " + why +
+                             (said.empty() || run.status == 127 ? "" : "; gnuplot said: " + said));
   }
   check_output_file(png);
   fs::rename(dir / tmp, png);

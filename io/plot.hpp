@@ -21,7 +21,8 @@ std::string datablock(const std::string& name, const std::vector<std::vector<std
 
 // Writes `png` (width x height pixels) from the script body (everything after `set output`),
 // and saves the full script as the same path with extension .gp. Throws std::runtime_error
-// naming the figure if gnuplot is missing or fails.
+// naming the figure and the cause (gnuplot's exit status and its own message, or an image not
+// complete to its IEND chunk) if gnuplot is missing or fails.
 void render_png(const std::filesystem::path& png, const std::string& body, int width = 1200,
                 int height = 800);
 

@@ -2,11 +2,15 @@
 // (or user) streams, the cost-accuracy trade-off, and the iterative pseudo-inverse's error
 // (the study: analysis/accuracy_report.hpp).
 //
-// Writes results/<name>/: accuracy.csv (one row per stream, n, variant, m), pinv.csv,
-// summary.md (Pareto fronts), and figures per stream: error_vs_m_<stream>.png,
-// tradeoff_<stream>_n<N>.png, pinv_<stream>.png.
+// Writes <out>/<name>/: accuracy.csv (one row per stream, n, variant, m), pinv.csv,
+// summary.md (Pareto fronts, and the figures not drawn for lack of data), and figures per
+// stream: error_vs_m_<stream>.png, tradeoff_<stream>_n<N>.png, pinv_<stream>.png. All of them
+// are published together (OutputTransaction) or none.
+#include <fmt/format.h>
+
 #include "analysis/accuracy_report.hpp"
 #include "io/atomic_file.hpp"
+#include "io/output_transaction.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/stream_config.hpp"
 #include "sweeps/study_cmd.hpp"
@@ -16,21 +20,28 @@ namespace cosda {
 int cmd_accuracy(const Argv& argv) {
   const auto a = parse_study_args(
       argv, "accuracy", true,
-      "usage: cosda accuracy CONFIG.toml [--results DIR] [--no-plots]\n"
+      "usage: cosda accuracy CONFIG.toml [--out DIR] [--no-figures]\n"
       "Approximation error of the variants against exact attention (relative Frobenius error\n"
       "per step: median and 95th percentile over the steady-state steps) on the streams of\n"
       "the config, with executed FLOPs per step from measure(), and the iterative\n"
-      "pseudo-inverse's error against the exact one. Writes results/<name>/accuracy.csv,\n"
-      "pinv.csv, summary.md and PNG figures. See configs/accuracy.toml for the keys.\n\n");
+      "pseudo-inverse's error against the exact one. Writes DIR/<name>/accuracy.csv,\n"
+      "pinv.csv, summary.md and PNG figures, all or none. See configs/accuracy.toml.\n\n");
   if (!a) return 0;
   const AccuracyConfig c = parse_accuracy_config(a->config);
-  const std::filesystem::path dir = a->results / c.name;
+  OutputTransaction out(a->out / c.name);  // checked before any work
+  out.check_files({"accuracy.csv", "pinv.csv", "summary.md"});
+  if (a->figures) out.check_files(accuracy_figures(c));
   const AccuracyResults r = run_accuracy(c, a->start);
-  write_file_atomic(dir / "accuracy.csv", accuracy_csv(c, r));
-  write_file_atomic(dir / "pinv.csv", pinv_csv(c, r));
-  write_file_atomic(dir / "summary.md", accuracy_summary(c, r));
-  if (a->plots) plot_accuracy(dir, c, r);
-  print_study_done("accuracy", r.rows.size(), "rows", dir / "accuracy.csv", a->start);
+  std::vector<std::string> notes;
+  out.stage([&](const std::filesystem::path& dir) {
+    if (a->figures) notes = plot_accuracy(dir, c, r);
+    write_file_atomic(dir / "accuracy.csv", accuracy_csv(c, r));
+    write_file_atomic(dir / "pinv.csv", pinv_csv(c, r));
+    write_file_atomic(dir / "summary.md", accuracy_summary(c, r, notes));
+  });
+  out.commit();
+  for (const std::string& note : notes) fmt::print(stderr, "accuracy: {}\n", note);
+  print_study_done("accuracy", r.rows.size(), "rows", out.target() / "accuracy.csv", a->start);
   return 0;
 }
 

@@ -2,11 +2,14 @@
 // in float and double, with and without the stabilised mode (the study:
 // analysis/drift_report.hpp).
 //
-// Writes results/<name>/drift.csv (every checkpoint), drift.md (per run: error at the first
+// Writes <out>/<name>/drift.csv (every checkpoint), drift.md (per run: error at the first
 // and last step, the largest, cost per step with and without the stabilised mode, time) and
-// drift_<stream>.png.
+// drift_<stream>.png, all together (OutputTransaction) or none.
+#include <fmt/format.h>
+
 #include "analysis/drift_report.hpp"
 #include "io/atomic_file.hpp"
+#include "io/output_transaction.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/stream_config.hpp"
 #include "sweeps/study_cmd.hpp"
@@ -16,19 +19,31 @@ namespace cosda {
 int cmd_drift(const Argv& argv) {
   const auto a = parse_study_args(
       argv, "drift", true,
-      "usage: cosda drift CONFIG.toml [--results DIR] [--no-plots]\n"
+      "usage: cosda drift CONFIG.toml [--out DIR] [--no-figures]\n"
       "Streams many steps through the continual variants and measures how far their running\n"
       "sums drift from a from-scratch recomputation of the same window, in float and double,\n"
-      "with and without the stabilised mode. Writes results/<name>/drift.csv, drift.md and\n"
-      "drift_<stream>.png. See configs/drift.toml for the keys.\n\n");
+      "with and without the stabilised mode. Writes DIR/<name>/drift.csv, drift.md and\n"
+      "drift_<stream>.png, all or none. See configs/drift.toml for the keys.\n\n");
   if (!a) return 0;
   const DriftConfig c = parse_drift_config(a->config);
-  const std::filesystem::path dir = a->results / c.name;
+  OutputTransaction out(a->out / c.name);  // checked before any work
+  out.check_files({"drift.csv", "drift.md"});
+  if (a->figures)
+    for (const NamedStream& s : c.streams)
+      out.check_files({"drift_" + s.name + ".png", "drift_" + s.name + ".gp"});
   const std::vector<DriftRun> runs = run_drift_study(c);
-  write_file_atomic(dir / "drift.csv", drift_csv(runs));
-  write_file_atomic(dir / "drift.md", drift_markdown(c, runs));
-  if (a->plots) plot_drift(dir, c, runs);
-  print_study_done("drift", runs.size(), "runs", dir / "drift.csv", a->start);
+  std::vector<std::string> notes;
+  out.stage([&](const std::filesystem::path& dir) {
+    if (a->figures) notes = plot_drift(dir, c, runs);
+    std::string md = drift_markdown(c, runs);
+    if (!notes.empty()) md += "\n## Figures not drawn\n\n";
+    for (const std::string& note : notes) md += "- " + note + "\n";
+    write_file_atomic(dir / "drift.csv", drift_csv(runs));
+    write_file_atomic(dir / "drift.md", md);
+  });
+  out.commit();
+  for (const std::string& note : notes) fmt::print(stderr, "drift: {}\n", note);
+  print_study_done("drift", runs.size(), "runs", out.target() / "drift.csv", a->start);
   return 0;
 }
 

@@ -4,6 +4,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/folder_lock.hpp"
+#include "io/output_transaction.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/merge.hpp"
@@ -16,10 +17,11 @@ namespace cosda {
 int cmd_merge(const Argv& argv) {
   Args a("merge",
          {{"out", "DIR", "results root; the merged files go to DIR/<name>/ (default results)"},
-          {"no-report", "", "write points.csv and meta.json only (no table.md, no figures)"}},
+          {"no-report", "", "write points.csv and meta.json only (no table.md, no figures)"},
+          {"no-figures", "", "write table.md and the .gp scripts but do not run gnuplot"}},
          argv);
   if (a.print_help(
-          "usage: cosda merge SHARD_DIR... [--out DIR] [--no-report]\n"
+          "usage: cosda merge SHARD_DIR... [--out DIR] [--no-report | --no-figures]\n"
           "Joins the folders written by cosda sweep CONFIG --shard K/N for K = 1..N into\n"
           "DIR/<name>/ (points.csv in grid order, meta.json, and unless --no-report table.md and\n"
           "the figures), exactly what one unsharded sweep writes. Refuses shards of different\n"
@@ -32,13 +34,20 @@ int cmd_merge(const Argv& argv) {
   const MergedSweep m = merge_shards(a.positional());
   const std::filesystem::path dir = sweep_dir(a.get("out").value_or("results"), m.config);
   check_sweep_outputs(dir);
-  if (!a.has("no-report")) check_report_outputs(m.config, dir);
+  const bool figures = !a.has("no-figures");
+  if (!a.has("no-report")) check_report_outputs(m.config, dir, figures);
+  OutputTransaction out(dir);  // every file published at once, or none
   const FolderLock lock(dir, "cosda merge");
-  write_file_atomic(dir / "points.csv", points_csv(m.rows));
-  write_file_atomic(dir / "meta.json", meta_json(m.config, 0, 0.0));
-  fmt::print("{}: {} points from {} shards -> {}\n", m.config.name, m.rows.size(), m.shards,
-             (dir / "points.csv").string());
-  if (!a.has("no-report")) write_listed_report(m.config, m.rows, dir, true, "  ", "cosda merge");
+  out.stage([&](const std::filesystem::path& stage) {
+    write_file_atomic(stage / "points.csv", points_csv(m.rows));
+    write_file_atomic(stage / "meta.json", meta_json(m.config, 0, 0.0));
+  });
+  const std::string listing =
+      a.has("no-report") ? ""
+                         : write_listed_report(m.config, m.rows, out, figures, "  ", "cosda merge");
+  out.commit({".lock"});
+  fmt::print("{}: {} points from {} shards -> {}\n{}", m.config.name, m.rows.size(), m.shards,
+             (dir / "points.csv").string(), listing);
   return 0;
 }
 

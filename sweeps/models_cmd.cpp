@@ -6,6 +6,7 @@
 #include "analysis/model_report.hpp"
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
+#include "io/output_transaction.hpp"
 #include "io/plot.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
@@ -29,20 +30,27 @@ int cmd_models(const Argv& argv) {
     return 0;
   a.reject_positional("cosda models --help");
   const ReportConfig r = load_report_config(a.get("config").value_or("configs/models/report.toml"));
-  const fs::path out = a.get("out").value_or("results/models");
-  const ModelsReport report = models_report(r, out);
-  for (const auto& f : report.figures) {
-    write_file_atomic(out / (f.file + ".csv"), f.csv);
-    if (a.has("no-figures"))
-      write_file_atomic(out / (f.file + ".gp"), f.script);
-    else
-      render_png(out / (f.file + ".png"), f.script, 1400, 1000);
-  }
-  write_file_atomic(out / "printed.csv", report.printed_csv);
-  write_file_atomic(out / "ratios.csv", report.ratios_csv);
-  write_file_atomic(out / "parts.csv", report.parts_csv);
-  write_file_atomic(out / "report.md", report.markdown);
-  fmt::print("wrote {}\n", (out / "report.md").string());
+  // Every file published together or none; the folder and the fixed names checked first.
+  OutputTransaction out(a.get("out").value_or("results/models"));
+  out.check_files({"printed.csv", "ratios.csv", "parts.csv", "report.md"});
+  for (const auto& f : r.figures)
+    out.check_files({f.file + ".csv", f.file + ".png", f.file + ".gp"});
+  const ModelsReport report = models_report(r, out.target());
+  out.stage([&](const fs::path& dir) {
+    for (const auto& f : report.figures) {
+      write_file_atomic(dir / (f.file + ".csv"), f.csv);
+      if (a.has("no-figures"))
+        write_file_atomic(dir / (f.file + ".gp"), f.script);
+      else
+        render_png(dir / (f.file + ".png"), f.script, 1400, 1000);
+    }
+    write_file_atomic(dir / "printed.csv", report.printed_csv);
+    write_file_atomic(dir / "ratios.csv", report.ratios_csv);
+    write_file_atomic(dir / "parts.csv", report.parts_csv);
+    write_file_atomic(dir / "report.md", report.markdown);
+  });
+  out.commit();
+  fmt::print("wrote {}\n", (out.target() / "report.md").string());
   return 0;
 }
 

@@ -2,9 +2,10 @@
 // at which the output first holds an inf or a NaN, and what the stabilised mode changes, with
 // its measured cost (the study: analysis/overflow_report.hpp).
 //
-// Writes results/<name>/overflow.csv and overflow.md.
+// Writes <out>/<name>/overflow.csv and overflow.md, both together (OutputTransaction) or none.
 #include "analysis/overflow_report.hpp"
 #include "io/atomic_file.hpp"
+#include "io/output_transaction.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/stream_config.hpp"
 #include "sweeps/study_cmd.hpp"
@@ -14,17 +15,21 @@ namespace cosda {
 int cmd_overflow(const Argv& argv) {
   const auto a = parse_study_args(
       argv, "overflow", false,
-      "usage: cosda overflow CONFIG.toml [--results DIR]\n"
+      "usage: cosda overflow CONFIG.toml [--out DIR]\n"
       "For each variant, scalar type and mode (plain, stabilised), the score scale\n"
       "max |q.k|/sqrt(d) at which the variant's output first holds an inf or a NaN.\n"
-      "Writes results/<name>/overflow.csv and overflow.md. See configs/overflow.toml.\n\n");
+      "Writes DIR/<name>/overflow.csv and overflow.md. See configs/overflow.toml.\n\n");
   if (!a) return 0;
   const OverflowConfig c = parse_overflow_config(a->config);
-  const std::filesystem::path dir = a->results / c.name;
+  OutputTransaction out(a->out / c.name);  // checked before any work
+  out.check_files({"overflow.csv", "overflow.md"});
   const std::vector<OverflowJob> jobs = run_overflow_study(c);
-  write_file_atomic(dir / "overflow.csv", overflow_csv(c, jobs));
-  write_file_atomic(dir / "overflow.md", overflow_markdown(c, jobs));
-  print_study_done("overflow", jobs.size(), "searches", dir / "overflow.csv", a->start);
+  out.stage([&](const std::filesystem::path& dir) {
+    write_file_atomic(dir / "overflow.csv", overflow_csv(c, jobs));
+    write_file_atomic(dir / "overflow.md", overflow_markdown(c, jobs));
+  });
+  out.commit();
+  print_study_done("overflow", jobs.size(), "searches", out.target() / "overflow.csv", a->start);
   return 0;
 }
 

@@ -474,13 +474,23 @@ void check_report_outputs(const SweepConfig& c, const fs::path& dir, bool figure
       if (figures || std::string_view(ext) == ".gp") check_output_file(dir / (f.file + ext));
 }
 
-void write_listed_report(const SweepConfig& c, const std::vector<SweepRow>& rows,
-                         const fs::path& dir, bool figures, const std::string& indent,
-                         const std::string& command) {
-  const ReportFiles files = write_report(c, rows, dir, figures);
+std::string write_listed_report(const SweepConfig& c, const std::vector<SweepRow>& rows,
+                                OutputTransaction& out, bool figures, const std::string& indent,
+                                const std::string& command) {
+  ReportFiles files;
+  fs::path stage;
+  out.stage([&](const fs::path& dir) {
+    files = write_report(c, rows, dir, figures);
+    stage = dir;
+  });
+  std::string listing;
   for (const auto& f : files.written)
-    if (f.extension() != ".gp") fmt::print("{}{}\n", indent, f.string());
-  if (!files.note.empty()) fmt::print(stderr, "{}: {}\n", command, files.note);
+    if (f.extension() != ".gp") listing += indent + (out.target() / f.filename()).string() + "\n";
+  std::string note = files.note;
+  if (const auto at = note.find(stage.string()); !stage.empty() && at != std::string::npos)
+    note.replace(at, stage.string().size(), out.target().string());
+  if (!note.empty()) fmt::print(stderr, "{}: {}\n", command, note);
+  return listing;
 }
 
 }  // namespace cosda

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "io/output_transaction.hpp"
 #include "sweeps/config.hpp"
 #include "sweeps/points.hpp"
 #include "sweeps/sweep.hpp"  // read_sweep_points()
@@ -47,10 +48,11 @@ ReportFiles write_report(const SweepConfig& c, const std::vector<SweepRow>& rows
 void check_report_outputs(const SweepConfig& c, const std::filesystem::path& dir,
                           bool figures = true);
 
-// write_report, then the files written (not the .gp scripts) on stdout, one a line after
-// `indent`; a note goes to stderr as "<command>: <note>".
-void write_listed_report(const SweepConfig& c, const std::vector<SweepRow>& rows,
-                         const std::filesystem::path& dir, bool figures, const std::string& indent,
-                         const std::string& command);
+// write_report into the stage of `out` (published by the caller's out.commit()); returns the
+// files written (not the .gp scripts, named as in the target), one a line after `indent`, for
+// stdout once published. A note goes to stderr as "<command>: <note>".
+std::string write_listed_report(const SweepConfig& c, const std::vector<SweepRow>& rows,
+                                OutputTransaction& out, bool figures, const std::string& indent,
+                                const std::string& command);
 
 }  // namespace cosda

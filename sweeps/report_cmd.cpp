@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "io/folder_lock.hpp"
+#include "io/output_transaction.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/config.hpp"
@@ -37,8 +38,12 @@ int cmd_report(const Argv& argv) {
   const std::filesystem::path dir = sweep_dir(a.get("out").value_or("results"), c);
   const std::vector<SweepRow> rows = read_sweep_points(c, dir);
   check_report_outputs(c, dir, !a.has("no-figures"));
+  OutputTransaction out(dir);  // table.md and every figure published at once, or none
   const FolderLock lock(dir, "cosda report");
-  write_listed_report(c, rows, dir, !a.has("no-figures"), "", "cosda report");
+  const std::string listing =
+      write_listed_report(c, rows, out, !a.has("no-figures"), "", "cosda report");
+  out.commit({".lock"});
+  fmt::print("{}", listing);
   return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "analysis/roofline.hpp"
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
+#include "io/output_transaction.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 
@@ -35,6 +36,10 @@ int cmd_roofline(const Argv& argv) {
   if (a.has("points") && !std::filesystem::exists(points))
     throw InputError("cosda roofline: flag --points: no file '" + points +
                      "'; run cosda-bench with --cosda_report first");
+  // machine.json and roofline.png published together or neither; checked before measuring.
+  OutputTransaction tx(out);
+  tx.check_files({"roofline.png"});
+  if (!a.has("plot-only")) tx.check_files({"machine.json"});
   roofline::Machine m;
   const std::filesystem::path json = out / "machine.json";
   if (a.has("plot-only")) {
@@ -46,13 +51,15 @@ int cmd_roofline(const Argv& argv) {
   } else {
     fmt::print(stderr, "measuring the roofline of this machine\n");
     m = roofline::measure_machine(1536, reps);
-    write_file_atomic(json, roofline::to_json(m));
-    fmt::print("wrote {}\n", json.string());
   }
   const auto pts = std::filesystem::exists(points) ? roofline::read_points(points)
                                                    : std::vector<roofline::MeasuredPoint>{};
-  std::filesystem::create_directories(out);
-  roofline::draw(m, pts, out / "roofline.png");
+  tx.stage([&](const std::filesystem::path& dir) {
+    if (!a.has("plot-only")) write_file_atomic(dir / "machine.json", roofline::to_json(m));
+    roofline::draw(m, pts, dir / "roofline.png");
+  });
+  tx.commit();
+  if (!a.has("plot-only")) fmt::print("wrote {}\n", json.string());
   fmt::print("wrote {} ({} measured points)\n", (out / "roofline.png").string(), pts.size());
   return 0;
 }

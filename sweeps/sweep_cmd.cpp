@@ -17,6 +17,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/folder_lock.hpp"
+#include "io/output_transaction.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/config.hpp"
@@ -44,8 +45,9 @@ std::string clock_text(double seconds) {
 
 void print_help(const Args& a) {
   fmt::print(
-      "usage: cosda sweep CONFIG [--out DIR] [--jobs N] [--no-report] [--resume | --fresh]\n"
-      "                  [--shard K/N] [--memory-limit BYTES] [--convention C] [--quiet]\n"
+      "usage: cosda sweep CONFIG [--out DIR] [--jobs N] [--no-report | --no-figures]\n"
+      "                  [--resume | --fresh] [--shard K/N] [--memory-limit BYTES]\n"
+      "                  [--convention C] [--quiet]\n"
       "Measures every point of the config's grid by executing the kernels under counting\n"
       "(fast path) and writes DIR/<name>/points.csv (one row per variant x layers x heads x\n"
       "n x d x m, in the same order whatever --jobs), meta.json (provenance) and then, as\n"
@@ -133,7 +135,8 @@ Prepared prepare(const Args& a) {
   const double limit = sweep_memory_limit(a);
   check_memory(c, plan.shard, plan.jobs, limit);
   check_sweep_outputs(p.dir, a.positional()[0]);
-  if (!a.has("no-report") && plan.shard.whole()) check_report_outputs(c, p.dir);
+  if (!a.has("no-report") && plan.shard.whole())
+    check_report_outputs(c, p.dir, !a.has("no-figures"));
   plan.journal = p.dir / ".points.journal";
   plan.resume = a.has("resume");
   return p;
@@ -146,6 +149,7 @@ int cmd_sweep(const Argv& argv) {
          {{"out", "DIR", "results root; files go to DIR/<name>/ (default results)"},
           {"jobs", "N", "points measured at once (default: all cores)"},
           {"no-report", "", "write points.csv and meta.json only (no table.md, no figures)"},
+          {"no-figures", "", "write table.md and the .gp scripts but do not run gnuplot"},
           {"resume", "", "keep the points an interrupted run of this config and build finished"},
           {"fresh", "", "discard an interrupted run's finished points and start over"},
           {"shard", "K/N", "run only the K-th of N disjoint slices (join them with cosda merge)"},
@@ -166,6 +170,9 @@ int cmd_sweep(const Argv& argv) {
   if (a.has("resume") && a.has("fresh"))
     throw InputError("cosda sweep: --resume and --fresh exclude each other; give one");
   auto [c, plan, dir] = prepare(a);
+  // Every file of the run is published at once when all are complete (the journal, kept in the
+  // folder for --resume until then, is dropped by the same step).
+  OutputTransaction out(dir);
   // Held until the command returns: a second sweep of the folder, or its --fresh, is refused.
   const FolderLock lock(dir, "cosda sweep");
   if (!plan.resume && !a.has("fresh") && std::filesystem::exists(plan.journal))
@@ -187,16 +194,22 @@ int cmd_sweep(const Argv& argv) {
                outcome.rows.size(), plan.journal.string());
     return 130;
   }
-  write_file_atomic(dir / "points.csv", points_csv(outcome.rows));
-  write_file_atomic(dir / "meta.json", meta_json(c, plan.jobs, seconds, plan.shard));
-  std::filesystem::remove(plan.journal);
+  const std::string points = points_csv(outcome.rows);
+  const std::string meta = meta_json(c, plan.jobs, seconds, plan.shard);
+  out.stage([&](const std::filesystem::path& stage) {
+    write_file_atomic(stage / "points.csv", points);
+    write_file_atomic(stage / "meta.json", meta);
+  });
+  std::string listing;
+  if (!a.has("no-report") && plan.shard.whole())
+    listing = write_listed_report(c, outcome.rows, out, !a.has("no-figures"), "  ", "cosda sweep");
+  out.commit({plan.journal.filename().string(), ".lock"});
   fmt::print("{}: {} points ({} skipped{}) in {:.1f} s -> {}\n", c.name, outcome.rows.size(),
              std::count_if(outcome.rows.begin(), outcome.rows.end(),
                            [](const SweepRow& r) { return !r.executed(); }),
              outcome.kept > 0 ? fmt::format(", {} kept from the journal", outcome.kept) : "",
              seconds, (dir / "points.csv").string());
-  if (!a.has("no-report") && plan.shard.whole())
-    write_listed_report(c, outcome.rows, dir, true, "  ", "cosda sweep");
+  fmt::print("{}", listing);
   return 0;
 }
 

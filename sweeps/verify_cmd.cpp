@@ -7,6 +7,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
+#include "io/output_transaction.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/verify.hpp"
@@ -14,11 +15,17 @@
 namespace cosda {
 
 verify::Outcome verify::run(const Options& o) {
+  // Both files published together or neither; the folder and the names checked first.
+  OutputTransaction tx(o.out_dir);
+  tx.check_files({"report.md", "verification.csv"});
   const Report report = build_report(read_grid(o.config), o.config, o.corrections);
-  Outcome out{report.status, report.checks, report.mismatches, o.out_dir / "report.md",
-              o.out_dir / "verification.csv"};
-  write_file_atomic(out.csv, report.csv);
-  write_file_atomic(out.report, report.markdown);
+  Outcome out{report.status, report.checks, report.mismatches, tx.target() / "report.md",
+              tx.target() / "verification.csv"};
+  tx.stage([&](const std::filesystem::path& dir) {
+    write_file_atomic(dir / "verification.csv", report.csv);
+    write_file_atomic(dir / "report.md", report.markdown);
+  });
+  tx.commit();
   return out;
 }
 
@@ -53,7 +60,6 @@ int cmd_verify(const Argv& argv) {
                        "' is not a file; give an existing corrections file, or leave the flag "
                        "out for analysis/corrections.md");
   }
-  check_output_dir(o.out_dir);  // before the grids run
   const verify::Outcome out = verify::run(o);
   fmt::print("{}: {} points, exact forms {} ({} mismatches); wrote {} and {}\n",
              out.status == 0 ? "pass" : "FAIL", out.checks,

@@ -225,4 +225,48 @@ TEST_F(CliFront, OutputInAReadOnlyFolderIsRefused) {
   EXPECT_FALSE(fs::exists(root_ / "ro" / "y.npy"));
 }
 
+// cosda accuracy on variants of one output shape only, or exact ones only: exit 0, the summary,
+// the figures that have data (one panel where one shape has data), and a note for each figure
+// without data, which is not drawn; --results and --no-plots still read, with one line each.
+TEST_F(CliFront, AccuracyDrawsTheFiguresThatHaveData) {
+  const std::string head =
+      "d = 4\nn = [8]\nm = [2, 4]\nsteps = 6\ncalibration = 16\npinv_iterations = 6\n"
+      "pinv_study_iterations = [0, 6]\npinv_study_windows = 1\n"
+      "[[stream]]\nname = \"g\"\nkind = \"gaussian\"\nseed = 1\n";
+  struct Case {
+    std::string name, variants;
+    bool error_vs_m;
+  };
+  for (const Case& c : {Case{"single", R"(["co_si", "cony_si_fix", "corf_si"])", true},
+                        Case{"whole", R"(["co_re", "cony_re_fix"])", true},
+                        Case{"exact", R"(["co_si", "co_re"])", false}}) {
+    write(root_ / (c.name + ".toml"),
+          "name = \"" + c.name + "\"\nvariants = " + c.variants + "\n" + head);
+    const Outcome r = cosda({"accuracy", c.name + ".toml", "--out", "out"});
+    ASSERT_EQ(r.status, 0) << c.name << ": " << r.err;
+    const fs::path dir = root_ / "out" / c.name;
+    const std::string summary = read(dir / "summary.md");
+    EXPECT_NE(summary.find("# Accuracy"), std::string::npos);
+    EXPECT_EQ(fs::exists(dir / "error_vs_m_g.png"), c.error_vs_m) << c.name;
+    EXPECT_EQ(summary.find("error_vs_m_g.png: no variant") != std::string::npos, !c.error_vs_m)
+        << summary;
+    const std::string script = read(dir / "tradeoff_g_n8.gp");
+    EXPECT_NE(script.find(c.name == "exact" ? "layout 1,2" : "layout 1,1"), std::string::npos)
+        << c.name;
+    EXPECT_NE(script.find("(FLOPs"), std::string::npos);  // units on the axis
+    if (c.name == "single") {  // corf_si's m counts features, not landmarks
+      EXPECT_NE(read(dir / "error_vs_m_g.gp").find("random features"), std::string::npos);
+    }
+    if (c.name != "exact") {  // the exact variant sits below the approximate ones' range
+      EXPECT_NE(script.find("exact variants"), std::string::npos);
+    }
+  }
+  const Outcome old = cosda({"accuracy", "whole.toml", "--results", "old", "--no-plots"});
+  ASSERT_EQ(old.status, 0) << old.err;
+  EXPECT_TRUE(fs::exists(root_ / "old/whole/summary.md"));
+  EXPECT_FALSE(fs::exists(root_ / "old/whole/tradeoff_g_n8.png"));
+  EXPECT_NE(old.err.find("--results is deprecated"), std::string::npos) << old.err;
+  EXPECT_NE(old.err.find("--no-plots is deprecated"), std::string::npos) << old.err;
+}
+
 }  // namespace

@@ -1,12 +1,5 @@
-set terminal pngcairo size 1500,520 font 'Sans,11' noenhanced
+set terminal pngcairo size 1500,560 font 'Sans,11' noenhanced
 set output 'pinv_ar1.png'
-set multiplot layout 1,3 title 'iterative pseudo-inverse of Gamma_phi (segment-means landmarks) vs the exact one, stream ar1; median over windows; dotted: iterations the variants use'
-set logscale y
-set grid
-set key top right font ',9'
-set format y '%.0e'
-set xlabel 'iterations'
-set ylabel 'relative Frobenius error'
 $p64_2 << EOD
 0 9.499560e-01
 1 8.812848e-01
@@ -15,12 +8,12 @@ $p64_2 << EOD
 4 1.137273e-01
 5 4.636904e-03
 6 3.045102e-07
-8 2.095809e-16
-10 2.111418e-16
-12 2.317306e-16
-16 2.111418e-16
-20 2.880324e-16
-24 2.317306e-16
+8 2.396170e-16
+10 2.895231e-16
+12 1.388098e-16
+16 3.004043e-16
+20 2.134205e-16
+24 1.388098e-16
 EOD
 $p64_4 << EOD
 0 9.999044e-01
@@ -33,9 +26,9 @@ $p64_4 << EOD
 8 6.930773e-01
 10 4.391802e-01
 12 1.294733e-01
-16 1.120464e-14
-20 8.212124e-15
-24 8.481083e-15
+16 4.098002e-15
+20 3.744817e-15
+24 3.824792e-15
 EOD
 $p64_8 << EOD
 0 9.999930e-01
@@ -49,8 +42,8 @@ $p64_8 << EOD
 10 7.758150e-01
 12 5.054697e-01
 16 4.001428e-01
-20 1.873689e-10
-24 5.907043e-14
+20 1.873431e-10
+24 2.929669e-14
 EOD
 $p64_16 << EOD
 0 9.999999e-01
@@ -65,7 +58,7 @@ $p64_16 << EOD
 12 9.639980e-01
 16 5.279622e-01
 20 1.839625e-01
-24 3.098133e-13
+24 4.015641e-13
 EOD
 $p64_32 << EOD
 0 1.000000e+00
@@ -97,9 +90,6 @@ $p64_64 << EOD
 20 9.861805e-01
 24 7.033477e-01
 EOD
-set title 'n = 64'
-set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
-plot $p64_2 using 1:2 with linespoints lw 2 title 'm = 2', $p64_4 using 1:2 with linespoints lw 2 title 'm = 4', $p64_8 using 1:2 with linespoints lw 2 title 'm = 8', $p64_16 using 1:2 with linespoints lw 2 title 'm = 16', $p64_32 using 1:2 with linespoints lw 2 title 'm = 32', $p64_64 using 1:2 with linespoints lw 2 title 'm = 64'
 $p120_2 << EOD
 0 9.526573e-01
 1 8.888744e-01
@@ -108,12 +98,12 @@ $p120_2 << EOD
 4 2.329837e-01
 5 4.356904e-02
 6 2.574633e-04
-8 3.320794e-16
-10 4.075663e-16
-12 3.402201e-16
-16 2.975329e-16
-20 2.520443e-16
-24 3.488958e-16
+8 2.205148e-16
+10 2.281279e-16
+12 2.934658e-16
+16 2.281279e-16
+20 2.617257e-16
+24 2.934658e-16
 EOD
 $p120_4 << EOD
 0 9.996316e-01
@@ -125,10 +115,10 @@ $p120_4 << EOD
 6 8.468127e-01
 8 3.912307e-01
 10 1.538598e-02
-12 4.280239e-15
-16 8.924449e-16
-20 8.966810e-16
-24 6.628063e-16
+12 5.445323e-15
+16 1.278943e-15
+20 7.350655e-16
+24 1.260593e-15
 EOD
 $p120_8 << EOD
 0 9.999959e-01
@@ -141,9 +131,9 @@ $p120_8 << EOD
 8 9.807648e-01
 10 8.942309e-01
 12 4.540218e-01
-16 7.147195e-15
-20 9.164185e-15
-24 7.885321e-15
+16 5.322077e-15
+20 6.292879e-15
+24 5.825032e-15
 EOD
 $p120_16 << EOD
 0 9.999998e-01
@@ -157,8 +147,8 @@ $p120_16 << EOD
 10 9.907799e-01
 12 9.519685e-01
 16 1.852595e-01
-20 2.087284e-14
-24 2.308581e-14
+20 3.315392e-14
+24 2.875048e-14
 EOD
 $p120_32 << EOD
 0 1.000000e+00
@@ -190,9 +180,6 @@ $p120_64 << EOD
 20 9.921461e-01
 24 8.098706e-01
 EOD
-set title 'n = 120'
-set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
-plot $p120_2 using 1:2 with linespoints lw 2 title 'm = 2', $p120_4 using 1:2 with linespoints lw 2 title 'm = 4', $p120_8 using 1:2 with linespoints lw 2 title 'm = 8', $p120_16 using 1:2 with linespoints lw 2 title 'm = 16', $p120_32 using 1:2 with linespoints lw 2 title 'm = 32', $p120_64 using 1:2 with linespoints lw 2 title 'm = 64'
 $p512_2 << EOD
 0 9.845448e-01
 1 9.625790e-01
@@ -201,12 +188,12 @@ $p512_2 << EOD
 4 4.420519e-01
 5 1.902919e-01
 6 2.289789e-02
-8 1.485215e-13
-10 5.752834e-16
-12 7.196116e-16
-16 6.609821e-16
-20 7.810190e-16
-24 7.196116e-16
+8 1.483968e-13
+10 5.692631e-16
+12 5.646745e-16
+16 5.646745e-16
+20 5.646745e-16
+24 5.646745e-16
 EOD
 $p512_4 << EOD
 0 9.921692e-01
@@ -217,11 +204,11 @@ $p512_4 << EOD
 5 4.328811e-01
 6 1.721576e-01
 8 1.643506e-05
-10 4.291420e-16
-12 4.427258e-16
-16 5.416459e-16
-20 4.245485e-16
-24 4.114837e-16
+10 8.053252e-16
+12 7.046453e-16
+16 7.435490e-16
+20 8.008511e-16
+24 8.062089e-16
 EOD
 $p512_8 << EOD
 0 9.985928e-01
@@ -233,10 +220,10 @@ $p512_8 << EOD
 6 6.622742e-01
 8 3.007598e-01
 10 3.430736e-03
-12 1.003053e-15
-16 1.076559e-15
-20 1.082696e-15
-24 9.559277e-16
+12 1.036840e-15
+16 1.199003e-15
+20 1.267161e-15
+24 1.058006e-15
 EOD
 $p512_16 << EOD
 0 9.999846e-01
@@ -249,9 +236,9 @@ $p512_16 << EOD
 8 9.602905e-01
 10 8.174404e-01
 12 4.160188e-01
-16 1.320375e-10
-20 7.451136e-15
-24 5.969711e-15
+16 1.320412e-10
+20 6.936222e-15
+24 7.782376e-15
 EOD
 $p512_32 << EOD
 0 9.999999e-01
@@ -266,7 +253,7 @@ $p512_32 << EOD
 12 9.821423e-01
 16 5.880346e-01
 20 3.225174e-05
-24 6.142286e-14
+24 8.622455e-14
 EOD
 $p512_64 << EOD
 0 1.000000e+00
@@ -281,9 +268,25 @@ $p512_64 << EOD
 12 9.940187e-01
 16 8.726187e-01
 20 6.872358e-03
-24 9.050629e-14
+24 8.559235e-14
 EOD
+set multiplot layout 1,3 title 'iterative pseudo-inverse of Gamma_phi (segment-means landmarks) vs the exact one, stream ar1; median over windows; dotted: iterations the variants use'
+set logscale y
+set grid
+set key below font ',9'
+set format y '%.0e'
+set xlabel 'iterations (count)'
+set ylabel 'relative Frobenius error (unitless)'
+set title 'n = 64'
+set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
+plot $p64_2 using 1:2 with linespoints lw 2 title 'm = 2', $p64_4 using 1:2 with linespoints lw 2 title 'm = 4', $p64_8 using 1:2 with linespoints lw 2 title 'm = 8', $p64_16 using 1:2 with linespoints lw 2 title 'm = 16', $p64_32 using 1:2 with linespoints lw 2 title 'm = 32', $p64_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
+set title 'n = 120'
+set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
+plot $p120_2 using 1:2 with linespoints lw 2 title 'm = 2', $p120_4 using 1:2 with linespoints lw 2 title 'm = 4', $p120_8 using 1:2 with linespoints lw 2 title 'm = 8', $p120_16 using 1:2 with linespoints lw 2 title 'm = 16', $p120_32 using 1:2 with linespoints lw 2 title 'm = 32', $p120_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
 set title 'n = 512'
 set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
 plot $p512_2 using 1:2 with linespoints lw 2 title 'm = 2', $p512_4 using 1:2 with linespoints lw 2 title 'm = 4', $p512_8 using 1:2 with linespoints lw 2 title 'm = 8', $p512_16 using 1:2 with linespoints lw 2 title 'm = 16', $p512_32 using 1:2 with linespoints lw 2 title 'm = 32', $p512_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
 unset multiplot

@@ -1,12 +1,5 @@
-set terminal pngcairo size 1500,520 font 'Sans,11' noenhanced
+set terminal pngcairo size 1500,560 font 'Sans,11' noenhanced
 set output 'pinv_flat.png'
-set multiplot layout 1,3 title 'iterative pseudo-inverse of Gamma_phi (segment-means landmarks) vs the exact one, stream flat; median over windows; dotted: iterations the variants use'
-set logscale y
-set grid
-set key top right font ',9'
-set format y '%.0e'
-set xlabel 'iterations'
-set ylabel 'relative Frobenius error'
 $p64_2 << EOD
 0 9.999980e-01
 1 9.999949e-01
@@ -18,9 +11,9 @@ $p64_2 << EOD
 8 9.834455e-01
 10 8.464079e-01
 12 3.633879e-01
-16 2.500984e-14
-20 3.331403e-14
-24 2.523629e-14
+16 3.998121e-14
+20 2.741333e-14
+24 1.978334e-14
 EOD
 $p64_4 << EOD
 0 9.999969e-01
@@ -48,9 +41,9 @@ $p64_8 << EOD
 8 9.838477e-01
 10 9.139808e-01
 12 5.668664e-01
-16 1.550759e-14
-20 2.132823e-14
-24 1.734389e-14
+16 1.839538e-14
+20 1.588673e-14
+24 1.759337e-14
 EOD
 $p64_16 << EOD
 0 9.999985e-01
@@ -63,9 +56,9 @@ $p64_16 << EOD
 8 9.906075e-01
 10 9.485834e-01
 12 7.376434e-01
-16 7.980182e-09
-20 3.174561e-14
-24 3.007379e-14
+16 7.980181e-09
+20 3.079822e-14
+24 3.379090e-14
 EOD
 $p64_32 << EOD
 0 1.000000e+00
@@ -95,11 +88,8 @@ $p64_64 << EOD
 12 9.803404e-01
 16 6.495782e-01
 20 5.225920e-02
-24 1.016581e-13
+24 1.193220e-13
 EOD
-set title 'n = 64'
-set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
-plot $p64_2 using 1:2 with linespoints lw 2 title 'm = 2', $p64_4 using 1:2 with linespoints lw 2 title 'm = 4', $p64_8 using 1:2 with linespoints lw 2 title 'm = 8', $p64_16 using 1:2 with linespoints lw 2 title 'm = 16', $p64_32 using 1:2 with linespoints lw 2 title 'm = 32', $p64_64 using 1:2 with linespoints lw 2 title 'm = 64'
 $p120_2 << EOD
 0 9.999852e-01
 1 9.999631e-01
@@ -142,8 +132,8 @@ $p120_8 << EOD
 10 9.327077e-01
 12 6.513776e-01
 16 5.551205e-06
-20 2.304219e-14
-24 2.549836e-14
+20 4.154215e-14
+24 6.172574e-14
 EOD
 $p120_16 << EOD
 0 9.999999e-01
@@ -173,7 +163,7 @@ $p120_32 << EOD
 12 9.991489e-01
 16 9.736510e-01
 20 4.966974e-01
-24 4.507408e-08
+24 4.507490e-08
 EOD
 $p120_64 << EOD
 0 1.000000e+00
@@ -188,11 +178,8 @@ $p120_64 << EOD
 12 9.947830e-01
 16 8.878078e-01
 20 3.916052e-01
-24 1.548700e-10
+24 1.551168e-10
 EOD
-set title 'n = 120'
-set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
-plot $p120_2 using 1:2 with linespoints lw 2 title 'm = 2', $p120_4 using 1:2 with linespoints lw 2 title 'm = 4', $p120_8 using 1:2 with linespoints lw 2 title 'm = 8', $p120_16 using 1:2 with linespoints lw 2 title 'm = 16', $p120_32 using 1:2 with linespoints lw 2 title 'm = 32', $p120_64 using 1:2 with linespoints lw 2 title 'm = 64'
 $p512_2 << EOD
 0 9.999998e-01
 1 9.999995e-01
@@ -220,8 +207,8 @@ $p512_4 << EOD
 10 9.751434e-01
 12 8.349263e-01
 16 8.373658e-02
-20 1.599474e-13
-24 1.561412e-13
+20 1.982230e-13
+24 2.091556e-13
 EOD
 $p512_8 << EOD
 0 9.999998e-01
@@ -235,8 +222,8 @@ $p512_8 << EOD
 10 9.828384e-01
 12 9.074732e-01
 16 1.497750e-02
-20 6.946554e-14
-24 7.584199e-14
+20 6.705137e-14
+24 8.317962e-14
 EOD
 $p512_16 << EOD
 0 1.000000e+00
@@ -283,7 +270,23 @@ $p512_64 << EOD
 20 9.845527e-01
 24 7.049818e-01
 EOD
+set multiplot layout 1,3 title 'iterative pseudo-inverse of Gamma_phi (segment-means landmarks) vs the exact one, stream flat; median over windows; dotted: iterations the variants use'
+set logscale y
+set grid
+set key below font ',9'
+set format y '%.0e'
+set xlabel 'iterations (count)'
+set ylabel 'relative Frobenius error (unitless)'
+set title 'n = 64'
+set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
+plot $p64_2 using 1:2 with linespoints lw 2 title 'm = 2', $p64_4 using 1:2 with linespoints lw 2 title 'm = 4', $p64_8 using 1:2 with linespoints lw 2 title 'm = 8', $p64_16 using 1:2 with linespoints lw 2 title 'm = 16', $p64_32 using 1:2 with linespoints lw 2 title 'm = 32', $p64_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
+set title 'n = 120'
+set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
+plot $p120_2 using 1:2 with linespoints lw 2 title 'm = 2', $p120_4 using 1:2 with linespoints lw 2 title 'm = 4', $p120_8 using 1:2 with linespoints lw 2 title 'm = 8', $p120_16 using 1:2 with linespoints lw 2 title 'm = 16', $p120_32 using 1:2 with linespoints lw 2 title 'm = 32', $p120_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
 set title 'n = 512'
 set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
 plot $p512_2 using 1:2 with linespoints lw 2 title 'm = 2', $p512_4 using 1:2 with linespoints lw 2 title 'm = 4', $p512_8 using 1:2 with linespoints lw 2 title 'm = 8', $p512_16 using 1:2 with linespoints lw 2 title 'm = 16', $p512_32 using 1:2 with linespoints lw 2 title 'm = 32', $p512_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
 unset multiplot

@@ -1,12 +1,5 @@
-set terminal pngcairo size 1500,520 font 'Sans,11' noenhanced
+set terminal pngcairo size 1500,560 font 'Sans,11' noenhanced
 set output 'pinv_gaussian.png'
-set multiplot layout 1,3 title 'iterative pseudo-inverse of Gamma_phi (segment-means landmarks) vs the exact one, stream gaussian; median over windows; dotted: iterations the variants use'
-set logscale y
-set grid
-set key top right font ',9'
-set format y '%.0e'
-set xlabel 'iterations'
-set ylabel 'relative Frobenius error'
 $p64_2 << EOD
 0 9.999617e-01
 1 9.999047e-01
@@ -18,9 +11,9 @@ $p64_2 << EOD
 8 7.533785e-01
 10 2.540557e-01
 12 5.543870e-04
-16 9.678374e-15
-20 1.214958e-14
-24 1.173785e-14
+16 9.922866e-15
+20 1.169846e-14
+24 1.170305e-14
 EOD
 $p64_4 << EOD
 0 9.999782e-01
@@ -34,8 +27,8 @@ $p64_4 << EOD
 10 5.916438e-01
 12 4.885855e-01
 16 4.128708e-02
-20 1.215202e-13
-24 1.187513e-13
+20 1.520916e-13
+24 2.066263e-13
 EOD
 $p64_8 << EOD
 0 9.999996e-01
@@ -49,8 +42,8 @@ $p64_8 << EOD
 10 9.891023e-01
 12 9.185579e-01
 16 2.919385e-02
-20 1.006789e-13
-24 1.189691e-13
+20 6.846721e-14
+24 5.691214e-14
 EOD
 $p64_16 << EOD
 0 9.999753e-01
@@ -64,8 +57,8 @@ $p64_16 << EOD
 10 6.895384e-01
 12 4.540803e-01
 16 4.494080e-05
-20 7.282037e-15
-24 1.037485e-14
+20 1.359996e-14
+24 9.734753e-15
 EOD
 $p64_32 << EOD
 0 9.999936e-01
@@ -78,9 +71,9 @@ $p64_32 << EOD
 8 9.808598e-01
 10 9.213411e-01
 12 6.783470e-01
-16 6.847645e-13
-20 1.198277e-14
-24 9.919521e-15
+16 6.826914e-13
+20 1.091755e-14
+24 1.211747e-14
 EOD
 $p64_64 << EOD
 0 9.999956e-01
@@ -94,12 +87,9 @@ $p64_64 << EOD
 10 9.649819e-01
 12 8.702515e-01
 16 1.935854e-04
-20 1.939641e-14
-24 2.014251e-14
+20 1.789095e-14
+24 1.493180e-14
 EOD
-set title 'n = 64'
-set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
-plot $p64_2 using 1:2 with linespoints lw 2 title 'm = 2', $p64_4 using 1:2 with linespoints lw 2 title 'm = 4', $p64_8 using 1:2 with linespoints lw 2 title 'm = 8', $p64_16 using 1:2 with linespoints lw 2 title 'm = 16', $p64_32 using 1:2 with linespoints lw 2 title 'm = 32', $p64_64 using 1:2 with linespoints lw 2 title 'm = 64'
 $p120_2 << EOD
 0 9.998296e-01
 1 9.995750e-01
@@ -110,10 +100,10 @@ $p120_2 << EOD
 6 8.773149e-01
 8 3.148617e-01
 10 5.510064e-04
-12 3.516821e-15
-16 2.711804e-15
-20 2.591264e-15
-24 2.034943e-15
+12 3.360372e-15
+16 3.460362e-15
+20 3.926981e-15
+24 4.166246e-15
 EOD
 $p120_4 << EOD
 0 9.999413e-01
@@ -125,10 +115,10 @@ $p120_4 << EOD
 6 9.504728e-01
 8 7.147600e-01
 10 8.100709e-02
-12 2.148507e-09
-16 6.740464e-15
-20 6.205664e-15
-24 6.274207e-15
+12 2.148506e-09
+16 5.512719e-15
+20 5.470758e-15
+24 5.378132e-15
 EOD
 $p120_8 << EOD
 0 9.999614e-01
@@ -141,9 +131,9 @@ $p120_8 << EOD
 8 8.148561e-01
 10 3.959268e-01
 12 2.379078e-02
-16 1.173527e-14
-20 1.132317e-14
-24 1.055021e-14
+16 7.275460e-15
+20 8.272082e-15
+24 7.621812e-15
 EOD
 $p120_16 << EOD
 0 9.999997e-01
@@ -157,8 +147,8 @@ $p120_16 << EOD
 10 9.931947e-01
 12 9.611399e-01
 16 1.003321e-01
-20 7.954877e-14
-24 7.135125e-14
+20 4.942543e-14
+24 6.068157e-14
 EOD
 $p120_32 << EOD
 0 9.999996e-01
@@ -172,8 +162,8 @@ $p120_32 << EOD
 10 9.859954e-01
 12 9.360253e-01
 16 4.261952e-01
-20 7.593373e-08
-24 6.603275e-14
+20 7.593377e-08
+24 8.933407e-14
 EOD
 $p120_64 << EOD
 0 9.999990e-01
@@ -188,11 +178,8 @@ $p120_64 << EOD
 12 9.242290e-01
 16 4.486767e-01
 20 1.439080e-05
-24 3.892129e-14
+24 3.233356e-14
 EOD
-set title 'n = 120'
-set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
-plot $p120_2 using 1:2 with linespoints lw 2 title 'm = 2', $p120_4 using 1:2 with linespoints lw 2 title 'm = 4', $p120_8 using 1:2 with linespoints lw 2 title 'm = 8', $p120_16 using 1:2 with linespoints lw 2 title 'm = 16', $p120_32 using 1:2 with linespoints lw 2 title 'm = 32', $p120_64 using 1:2 with linespoints lw 2 title 'm = 64'
 $p512_2 << EOD
 0 9.999927e-01
 1 9.999818e-01
@@ -220,8 +207,8 @@ $p512_4 << EOD
 10 8.633869e-01
 12 5.308190e-01
 16 1.009633e-01
-20 6.334308e-14
-24 4.098236e-14
+20 6.345088e-14
+24 4.112962e-14
 EOD
 $p512_8 << EOD
 0 9.999984e-01
@@ -234,9 +221,9 @@ $p512_8 << EOD
 8 9.856726e-01
 10 9.108177e-01
 12 5.754565e-01
-16 3.125647e-13
-20 3.385799e-14
-24 2.596951e-14
+16 3.105310e-13
+20 2.564302e-14
+24 3.261175e-14
 EOD
 $p512_16 << EOD
 0 9.999998e-01
@@ -250,8 +237,8 @@ $p512_16 << EOD
 10 9.906440e-01
 12 9.554592e-01
 16 9.622043e-02
-20 8.284808e-14
-24 9.445886e-14
+20 8.678915e-14
+24 8.368503e-14
 EOD
 $p512_32 << EOD
 0 1.000000e+00
@@ -281,9 +268,25 @@ $p512_64 << EOD
 12 9.986894e-01
 16 9.748916e-01
 20 4.908546e-01
-24 7.617818e-13
+24 6.471132e-13
 EOD
+set multiplot layout 1,3 title 'iterative pseudo-inverse of Gamma_phi (segment-means landmarks) vs the exact one, stream gaussian; median over windows; dotted: iterations the variants use'
+set logscale y
+set grid
+set key below font ',9'
+set format y '%.0e'
+set xlabel 'iterations (count)'
+set ylabel 'relative Frobenius error (unitless)'
+set title 'n = 64'
+set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
+plot $p64_2 using 1:2 with linespoints lw 2 title 'm = 2', $p64_4 using 1:2 with linespoints lw 2 title 'm = 4', $p64_8 using 1:2 with linespoints lw 2 title 'm = 8', $p64_16 using 1:2 with linespoints lw 2 title 'm = 16', $p64_32 using 1:2 with linespoints lw 2 title 'm = 32', $p64_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
+set title 'n = 120'
+set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
+plot $p120_2 using 1:2 with linespoints lw 2 title 'm = 2', $p120_4 using 1:2 with linespoints lw 2 title 'm = 4', $p120_8 using 1:2 with linespoints lw 2 title 'm = 8', $p120_16 using 1:2 with linespoints lw 2 title 'm = 16', $p120_32 using 1:2 with linespoints lw 2 title 'm = 32', $p120_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
 set title 'n = 512'
 set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
 plot $p512_2 using 1:2 with linespoints lw 2 title 'm = 2', $p512_4 using 1:2 with linespoints lw 2 title 'm = 4', $p512_8 using 1:2 with linespoints lw 2 title 'm = 8', $p512_16 using 1:2 with linespoints lw 2 title 'm = 16', $p512_32 using 1:2 with linespoints lw 2 title 'm = 32', $p512_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
 unset multiplot

@@ -1,12 +1,5 @@
-set terminal pngcairo size 1500,520 font 'Sans,11' noenhanced
+set terminal pngcairo size 1500,560 font 'Sans,11' noenhanced
 set output 'pinv_peaked.png'
-set multiplot layout 1,3 title 'iterative pseudo-inverse of Gamma_phi (segment-means landmarks) vs the exact one, stream peaked; median over windows; dotted: iterations the variants use'
-set logscale y
-set grid
-set key top right font ',9'
-set format y '%.0e'
-set xlabel 'iterations'
-set ylabel 'relative Frobenius error'
 $p64_2 << EOD
 0 9.997416e-01
 1 9.993591e-01
@@ -32,10 +25,10 @@ $p64_4 << EOD
 6 7.886695e-01
 8 1.743842e-01
 10 2.431159e-06
-12 1.123637e-15
-16 1.380555e-15
-20 1.585508e-15
-24 1.181235e-15
+12 2.765321e-15
+16 3.553479e-15
+20 2.808065e-15
+24 3.197893e-15
 EOD
 $p64_8 << EOD
 0 9.992406e-01
@@ -47,10 +40,10 @@ $p64_8 << EOD
 6 7.389492e-01
 8 3.921067e-01
 10 6.092134e-02
-12 1.676030e-09
-16 1.833702e-15
-20 1.674267e-15
-24 2.171299e-15
+12 1.676031e-09
+16 1.693966e-15
+20 1.598208e-15
+24 9.838821e-16
 EOD
 $p64_16 << EOD
 0 9.997067e-01
@@ -63,9 +56,9 @@ $p64_16 << EOD
 8 6.846873e-01
 10 8.243771e-02
 12 1.500952e-08
-16 1.776989e-15
-20 1.788950e-15
-24 1.582627e-15
+16 1.980710e-15
+20 2.334588e-15
+24 2.211819e-15
 EOD
 $p64_32 << EOD
 0 9.999656e-01
@@ -78,9 +71,9 @@ $p64_32 << EOD
 8 9.697949e-01
 10 8.370789e-01
 12 2.045475e-01
-16 1.789756e-15
-20 1.534807e-15
-24 1.788862e-15
+16 3.862529e-15
+20 3.540582e-15
+24 4.155957e-15
 EOD
 $p64_64 << EOD
 0 9.999988e-01
@@ -94,12 +87,9 @@ $p64_64 << EOD
 10 9.850396e-01
 12 9.164043e-01
 16 1.309994e-01
-20 7.028971e-15
-24 6.993103e-15
+20 1.183866e-14
+24 1.201015e-14
 EOD
-set title 'n = 64'
-set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
-plot $p64_2 using 1:2 with linespoints lw 2 title 'm = 2', $p64_4 using 1:2 with linespoints lw 2 title 'm = 4', $p64_8 using 1:2 with linespoints lw 2 title 'm = 8', $p64_16 using 1:2 with linespoints lw 2 title 'm = 16', $p64_32 using 1:2 with linespoints lw 2 title 'm = 32', $p64_64 using 1:2 with linespoints lw 2 title 'm = 64'
 $p120_2 << EOD
 0 9.964399e-01
 1 9.912101e-01
@@ -110,10 +100,10 @@ $p120_2 << EOD
 6 4.493852e-01
 8 1.535985e-01
 10 5.207323e-06
-12 1.165515e-15
-16 1.865257e-15
-20 1.564268e-15
-24 1.792054e-15
+12 1.247251e-15
+16 1.966499e-15
+20 1.806704e-15
+24 1.966499e-15
 EOD
 $p120_4 << EOD
 0 9.993850e-01
@@ -125,10 +115,10 @@ $p120_4 << EOD
 6 7.255740e-01
 8 3.524346e-01
 10 1.525331e-02
-12 5.183138e-15
-16 2.399361e-15
-20 1.520851e-15
-24 2.360664e-15
+12 5.589857e-15
+16 2.855416e-15
+20 1.729726e-15
+24 2.551276e-15
 EOD
 $p120_8 << EOD
 0 9.999081e-01
@@ -141,9 +131,9 @@ $p120_8 << EOD
 8 8.068545e-01
 10 1.791542e-01
 12 7.659555e-07
-16 3.364210e-15
-20 2.235161e-15
-24 2.698245e-15
+16 2.380937e-15
+20 2.478382e-15
+24 3.540493e-15
 EOD
 $p120_16 << EOD
 0 9.999893e-01
@@ -156,9 +146,9 @@ $p120_16 << EOD
 8 9.784208e-01
 10 8.812340e-01
 12 3.901838e-01
-16 5.515529e-15
-20 4.869700e-15
-24 5.723178e-15
+16 6.275987e-15
+20 4.796687e-15
+24 6.192915e-15
 EOD
 $p120_32 << EOD
 0 9.999106e-01
@@ -172,8 +162,8 @@ $p120_32 << EOD
 10 6.306748e-01
 12 4.935215e-01
 16 1.260141e-01
-20 1.759357e-14
-24 1.435418e-14
+20 7.436484e-14
+24 5.814580e-14
 EOD
 $p120_64 << EOD
 0 9.999954e-01
@@ -187,12 +177,9 @@ $p120_64 << EOD
 10 9.619103e-01
 12 8.172214e-01
 16 1.733117e-04
-20 4.921831e-15
-24 5.084429e-15
+20 9.047037e-15
+24 1.053407e-14
 EOD
-set title 'n = 120'
-set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
-plot $p120_2 using 1:2 with linespoints lw 2 title 'm = 2', $p120_4 using 1:2 with linespoints lw 2 title 'm = 4', $p120_8 using 1:2 with linespoints lw 2 title 'm = 8', $p120_16 using 1:2 with linespoints lw 2 title 'm = 16', $p120_32 using 1:2 with linespoints lw 2 title 'm = 32', $p120_64 using 1:2 with linespoints lw 2 title 'm = 64'
 $p512_2 << EOD
 0 9.999989e-01
 1 9.999973e-01
@@ -219,9 +206,9 @@ $p512_4 << EOD
 8 9.776361e-01
 10 8.642597e-01
 12 3.237701e-01
-16 1.945135e-14
-20 2.243118e-14
-24 1.600829e-14
+16 2.892748e-14
+20 1.878406e-14
+24 1.889350e-14
 EOD
 $p512_8 << EOD
 0 9.999923e-01
@@ -234,9 +221,9 @@ $p512_8 << EOD
 8 9.605018e-01
 10 8.297381e-01
 12 2.109909e-01
-16 1.097298e-14
-20 9.505841e-15
-24 1.098510e-14
+16 2.818839e-14
+20 2.863801e-14
+24 2.637983e-14
 EOD
 $p512_16 << EOD
 0 9.999919e-01
@@ -249,9 +236,9 @@ $p512_16 << EOD
 8 9.665294e-01
 10 8.357184e-01
 12 3.385762e-01
-16 1.319839e-14
-20 1.500686e-14
-24 1.293905e-14
+16 1.528007e-14
+20 1.263748e-14
+24 1.108280e-14
 EOD
 $p512_32 << EOD
 0 9.999994e-01
@@ -265,8 +252,8 @@ $p512_32 << EOD
 10 9.795099e-01
 12 9.021880e-01
 16 2.031080e-02
-20 3.271610e-14
-24 3.229519e-14
+20 3.031200e-14
+24 2.892001e-14
 EOD
 $p512_64 << EOD
 0 9.999990e-01
@@ -281,9 +268,25 @@ $p512_64 << EOD
 12 8.856669e-01
 16 4.825620e-01
 20 1.357691e-02
-24 1.201909e-13
+24 1.936488e-13
 EOD
+set multiplot layout 1,3 title 'iterative pseudo-inverse of Gamma_phi (segment-means landmarks) vs the exact one, stream peaked; median over windows; dotted: iterations the variants use'
+set logscale y
+set grid
+set key below font ',9'
+set format y '%.0e'
+set xlabel 'iterations (count)'
+set ylabel 'relative Frobenius error (unitless)'
+set title 'n = 64'
+set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
+plot $p64_2 using 1:2 with linespoints lw 2 title 'm = 2', $p64_4 using 1:2 with linespoints lw 2 title 'm = 4', $p64_8 using 1:2 with linespoints lw 2 title 'm = 8', $p64_16 using 1:2 with linespoints lw 2 title 'm = 16', $p64_32 using 1:2 with linespoints lw 2 title 'm = 32', $p64_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
+set title 'n = 120'
+set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
+plot $p120_2 using 1:2 with linespoints lw 2 title 'm = 2', $p120_4 using 1:2 with linespoints lw 2 title 'm = 4', $p120_8 using 1:2 with linespoints lw 2 title 'm = 8', $p120_16 using 1:2 with linespoints lw 2 title 'm = 16', $p120_32 using 1:2 with linespoints lw 2 title 'm = 32', $p120_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
 set title 'n = 512'
 set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
 plot $p512_2 using 1:2 with linespoints lw 2 title 'm = 2', $p512_4 using 1:2 with linespoints lw 2 title 'm = 4', $p512_8 using 1:2 with linespoints lw 2 title 'm = 8', $p512_16 using 1:2 with linespoints lw 2 title 'm = 16', $p512_32 using 1:2 with linespoints lw 2 title 'm = 32', $p512_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
 unset multiplot

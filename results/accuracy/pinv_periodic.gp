@@ -1,12 +1,5 @@
-set terminal pngcairo size 1500,520 font 'Sans,11' noenhanced
+set terminal pngcairo size 1500,560 font 'Sans,11' noenhanced
 set output 'pinv_periodic.png'
-set multiplot layout 1,3 title 'iterative pseudo-inverse of Gamma_phi (segment-means landmarks) vs the exact one, stream periodic; median over windows; dotted: iterations the variants use'
-set logscale y
-set grid
-set key top right font ',9'
-set format y '%.0e'
-set xlabel 'iterations'
-set ylabel 'relative Frobenius error'
 $p64_2 << EOD
 0 9.998984e-01
 1 9.997462e-01
@@ -33,9 +26,9 @@ $p64_4 << EOD
 8 4.598009e-01
 10 1.750266e-01
 12 1.797854e-05
-16 7.675854e-15
-20 6.315397e-15
-24 7.854333e-15
+16 1.259373e-14
+20 9.618137e-15
+24 8.424152e-15
 EOD
 $p64_8 << EOD
 0 9.998694e-01
@@ -48,9 +41,9 @@ $p64_8 << EOD
 8 7.039374e-01
 10 1.614293e-01
 12 1.285724e-05
-16 7.110298e-15
-20 5.215630e-15
-24 4.061758e-15
+16 3.718890e-15
+20 3.202458e-15
+24 3.650352e-15
 EOD
 $p64_16 << EOD
 0 9.999953e-01
@@ -63,9 +56,9 @@ $p64_16 << EOD
 8 9.795956e-01
 10 8.828450e-01
 12 5.091109e-01
-16 1.371300e-14
-20 1.244246e-14
-24 1.331896e-14
+16 1.458332e-14
+20 1.405726e-14
+24 1.189303e-14
 EOD
 $p64_32 << EOD
 0 1.000000e+00
@@ -80,7 +73,7 @@ $p64_32 << EOD
 12 9.833049e-01
 16 6.841230e-01
 20 1.208453e-03
-24 1.642930e-13
+24 1.146586e-13
 EOD
 $p64_64 << EOD
 0 1.000000e+00
@@ -95,11 +88,8 @@ $p64_64 << EOD
 12 9.958745e-01
 16 9.005481e-01
 20 3.305803e-01
-24 3.622617e-13
+24 5.310392e-13
 EOD
-set title 'n = 64'
-set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
-plot $p64_2 using 1:2 with linespoints lw 2 title 'm = 2', $p64_4 using 1:2 with linespoints lw 2 title 'm = 4', $p64_8 using 1:2 with linespoints lw 2 title 'm = 8', $p64_16 using 1:2 with linespoints lw 2 title 'm = 16', $p64_32 using 1:2 with linespoints lw 2 title 'm = 32', $p64_64 using 1:2 with linespoints lw 2 title 'm = 64'
 $p120_2 << EOD
 0 9.999534e-01
 1 9.998836e-01
@@ -126,9 +116,9 @@ $p120_4 << EOD
 8 9.381718e-01
 10 5.928310e-01
 12 1.722611e-02
-16 2.174713e-14
-20 2.138126e-14
-24 2.478707e-14
+16 1.188479e-14
+20 9.362495e-15
+24 9.099823e-15
 EOD
 $p120_8 << EOD
 0 9.999998e-01
@@ -142,8 +132,8 @@ $p120_8 << EOD
 10 9.898040e-01
 12 9.377058e-01
 16 3.911097e-01
-20 3.639512e-11
-24 1.530635e-13
+20 3.653190e-11
+24 1.361081e-13
 EOD
 $p120_16 << EOD
 0 1.000000e+00
@@ -173,7 +163,7 @@ $p120_32 << EOD
 12 9.986696e-01
 16 9.582430e-01
 20 2.262263e-01
-24 4.371191e-13
+24 4.082796e-13
 EOD
 $p120_64 << EOD
 0 1.000000e+00
@@ -190,9 +180,6 @@ $p120_64 << EOD
 20 8.644953e-01
 24 7.893289e-04
 EOD
-set title 'n = 120'
-set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
-plot $p120_2 using 1:2 with linespoints lw 2 title 'm = 2', $p120_4 using 1:2 with linespoints lw 2 title 'm = 4', $p120_8 using 1:2 with linespoints lw 2 title 'm = 8', $p120_16 using 1:2 with linespoints lw 2 title 'm = 16', $p120_32 using 1:2 with linespoints lw 2 title 'm = 32', $p120_64 using 1:2 with linespoints lw 2 title 'm = 64'
 $p512_2 << EOD
 0 1.000000e+00
 1 1.000000e+00
@@ -221,7 +208,7 @@ $p512_4 << EOD
 12 9.814281e-01
 16 5.082055e-01
 20 1.963539e-04
-24 2.714240e-13
+24 4.673589e-13
 EOD
 $p512_8 << EOD
 0 1.000000e+00
@@ -236,7 +223,7 @@ $p512_8 << EOD
 12 9.901227e-01
 16 6.137871e-01
 20 1.765274e-04
-24 4.263443e-13
+24 4.229802e-13
 EOD
 $p512_16 << EOD
 0 1.000000e+00
@@ -251,7 +238,7 @@ $p512_16 << EOD
 12 9.998098e-01
 16 9.884915e-01
 20 7.024961e-01
-24 1.552437e-08
+24 1.552443e-08
 EOD
 $p512_32 << EOD
 0 1.000000e+00
@@ -283,7 +270,23 @@ $p512_64 << EOD
 20 9.855491e-01
 24 6.789719e-01
 EOD
+set multiplot layout 1,3 title 'iterative pseudo-inverse of Gamma_phi (segment-means landmarks) vs the exact one, stream periodic; median over windows; dotted: iterations the variants use'
+set logscale y
+set grid
+set key below font ',9'
+set format y '%.0e'
+set xlabel 'iterations (count)'
+set ylabel 'relative Frobenius error (unitless)'
+set title 'n = 64'
+set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
+plot $p64_2 using 1:2 with linespoints lw 2 title 'm = 2', $p64_4 using 1:2 with linespoints lw 2 title 'm = 4', $p64_8 using 1:2 with linespoints lw 2 title 'm = 8', $p64_16 using 1:2 with linespoints lw 2 title 'm = 16', $p64_32 using 1:2 with linespoints lw 2 title 'm = 32', $p64_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
+set title 'n = 120'
+set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
+plot $p120_2 using 1:2 with linespoints lw 2 title 'm = 2', $p120_4 using 1:2 with linespoints lw 2 title 'm = 4', $p120_8 using 1:2 with linespoints lw 2 title 'm = 8', $p120_16 using 1:2 with linespoints lw 2 title 'm = 16', $p120_32 using 1:2 with linespoints lw 2 title 'm = 32', $p120_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
 set title 'n = 512'
 set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
 plot $p512_2 using 1:2 with linespoints lw 2 title 'm = 2', $p512_4 using 1:2 with linespoints lw 2 title 'm = 4', $p512_8 using 1:2 with linespoints lw 2 title 'm = 8', $p512_16 using 1:2 with linespoints lw 2 title 'm = 16', $p512_32 using 1:2 with linespoints lw 2 title 'm = 32', $p512_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
 unset multiplot

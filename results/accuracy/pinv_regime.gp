@@ -1,12 +1,5 @@
-set terminal pngcairo size 1500,520 font 'Sans,11' noenhanced
+set terminal pngcairo size 1500,560 font 'Sans,11' noenhanced
 set output 'pinv_regime.png'
-set multiplot layout 1,3 title 'iterative pseudo-inverse of Gamma_phi (segment-means landmarks) vs the exact one, stream regime; median over windows; dotted: iterations the variants use'
-set logscale y
-set grid
-set key top right font ',9'
-set format y '%.0e'
-set xlabel 'iterations'
-set ylabel 'relative Frobenius error'
 $p64_2 << EOD
 0 9.991322e-01
 1 9.978430e-01
@@ -17,10 +10,10 @@ $p64_2 << EOD
 6 5.955118e-01
 8 1.630569e-01
 10 9.083130e-06
-12 5.942348e-15
-16 5.808400e-15
-20 6.234626e-15
-24 6.234626e-15
+12 2.283484e-15
+16 2.193843e-15
+20 2.983536e-15
+24 1.828651e-15
 EOD
 $p64_4 << EOD
 0 9.999615e-01
@@ -34,8 +27,8 @@ $p64_4 << EOD
 10 5.215502e-01
 12 4.482502e-01
 16 7.706759e-06
-20 1.916949e-14
-24 3.652380e-15
+20 4.006061e-15
+24 2.126230e-14
 EOD
 $p64_8 << EOD
 0 9.999788e-01
@@ -48,9 +41,9 @@ $p64_8 << EOD
 8 9.276589e-01
 10 6.077980e-01
 12 4.387340e-02
-16 7.695577e-15
-20 7.802808e-15
-24 7.674076e-15
+16 4.278761e-15
+20 3.800254e-15
+24 5.294390e-15
 EOD
 $p64_16 << EOD
 0 9.999968e-01
@@ -63,9 +56,9 @@ $p64_16 << EOD
 8 9.894963e-01
 10 9.475659e-01
 12 7.243021e-01
-16 3.304682e-08
-20 9.968802e-15
-24 7.993235e-15
+16 3.304684e-08
+20 2.431480e-14
+24 2.311815e-14
 EOD
 $p64_32 << EOD
 0 9.999991e-01
@@ -79,8 +72,8 @@ $p64_32 << EOD
 10 9.807891e-01
 12 9.226642e-01
 16 7.131614e-02
-20 2.159612e-14
-24 1.671702e-14
+20 1.723094e-14
+24 1.906960e-14
 EOD
 $p64_64 << EOD
 0 9.999966e-01
@@ -94,12 +87,9 @@ $p64_64 << EOD
 10 9.508782e-01
 12 7.957465e-01
 16 4.245111e-02
-20 9.231417e-15
-24 9.075434e-15
+20 1.017900e-14
+24 1.019943e-14
 EOD
-set title 'n = 64'
-set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
-plot $p64_2 using 1:2 with linespoints lw 2 title 'm = 2', $p64_4 using 1:2 with linespoints lw 2 title 'm = 4', $p64_8 using 1:2 with linespoints lw 2 title 'm = 8', $p64_16 using 1:2 with linespoints lw 2 title 'm = 16', $p64_32 using 1:2 with linespoints lw 2 title 'm = 32', $p64_64 using 1:2 with linespoints lw 2 title 'm = 64'
 $p120_2 << EOD
 0 9.998703e-01
 1 9.996795e-01
@@ -110,10 +100,10 @@ $p120_2 << EOD
 6 9.051540e-01
 8 3.581996e-01
 10 9.794341e-05
-12 1.798958e-15
-16 2.569722e-15
-20 2.120017e-15
-24 2.353148e-15
+12 3.323564e-15
+16 1.752104e-15
+20 3.351059e-15
+24 4.912099e-15
 EOD
 $p120_4 << EOD
 0 9.998738e-01
@@ -125,10 +115,10 @@ $p120_4 << EOD
 6 9.008985e-01
 8 4.675249e-01
 10 7.673302e-03
-12 5.910459e-15
-16 4.919577e-15
-20 6.014235e-15
-24 6.118786e-15
+12 3.438917e-15
+16 3.146147e-15
+20 3.205702e-15
+24 3.358939e-15
 EOD
 $p120_8 << EOD
 0 9.999969e-01
@@ -142,8 +132,8 @@ $p120_8 << EOD
 10 9.411967e-01
 12 6.452280e-01
 16 3.023903e-02
-20 5.331279e-14
-24 8.988674e-14
+20 6.188498e-14
+24 7.143274e-14
 EOD
 $p120_16 << EOD
 0 9.999999e-01
@@ -157,8 +147,8 @@ $p120_16 << EOD
 10 9.981005e-01
 12 9.889938e-01
 16 5.489785e-01
-20 3.923084e-11
-24 1.205756e-13
+20 3.919653e-11
+24 7.936276e-14
 EOD
 $p120_32 << EOD
 0 9.999999e-01
@@ -173,7 +163,7 @@ $p120_32 << EOD
 12 9.888696e-01
 16 6.942000e-01
 20 2.947019e-07
-24 1.336413e-13
+24 7.162693e-14
 EOD
 $p120_64 << EOD
 0 9.999995e-01
@@ -187,12 +177,9 @@ $p120_64 << EOD
 10 9.855047e-01
 12 9.381486e-01
 16 4.055542e-01
-20 1.717518e-10
-24 2.637182e-14
+20 1.717258e-10
+24 2.626567e-14
 EOD
-set title 'n = 120'
-set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
-plot $p120_2 using 1:2 with linespoints lw 2 title 'm = 2', $p120_4 using 1:2 with linespoints lw 2 title 'm = 4', $p120_8 using 1:2 with linespoints lw 2 title 'm = 8', $p120_16 using 1:2 with linespoints lw 2 title 'm = 16', $p120_32 using 1:2 with linespoints lw 2 title 'm = 32', $p120_64 using 1:2 with linespoints lw 2 title 'm = 64'
 $p512_2 << EOD
 0 9.999957e-01
 1 9.999892e-01
@@ -204,9 +191,9 @@ $p512_2 << EOD
 8 9.654295e-01
 10 7.196936e-01
 12 2.330439e-01
-16 4.415649e-14
-20 4.101333e-14
-24 4.105212e-14
+16 4.242905e-14
+20 6.147364e-14
+24 6.064236e-14
 EOD
 $p512_4 << EOD
 0 9.999958e-01
@@ -219,9 +206,9 @@ $p512_4 << EOD
 8 9.614091e-01
 10 7.888447e-01
 12 3.792016e-01
-16 7.410409e-12
-20 3.113497e-14
-24 2.246540e-14
+16 7.400296e-12
+20 1.908935e-14
+24 2.388632e-14
 EOD
 $p512_8 << EOD
 0 9.999955e-01
@@ -235,8 +222,8 @@ $p512_8 << EOD
 10 8.123934e-01
 12 4.754597e-01
 16 2.840186e-05
-20 1.913172e-14
-24 1.876060e-14
+20 1.722429e-14
+24 2.225288e-14
 EOD
 $p512_16 << EOD
 0 9.999999e-01
@@ -250,8 +237,8 @@ $p512_16 << EOD
 10 9.938616e-01
 12 9.666734e-01
 16 3.874984e-01
-20 7.758592e-14
-24 9.409142e-14
+20 1.089960e-13
+24 5.884988e-14
 EOD
 $p512_32 << EOD
 0 1.000000e+00
@@ -266,7 +253,7 @@ $p512_32 << EOD
 12 9.986862e-01
 16 9.580119e-01
 20 3.317624e-01
-24 2.971465e-13
+24 2.945415e-13
 EOD
 $p512_64 << EOD
 0 1.000000e+00
@@ -283,7 +270,23 @@ $p512_64 << EOD
 20 5.510916e-01
 24 1.789316e-01
 EOD
+set multiplot layout 1,3 title 'iterative pseudo-inverse of Gamma_phi (segment-means landmarks) vs the exact one, stream regime; median over windows; dotted: iterations the variants use'
+set logscale y
+set grid
+set key below font ',9'
+set format y '%.0e'
+set xlabel 'iterations (count)'
+set ylabel 'relative Frobenius error (unitless)'
+set title 'n = 64'
+set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
+plot $p64_2 using 1:2 with linespoints lw 2 title 'm = 2', $p64_4 using 1:2 with linespoints lw 2 title 'm = 4', $p64_8 using 1:2 with linespoints lw 2 title 'm = 8', $p64_16 using 1:2 with linespoints lw 2 title 'm = 16', $p64_32 using 1:2 with linespoints lw 2 title 'm = 32', $p64_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
+set title 'n = 120'
+set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
+plot $p120_2 using 1:2 with linespoints lw 2 title 'm = 2', $p120_4 using 1:2 with linespoints lw 2 title 'm = 4', $p120_8 using 1:2 with linespoints lw 2 title 'm = 8', $p120_16 using 1:2 with linespoints lw 2 title 'm = 16', $p120_32 using 1:2 with linespoints lw 2 title 'm = 32', $p120_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
 set title 'n = 512'
 set arrow 1 from 6,graph 0 to 6,graph 1 nohead dt 3
 plot $p512_2 using 1:2 with linespoints lw 2 title 'm = 2', $p512_4 using 1:2 with linespoints lw 2 title 'm = 4', $p512_8 using 1:2 with linespoints lw 2 title 'm = 8', $p512_16 using 1:2 with linespoints lw 2 title 'm = 16', $p512_32 using 1:2 with linespoints lw 2 title 'm = 32', $p512_64 using 1:2 with linespoints lw 2 title 'm = 64'
+unset arrow 1
 unset multiplot

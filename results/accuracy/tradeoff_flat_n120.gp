@@ -1,18 +1,10 @@
-set terminal pngcairo size 1500,650 font 'Sans,11' noenhanced
+set terminal pngcairo size 1500,700 font 'Sans,11' noenhanced
 set output 'tradeoff_flat_n120.png'
-set multiplot layout 1,2 title 'cost vs accuracy, stream flat, n = 120, d = 16, one head (labels: m; dashed: Pareto front)'
-set logscale xy
-set grid
-set key top right font ',9'
-set xlabel 'executed FLOPs per step (measure())'
-set ylabel '95th percentile relative error per step'
-set format y '%.0e'
-set format x '%.0e'
 $tre_att << EOD
-9.379200e+05 5.950469e-16 exact
+9.379200e+05 2.533476e-02 exact
 EOD
 $tre_co_re << EOD
-2.530900e+04 9.143458e-16 exact
+2.530900e+04 2.533476e-02 exact
 EOD
 $tre_ny << EOD
 3.652800e+04 7.202230e-01 2
@@ -65,12 +57,10 @@ EOD
 $front_re << EOD
 6.144000e+03 7.177910e-01
 1.420800e+04 7.080168e-01
-2.530900e+04 9.143458e-16
+2.530900e+04 2.533476e-02
 EOD
-set title 'whole window (n x d output)'
-plot $tre_att using 1:2 with points pt 7 ps 1.4 lc rgb '#000000' title 'att', $tre_att using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#000000' notitle, $tre_co_re using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'co_re', $tre_co_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#0072b2' notitle, $tre_ny using 1:2 with points pt 7 ps 1.4 lc rgb '#e69f00' title 'ny', $tre_ny using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#e69f00' notitle, $tre_ny_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#56b4e9' title 'ny_fix', $tre_ny_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#56b4e9' notitle, $tre_cony_re_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#cc79a7' title 'cony_re_cont', $tre_cony_re_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#cc79a7' notitle, $tre_cony_re_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#882255' title 'cony_re_fix', $tre_cony_re_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#882255' notitle, $tre_rf using 1:2 with points pt 7 ps 1.4 lc rgb '#44aa99' title 'rf', $tre_rf using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#44aa99' notitle, $tre_corf_re using 1:2 with points pt 7 ps 1.4 lc rgb '#aa4499' title 'corf_re', $tre_corf_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#aa4499' notitle, $front_re using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
 $tsi_co_si << EOD
-7.816000e+03 8.094859e-16 exact
+7.816000e+03 3.497416e-02 exact
 EOD
 $tsi_cony_si_cont << EOD
 5.998333e+02 8.648190e-01 2
@@ -103,8 +93,30 @@ $front_si << EOD
 8.800000e+02 8.400742e-01
 1.824000e+03 7.736376e-01
 3.904000e+03 6.954638e-01
-7.816000e+03 8.094859e-16
+7.816000e+03 3.497416e-02
 EOD
+set multiplot layout 1,2 title 'cost vs accuracy, stream flat, n = 120, d = 16, one head (labels: m; dashed: Pareto front)'
+set logscale xy
+set grid
+set key below font ',9'
+set xlabel 'executed FLOPs per step (FLOPs, measure())'
+set ylabel '95th percentile relative error per step (unitless)'
+set format y '%.0e'
+set format x '%.0e'
+set title 'whole window (n x d output)'
+set yrange [8.445e-03:1.121e+01]
+set arrow 1 from graph 0, first 2.533e-02 to graph 1, first 2.533e-02 nohead dt 3 lc rgb '#888888'
+set label 1 'exact variants (rounding error only; not to scale)' at graph 0.02, first 4.054e-02 font ',8'
+plot $tre_att using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'att (exact: p95 error 6e-16)', $tre_att using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#000000' notitle, $tre_co_re using 1:2 with points pt 5 ps 1.4 lc rgb '#0072b2' title 'co_re (exact: p95 error 9e-16)', $tre_co_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#0072b2' notitle, $tre_ny using 1:2 with points pt 7 ps 1.4 lc rgb '#e69f00' title 'ny', $tre_ny using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#e69f00' notitle, $tre_ny_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#56b4e9' title 'ny_fix', $tre_ny_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#56b4e9' notitle, $tre_cony_re_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#cc79a7' title 'cony_re_cont', $tre_cony_re_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#cc79a7' notitle, $tre_cony_re_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#882255' title 'cony_re_fix', $tre_cony_re_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#882255' notitle, $tre_rf using 1:2 with points pt 7 ps 1.4 lc rgb '#44aa99' title 'rf', $tre_rf using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#44aa99' notitle, $tre_corf_re using 1:2 with points pt 7 ps 1.4 lc rgb '#aa4499' title 'corf_re', $tre_corf_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#aa4499' notitle, $front_re using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
+set autoscale y
+unset arrow 1
+unset label 1
 set title 'newest query only (1 x d output)'
-plot $tsi_co_si using 1:2 with points pt 7 ps 1.4 lc rgb '#009e73' title 'co_si', $tsi_co_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#009e73' notitle, $tsi_cony_si_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d55e00' title 'cony_si_cont', $tsi_cony_si_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d55e00' notitle, $tsi_cony_si_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#999933' title 'cony_si_fix', $tsi_cony_si_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#999933' notitle, $tsi_corf_si using 1:2 with points pt 7 ps 1.4 lc rgb '#117733' title 'corf_si', $tsi_corf_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#117733' notitle, $front_si using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
+set yrange [1.166e-02:1.293e+01]
+set arrow 1 from graph 0, first 3.497e-02 to graph 1, first 3.497e-02 nohead dt 3 lc rgb '#888888'
+set label 1 'exact variants (rounding error only; not to scale)' at graph 0.02, first 5.596e-02 font ',8'
+plot $tsi_co_si using 1:2 with points pt 5 ps 1.4 lc rgb '#009e73' title 'co_si (exact: p95 error 8e-16)', $tsi_co_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#009e73' notitle, $tsi_cony_si_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d55e00' title 'cony_si_cont', $tsi_cony_si_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d55e00' notitle, $tsi_cony_si_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#999933' title 'cony_si_fix', $tsi_cony_si_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#999933' notitle, $tsi_corf_si using 1:2 with points pt 7 ps 1.4 lc rgb '#117733' title 'corf_si', $tsi_corf_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#117733' notitle, $front_si using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
+set autoscale y
+unset arrow 1
+unset label 1
 unset multiplot

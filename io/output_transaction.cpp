@@ -1,0 +1,211 @@
+#include "io/output_transaction.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+#include <system_error>
+#include <vector>
+
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
+
+namespace cosda {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string errno_text(int error) { return std::generic_category().message(error); }
+
+// "a/b/" and "a/./b" as "a/b", so that the stage's name and the swap see one folder.
+fs::path normal(const fs::path& p) {
+  fs::path n = p.lexically_normal();
+  if (!n.has_filename() && n.has_parent_path()) n = n.parent_path();
+  return n;
+}
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  if (from.empty()) return s;
+  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+// The last bytes of a file (at most `n`).
+std::string tail(const fs::path& path, std::size_t n) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  const std::streamoff size = in.tellg();
+  if (size <= 0) return {};
+  const std::streamoff from = size > std::streamoff(n) ? size - std::streamoff(n) : 0;
+  std::string out(std::size_t(size - from), '\0');
+  in.seekg(from);
+  in.read(out.data(), std::streamsize(out.size()));
+  return in ? out : std::string();
+}
+
+// Removes the stages of `target` left by runs that no longer exist (a kill before the swap, or
+// after it before the old folder was removed).
+void remove_stale_stages(const fs::path& target) {
+  const fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  const std::string prefix = "." + target.filename().string() + ".stage.";
+  std::error_code ec;
+  std::vector<fs::path> stale;
+  for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid > 0 && (::kill(pid_t(pid), 0) == 0 || errno != ESRCH)) continue;
+    stale.push_back(it->path());
+  }
+  for (const fs::path& p : stale) fs::remove_all(p, ec);
+}
+
+// `dst` as a copy of `src` (a file, link or folder tree), by hard links where the file system
+// allows them: every output is replaced by rename, never rewritten in place.
+void bring_over(const fs::path& src, const fs::path& dst, const fs::path& shown) {
+  std::error_code ec;
+  constexpr auto tree = fs::copy_options::recursive | fs::copy_options::copy_symlinks;
+  fs::copy(src, dst, tree | fs::copy_options::create_hard_links, ec);
+  if (!ec) return;
+  fs::remove_all(dst, ec);
+  ec.clear();
+  fs::copy(src, dst, tree, ec);
+  if (ec)
+    throw std::runtime_error(one_line("cannot write " + shown.string() + ": keeping its entry " +
+                                      src.filename().string() + ": " + ec.message()));
+}
+
+void sync_path(const fs::path& p, bool dir) {
+  const int fd = ::open(p.c_str(), (dir ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)::fsync(fd);  // best effort: some file systems refuse fsync on folders
+  ::close(fd);
+}
+
+// Swaps two existing folders in one step; falls back to two renames where the file system
+// lacks RENAME_EXCHANGE (the target is then briefly absent, never half-written).
+int exchange(const fs::path& stage, const fs::path& target) {
+#ifdef RENAME_EXCHANGE
+  if (::renameat2(AT_FDCWD, stage.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) == 0)
+    return 0;
+  if (errno != EINVAL && errno != ENOSYS) return errno;
+#endif
+  const fs::path aside = stage.string() + ".old";
+  if (::rename(target.c_str(), aside.c_str()) != 0) return errno;
+  if (::rename(stage.c_str(), target.c_str()) != 0) {
+    const int error = errno;
+    (void)::rename(aside.c_str(), target.c_str());
+    return error;
+  }
+  (void)::rename(aside.c_str(), stage.c_str());  // the old folder, removed by the caller
+  return 0;
+}
+
+}  // namespace
+
+std::string incomplete_reason(const fs::path& path) {
+  const std::string ext = path.extension().string();
+  if (ext == ".png") {
+    // The IEND chunk: length 0, type, CRC ae426082.
+    static const std::string kIend("\0\0\0\0IEND\xae\x42\x60\x82", 12);
+    if (tail(path, 12) != kIend) return "the PNG is incomplete (no IEND chunk at its end)";
+  } else if (ext == ".pdf") {
+    if (tail(path, 1024).find("%%EOF") == std::string::npos)
+      return "the PDF is incomplete (no %%EOF trailer)";
+  }
+  return {};
+}
+
+void maybe_inject_failure(const fs::path& path) {
+  const char* at = std::getenv("COSDA_FAIL_AT");
+  if (at != nullptr && *at != '\0' && path.filename() == at)
+    throw std::runtime_error("cannot write " + path.string() +
+                             ": injected failure (COSDA_FAIL_AT), as a full disk would fail");
+}
+
+OutputTransaction::OutputTransaction(const fs::path& target)
+    : shown_(normal(target)), target_(normal(target)) {
+  check_output_dir(target_);
+  std::error_code ec;
+  if (fs::is_symlink(target_, ec)) target_ = fs::canonical(target_);  // swap the folder itself
+  remove_stale_stages(target_);
+}
+
+void OutputTransaction::check_files(const std::vector<std::string>& names) const {
+  for (const std::string& name : names) check_output_file(shown_ / name);
+}
+
+OutputTransaction::~OutputTransaction() {
+  if (committed_ || stage_.empty()) return;
+  std::error_code ec;
+  fs::remove_all(stage_, ec);
+}
+
+void OutputTransaction::stage(const std::function<void(const fs::path&)>& write) {
+  if (stage_.empty()) {
+    static std::atomic<unsigned> counter{0};
+    const fs::path parent = target_.parent_path();
+    std::error_code ec;
+    if (!parent.empty()) fs::create_directories(parent, ec);
+    const fs::path name = "." + target_.filename().string() + ".stage." +
+                          std::to_string(::getpid()) + "." + std::to_string(counter++);
+    stage_ = parent / name;
+    if (ec || ::mkdir(stage_.c_str(), 0777) != 0) {
+      const int error = ec ? ec.value() : errno;
+      stage_.clear();
+      throw std::runtime_error("cannot write into " + shown_.string() +
+                               ": creating its stage folder: " + errno_text(error));
+    }
+  }
+  try {
+    write(stage_);
+  } catch (const InputError& e) {
+    throw InputError(replace_all(e.what(), stage_.string(), shown_.string()));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(replace_all(e.what(), stage_.string(), shown_.string()));
+  }
+}
+
+void OutputTransaction::commit(const std::set<std::string>& drop) {
+  if (committed_) throw std::logic_error("OutputTransaction::commit called twice");
+  if (stage_.empty()) stage([](const fs::path&) {});
+  for (const auto& e : fs::recursive_directory_iterator(stage_)) {
+    if (!e.is_regular_file()) continue;
+    const fs::path shown = shown_ / fs::relative(e.path(), stage_);
+    maybe_inject_failure(shown);
+    check_output_file(shown);  // a read-only file or a folder in the way is refused
+    if (const std::string why = incomplete_reason(e.path()); !why.empty())
+      throw std::runtime_error("cannot write " + shown.string() + ": " + why);
+    sync_path(e.path(), false);
+  }
+  struct stat st {};
+  const bool exists = ::stat(target_.c_str(), &st) == 0;
+  if (exists) {
+    for (const auto& e : fs::directory_iterator(target_)) {
+      const std::string name = e.path().filename().string();
+      std::error_code ec;
+      if (drop.count(name) > 0 || fs::exists(fs::symlink_status(stage_ / name, ec))) continue;
+      bring_over(e.path(), stage_ / name, shown_);
+    }
+    ::chmod(stage_.c_str(), st.st_mode & 07777);
+  }
+  sync_path(stage_, true);
+  const int error =
+      exists ? exchange(stage_, target_) : (::rename(stage_.c_str(), target_.c_str()) ? errno : 0);
+  if (error != 0)
+    throw std::runtime_error("cannot write into " + shown_.string() +
+                             ": moving the finished files into place: " + errno_text(error));
+  committed_ = true;
+  sync_path(target_.parent_path().empty() ? fs::path(".") : target_.parent_path(), true);
+  std::error_code ec;
+  if (exists) fs::remove_all(stage_, ec);  // the stage's path now holds the old folder
+}
+
+}  // namespace cosda
