@@ -30,9 +30,9 @@ TEST(Claims, NoComputedVerdictIsConstant) {
   compare();
   runs.degenerate = false;
   const std::vector<std::function<bool(const Point&)>> scopes = {
-      [](const Point&) { return true; }, [](const Point& p) { return p.n <= 100; },
-      [](const Point& p) { return p.n > 100; }, [](const Point& p) { return p.d > 256; },
-      [](const Point& p) { return p.layers == 2; }};
+      [](const Point&) { return true; },        [](const Point& p) { return p.n <= 100; },
+      [](const Point& p) { return p.n > 100; }, [](const Point& p) { return p.n >= 512; },
+      [](const Point& p) { return p.d > 256; }, [](const Point& p) { return p.layers == 2; }};
   for (const VariantTraits& v : kVariants)
     for (const double f : {1e-3, 0.5, 1.1, 2.0, 1e3})
       for (const auto& scope : scopes) {
