@@ -16,7 +16,7 @@ const exact::Forms& closed_forms_cony_si_fix() {
   static const exact::Forms forms{closed_forms_cony_si_step(),
                                   std::nullopt,
                                   f({{2, 1, 1}, {3, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 0, 1}}),
-                                  {Poly{{1, 0, 1}, {1, 0, 0, 1}}, Poly{{2, 0, 0, 1}}},
+                                  {Poly{{3, 0, 1}}, Poly{{2, 0, 0, 1}}},
                                   {}};
   return forms;
 }

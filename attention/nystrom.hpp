@@ -44,11 +44,12 @@ class NystromCore {
   using S = typename E::Scalar;
 
   // n keys (and values) per window; `queries` rows of output (n, or 1 for a single-output
-  // block over a window).
+  // block over a window, which evaluates the chain from its one row).
   NystromCore(std::int64_t n, std::int64_t d, std::int64_t m, int iterations, bool exact,
               std::int64_t queries = -1)
       : n_(n),
         q_(queries < 0 ? n : queries),
+        one_row_(queries == 1),
         d_(d),
         m_(m),
         pinv_(m, iterations, exact),
@@ -56,9 +57,9 @@ class NystromCore {
         gamma_(m, m),
         g_(m, m),
         delta_(m, n),
-        dv_(q_ == 1 ? 0 : m, d),
+        dv_(one_row_ ? 0 : m, d),
         bg_(q_, m),
-        w_(q_ == 1 ? 1 : 0, n),
+        w_(one_row_ ? 1 : 0, n),
         sums_(std::max({n, m, q_})) {}
 
   // out = Att_Ny over the window (qs, k, v). g: precomputed Gamma_phi^+ (fixed landmarks) or
@@ -74,7 +75,7 @@ class NystromCore {
     }
     ops::gemm_nt<E>(qt, k, delta_);  // Delta_phi V                     (Eq. 12)
     ops::exp_row_sums<E>(delta_, sums_.data());
-    if (q_ == 1) return attend_one(v, *g, out);
+    if (one_row_) return attend_one(v, *g, out);
     const ChainScope<E> chain("nystrom window: B_phi G (Delta_phi V)");
     ops::gemm_nn<E>(delta_, v, dv_);
     ops::reciprocals<E>(sums_.data(), sums_.data(), m_);
@@ -96,7 +97,9 @@ class NystromCore {
     ops::gemm_nn<E>(w_, v, out);
   }
 
-  std::int64_t n_, q_, d_, m_;
+  std::int64_t n_, q_;
+  bool one_row_;
+  std::int64_t d_, m_;
   Pinv<E> pinv_;
   Mat<S> b_, gamma_, g_, delta_, dv_, bg_, w_;
   std::vector<S> sums_;

@@ -1,5 +1,6 @@
 // Memory: the logical figures (valley, peak: liveness of what the kernels read and write) and
 // the physical heap.
+#include <algorithm>
 #include <array>
 
 #include "analysis/heap.hpp"
@@ -67,10 +68,10 @@ TEST(MemoryByBuffer, ContinualLandmarkState) {
     const std::int64_t unread = m + 1;         // the next replaced landmark's Gamma row, phi entry
     EXPECT_EQ(c.valley, rings + query_sum + landmarks + delta + gamma - unread)
         << "n " << n << " d " << d << " m " << m;
-    // A plain step holds beyond the valley at most the scaled query (d) or the output (d) with
-    // the landmark scores, their scaled copy, the landmark row and the reciprocals (m each).
-    EXPECT_LE(c.plain_peak - c.valley, d + 4 * m) << "n " << n << " d " << d << " m " << m;
-    EXPECT_GE(c.plain_peak - c.valley, d + m) << "n " << n << " d " << d << " m " << m;
+    // Beside the valley a plain step holds at most the arriving token's q, k and v (3d, read
+    // by its first ops), or later two m-vectors at once (scores and their scaled copy, the
+    // landmark row and the reciprocals of phi(Delta)); at these shapes 3d is the larger.
+    EXPECT_EQ(c.plain_peak - c.valley, std::max(3 * d, 2 * m)) << "n " << n << " d " << d;
   }
 }
 
