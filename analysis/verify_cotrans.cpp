@@ -61,13 +61,18 @@ void section_cotrans(Text& r, Runs& runs, const Grid& g) {
   // Memory: Sec. 3.1's cache against the executed valley of the variant it describes.
   const pub::QuotedMemory& cache = pub::cotrans_memory()[0];
   const std::string id(cache.id);
-  r.p("**{} — memory.** {} states {} = `{}`; ours holds the whole window, valley `{}`.\n\n", id,
-      cache.source, cache.what, cache.size.str(), exact::forms(id)->valley.str());
+  bool equal = true;
+  for (const auto& pt : g.cotrans)
+    equal = equal && cache.size.eval(double(pt[0]), double(pt[1]), 1) ==
+                         double(runs.get({id, pt[0], pt[1], 1, 1}).valley);
+  const std::string verdict = equal ? "equal" : "different";
+  r.p("**{} — memory.** {} states {} = `{}`; ours: valley `{}`, {} at every point of the grid.\n\n",
+      id, cache.source, cache.what, cache.size.str(), exact::forms(id)->valley.str(), verdict);
   for (const auto& pt : g.cotrans) {
     const Cost& c = runs.get({id, pt[0], pt[1], 1, 1});
     r.csv.row("cotrans", std::string(cache.source), id, "cache (valley)", "elements", pt[0], pt[1],
               1, 1, 1, cache.size.eval(double(pt[0]), double(pt[1]), 1), double(c.valley),
-              std::nullopt, "different", r.cls("cotrans", id + " cotrans_cache", "different"));
+              std::nullopt, verdict, r.cls("cotrans", id + " cotrans_cache", verdict));
   }
   r.p("Why: {}\n\n", explain(id, "cotrans_cache"));
 }

@@ -91,9 +91,17 @@ void class_summary(Text& head, const std::vector<Classified>& classes) {
     total += rows;
     head.p("| {} | {} | {} |\n", c, rows, keys);
   }
-  head.p("| all | {} | {} |\n\nPaper errors:\n\n", total, classes.size());
+  int not_computed = 0, nc_keys = 0;
   for (const Classified& k : classes)
-    if (k.cls == "paper error") head.p("- `{}` ({} rows): {}\n", k.key, k.rows, k.detail);
+    if (k.cls == kNotComputed) not_computed += k.rows, ++nc_keys;
+  head.p("| all | {} | {} |\n| {} (claims, apart from the classes) | {} | {} |\n\n", total,
+         std::ssize(classes) - nc_keys, kNotComputed, not_computed, nc_keys);
+  for (const std::string_view c : {"paper error (internal)", "paper error"}) {
+    head.p("{}:\n\n", c == "paper error" ? "Paper errors" : "Internal contradictions of a paper");
+    for (const Classified& k : classes)
+      if (k.cls == c) head.p("- `{}` ({} rows): {}\n", k.key, k.rows, k.detail);
+    head.p("\n");
+  }
 }
 
 // The last section: every class key with its section, rows, class and detail.
@@ -121,6 +129,7 @@ void sections(Text& r, Runs& runs, const Grid& g, const fs::path& corrections) {
   }
   section_corrections(r, corrections);
   if (g.tables) section_claims(r, runs);
+  if (g.tables) section_internal(r);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <iterator>
 #include <optional>
 #include <utility>
@@ -86,15 +87,35 @@ std::optional<StepKinds> step_kinds(const Cost& c) {
   return k;
 }
 
+// c with its counts and memory times f (rounded).
+Cost scaled(Cost c, double f) {
+  const auto times = [f](std::int64_t& x) { x = std::llround(double(x) * f); };
+  for (OpCounts* o : {&c.update_step, &c.plain_step, &c.cycle_total})
+    for (std::int64_t OpCounts::*b :
+         {&OpCounts::mul, &OpCounts::add, &OpCounts::div, &OpCounts::exp, &OpCounts::other})
+      times(o->*b);
+  for (std::int64_t* m : {&c.valley, &c.peak, &c.plain_peak, &c.update_peak}) times(*m);
+  return c;
+}
+
 }  // namespace
 
 const Cost& Runs::get(const Point& p) {
   const std::string key = key_of(p);
   auto it = cache_.find(key);
-  if (it != cache_.end()) return it->second;
-  const Cost& c = cache_.emplace(key, measure(p)).first->second;
-  if (p.layers == 1) checks.push_back(check_against(c));
-  return c;
+  if (it == cache_.end()) {
+    it = cache_.emplace(key, measure(p)).first;
+    if (p.layers == 1) checks.push_back(check_against(it->second));
+  }
+  const double f = perturb ? perturb(p) : 1.0;
+  if (f == 1.0) return it->second;
+  return perturbed_.insert_or_assign(fmt::format("{} x{}", key, f), scaled(it->second, f))
+      .first->second;
+}
+
+Cost Runs::exact(const Point& p) {
+  const double f = perturb ? perturb(p) : 1.0;
+  return f == 1.0 ? exact::evaluate(p) : scaled(exact::evaluate(p), f);
 }
 
 bool has_landmarks(std::string_view id) {

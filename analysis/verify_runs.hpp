@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -21,10 +22,17 @@ using Triple = std::array<std::int64_t, 3>;  // (n, d, m)
 class Runs {
  public:
   const Cost& get(const Point& p);
+  // What the exact forms give for p (analysis/exact.hpp), under the same perturbation.
+  Cost exact(const Point& p);
   std::vector<Check> checks;
+  // Tests only (tests/verify_test.cpp, claims' verdicts): a factor on a point's counts and
+  // memory (1: none), and degenerate inputs for the equation claims, on which each printed
+  // equation coincides with what the kernels implement.
+  std::function<double(const Point&)> perturb;
+  bool degenerate = false;
 
  private:
-  std::map<std::string, Cost> cache_;
+  std::map<std::string, Cost> cache_, perturbed_;
 };
 
 bool has_landmarks(std::string_view id);

@@ -27,5 +27,12 @@ void section_two_block(Text& r, Runs& runs, const Grid& g);
 void section_fig4d(Text& r, Runs& runs);
 // 10 (analysis/verify_claims.cpp): every cost sentence of the papers, with its class.
 void section_claims(Text& r, Runs& runs);
+// 10b (analysis/verify_internal.cpp): sentence, cell and equation of a paper against another.
+void section_internal(Text& r);
+// Every claim of section 10 with its computed verdict (nullopt: not computed), in report order.
+std::vector<std::pair<std::string, std::optional<bool>>> claim_verdicts(Runs& runs);
+// How far a printed equation lands from the quantity it defines (analysis/verify_equations.cpp):
+// eq24, eq19, eq13, eq4, eq23, co eq2; on degenerate data each coincides (residual 0).
+double printed_residual(const std::string& eq, bool degenerate);
 
 }  // namespace cosda::verify

@@ -118,6 +118,20 @@ std::string Text::cls(const std::string& section, const std::string& key,
   return name;
 }
 
+std::string Text::claim_cls(const std::string& key, std::optional<bool> holds,
+                            const std::string& why, const std::string& section) {
+  const auto count = [&](const std::string& name, const std::string& detail) {
+    for (Classified& c : classes)
+      if (c.section == section && c.key == key && c.cls == name) return ++c.rows, name;
+    classes.push_back({section, key, name, detail, 1});
+    return name;
+  };
+  if (!holds) return count(std::string(kNotComputed), why);
+  if (*holds) return count("reproduced", "the computed verdict holds");
+  auto [name, detail] = classify(key, "does not hold as stated");
+  return count(name, detail);
+}
+
 std::string explain(std::string_view id, std::string_view quantity) {
   return note(std::string(id) + " " + std::string(quantity));
 }

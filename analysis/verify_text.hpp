@@ -26,8 +26,11 @@ inline constexpr std::array<std::string_view, 16> kCsvColumns = {
 
 // The verdict classes of a compared row: why a published number and an executed one agree or
 // differ. `class <key>` entries of analysis/verification_notes.md read "<class>: <detail>".
-inline constexpr std::array<std::string_view, 5> kClasses = {
-    "reproduced", "convention", "paper error", "implementation choice", "unexplained"};
+inline constexpr std::array<std::string_view, 6> kClasses = {
+    "reproduced", "convention", "paper error", "paper error (internal)", "implementation choice",
+    "unexplained"};
+// A claim whose verdict cosda cannot compute: a state of its own, counted apart from kClasses.
+inline constexpr std::string_view kNotComputed = "not computed";
 
 // One classified key: its class, the detail of its notes entry and how many rows carry it.
 struct Classified {
@@ -61,6 +64,10 @@ struct Text {
   // The class of one compared row with class key `key` (its `class <key>` notes entry; without
   // one, a verdict of agreement is `reproduced` and anything else `unexplained`), counted.
   std::string cls(const std::string& section, const std::string& key, const std::string& verdict);
+  // The class of a claim from its computed verdict: `reproduced` when it holds, its notes entry
+  // when it does not, kNotComputed (with `why`) when cosda cannot compute it.
+  std::string claim_cls(const std::string& key, std::optional<bool> holds, const std::string& why,
+                        const std::string& section = "claims");
   template <class... T>
   void p(fmt::format_string<T...> f, T&&... args) {
     fmt::format_to(std::back_inserter(md), f, std::forward<T>(args)...);

@@ -52,7 +52,17 @@ class DeltaState {
     });
   }
 
-  // Delta_phi V = diag(phi(Delta))^-1 Delta V.
+  // out = row Delta_phi V for one output row, scaling the row (m) rather than Delta V (md):
+  // (row diag(phi(Delta))^-1) (Delta V). row is overwritten.  (Eq. 26)
+  void attend(MatRef<S> row, MatRef<S> out) {
+    ops::reciprocals<E>(phi_.data(), inv_.data(), m_);
+    const ChainScope<E> chain("row Delta_phi V");
+    ops::multiply<E>(inv_.data(), row.data(), m_);
+    ops::gemm_nn<E>(row, dv_, out);
+  }
+
+  // Delta_phi V = diag(phi(Delta))^-1 Delta V, shared by the n output rows of the
+  // retroactive variants.
   const Mat<S>& normalized() {
     ops::reciprocals<E>(phi_.data(), inv_.data(), m_);
     ops::scale_rows_into<E>(dv_, inv_.data(), dvn_);
@@ -80,6 +90,7 @@ typename E::Scalar beta_row(MatCRef<typename E::Scalar> qs, MatCRef<typename E::
   ops::exp_inplace<E>(&beta(0, 0), m, shift);
   const auto phi = ops::sum<E>(&beta(0, 0), m);
   ops::scale_into<E>(beta, ops::reciprocal<E>(phi), scratch);
+  const ChainScope<E> chain("beta_phi G");
   ops::gemm_nn<E>(scratch, g, row);
   return phi;
 }

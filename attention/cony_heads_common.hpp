@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "attention/chain_tally.hpp"
 #include "attention/ny_fix.hpp"
 #include "attention/ops_heads_minor.hpp"
 #include "attention/window.hpp"
@@ -80,9 +81,14 @@ class DeltaHeads {
     return dvn_.data();
   }
 
-  // out_i = row_i Delta_phi V_i of every head, out 1 x dh head-minor (Eq. 26).
-  void attend(const S* row, S* out) {
-    ops::heads_minor_gemm<E>(1, m_, dh_, h_, row, normalized(), out);
+  // out_i = row_i Delta_phi V_i of every head, out 1 x dh head-minor, as
+  // (row_i diag(phi(Delta)_i)^-1) Delta V_i: the row is scaled (hm), not Delta V (hm dh).
+  // row is overwritten.  (Eq. 26)
+  void attend(S* row, S* out) {
+    ops::reciprocals<E>(phi_.data(), inv_.data(), h_ * m_);
+    const ChainScope<E> chain("row Delta_phi V");
+    ops::multiply<E>(inv_.data(), row, h_ * m_);
+    ops::heads_minor_gemm<E>(1, m_, dh_, h_, row, dv_.data(), out);
   }
 
  private:
@@ -99,6 +105,7 @@ void landmark_rows_heads(std::int64_t m, std::int64_t h, typename E::Scalar* bet
                          typename E::Scalar* row, const ops::Shift<typename E::Scalar>& shift) {
   ops::exp_inplace<E>(beta, h * m, shift);
   ops::heads_minor_normalize_rows<E>(1, m, h, beta, sums);
+  const ChainScope<E> chain("beta_phi G");
   ops::heads_minor_gemm<E>(1, m, m, h, beta, g, row);
 }
 
@@ -140,7 +147,7 @@ class FixedLandmarkRows {
 
   // row_i = (beta_i / beta_i 1^T) G_i with beta_i = exp(q_i Kt_i^T / sqrt(dh)) for the query
   // q (heads order), 1 x m head-minor per head  (Eqs. 22, 23, 26).
-  const S* row(const S* q, const ops::Shift<S>& shift) {
+  S* row(const S* q, const ops::Shift<S>& shift) {
     ops::heads_minor_from_heads<E>(h_, dh_, q, q_.data());
     ops::scale<E>(q_.data(), h_ * dh_, inv_sqrt_dh_);
     ops::heads_minor_gemm<E>(1, dh_, m_, h_, q_.data(), ktt_.data(), beta_.data());

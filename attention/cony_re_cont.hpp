@@ -89,6 +89,7 @@ class CoNyReCont final : public Attention<E> {
                                 delta_.shift()),
                     &phi_b_[j]);
     }
+    const ChainScope<E> chain("rows Delta_phi V");
     const Mat<S>& dvn = delta_.normalized();
     for_ring_in_window_order(n_, seen_ % n_,
                              [&](std::int64_t first, std::int64_t count, std::int64_t row) {

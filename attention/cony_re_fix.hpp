@@ -55,6 +55,7 @@ class CoNyReFix final : public Attention<E> {
     if (++seen_ < n_) return false;
     if (seen_ == n_)
       for (std::int64_t i = 0; i < m_; ++i) delta_.recompute_row(i, fixed_.qt, k_, v_);
+    const ChainScope<E> chain("rows Delta_phi V");
     const Mat<S>& dvn = delta_.normalized();
     for_ring_in_window_order(n_, seen_ % n_,
                              [&](std::int64_t first, std::int64_t count, std::int64_t row) {

@@ -9,35 +9,41 @@ namespace cosda {
 namespace {
 using exact::Buckets, exact::f;
 
-// Steps shared with the fixed-landmark variant, whose every step is this one's plain step.
-Buckets single_output_nystrom_step() {  // slide (m rows) + beta_row + Delta_phi V + product
-  return {f({{7, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 1}, {1, 0, 0, 1}}),
+// The fixed-landmark variant's every step: slide (m rows) + beta_row + the row scaled by
+// 1/phi(Delta) (m) + its product with Delta V (dm).
+Buckets single_output_nystrom_step() {
+  return {f({{6, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 1}, {2, 0, 0, 1}}),
           f({{6, 0, 1, 1}, {1, 0, 0, 2}, {-1, 0, 1}, {-1, 0, 0, 1}, {-1}}), f({{1, 0, 0, 1}, {1}}),
           f({{3, 0, 0, 1}}), f({})};
 }
 }  // namespace
+
+// The fixed-landmark variant's step (attention/cony_si_fix.cpp).
+exact::Buckets closed_forms_cony_si_step() { return single_output_nystrom_step(); }
 
 // Exact forms (attention/closed_form.hpp): update steps add two segment means, the Gamma row and
 // column, the pseudo-inverse and the replaced landmark's row of Delta (over the window).
 const exact::Forms& closed_forms_cony_si_cont() {
   using exact::Buckets, exact::f;
   static const exact::Forms forms{
-      single_output_nystrom_step(),
-      Buckets{f({{24, 0, 0, 3}, {2, 1, 1}, {9, 0, 1, 1}, {9, 0, 0, 2}, {-4, 0, 1}, {1, 0, 0, 1}}),
+      // The plain step: the fixed-landmark step + the running sum of the segment's queries (d).
+      Buckets{f({{6, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 1}, {2, 0, 0, 1}}),
+              f({{6, 0, 1, 1}, {1, 0, 0, 2}, {-1, 0, 0, 1}, {-1}}), f({{1, 0, 0, 1}, {1}}),
+              f({{3, 0, 0, 1}}), f({})},
+      Buckets{f({{24, 0, 0, 3}, {2, 1, 1}, {8, 0, 1, 1}, {9, 0, 0, 2}, {-4, 0, 1}, {2, 0, 0, 1}}),
               f({{24, 0, 0, 3},
                  {2, 1, 1},
                  {8, 0, 1, 1},
                  {-4, 0, 0, 2},
-                 {-9, 0, 1},
+                 {-7, 0, 1},
                  {-1, 0, 0, 1},
                  {-4}},
-                {{2, 0, 1}}),
+                {{1, 0, 1}}),
               f({{2, 0, 1}, {2, 0, 0, 1}, {2}}), f({{1, 1}, {5, 0, 0, 1}, {-3}}),
               f({{1, 0, 0, 1}, {-1}})},
-      f({{2, 1, 1}, {3, 0, 1, 1}, {2, 0, 0, 2}, {1, 0, 0, 1}, {-2, 0, 1}, {-1}}, {{1, 0, 1}}),
-      {Poly{{1, 0, 1, 1}, {1, 0, 1}, {4, 0, 0, 1}}},
-      {Poly{{4, 0, 0, 2}, {1, 1}, {2, 0, 1}, {2, 0, 0, 1}},
-       Poly{{1, 0, 1, 1}, {1, 0, 1}, {4, 0, 0, 1}}}};
+      f({{2, 1, 1}, {3, 0, 1, 1}, {2, 0, 0, 2}, {1, 0, 0, 1}, {1, 0, 1}, {-1}}),
+      {Poly{{3, 0, 1}}, Poly{{2, 0, 0, 1}}},
+      {Poly{{4, 0, 0, 2}, {1, 1}, {2, 0, 1}, {2, 0, 0, 1}}, Poly{{3, 0, 1}}}};
   return forms;
 }
 

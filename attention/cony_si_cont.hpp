@@ -2,8 +2,9 @@
 // (Att_CoNySi^Cont, Nyström paper Sec. IV-A): Eq. 22 on landmark-update steps, Eq. 26 on
 // the others. Delta V and phi(Delta) slide per step (Eqs. 24-25; Eqs. 17, 20 for the
 // replaced landmark's row); Gamma and its pseudo-inverse change only on update steps.
-// Output 1 x d. State: K and V rings, the last ceil(n/m) scaled queries (a new landmark
-// query is their mean), landmarks, Gamma, phi(Gamma), Gamma_phi^+, Delta V, phi(Delta).
+// Output 1 x d. State: K and V rings, the running sum of the current segment's scaled queries
+// (d values: a new landmark query is their mean), landmarks, Gamma, phi(Gamma), Gamma_phi^+,
+// Delta V, phi(Delta).
 // Per step: O(dm + m^2); update steps O(nd + dm^2... + m^3) for the new Delta row and pinv.
 #pragma once
 
@@ -32,21 +33,23 @@ class CoNySiCont final : public Attention<E> {
       : n_(c.n),
         d_(c.d),
         m_(c.m),
-        recent_rows_((c.n + c.m - 1) / std::max<std::int64_t>(c.m, 1)),
         inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
         lm_(n_, d_, m_, c.pinv_iterations, c.exact_pinv, ops::shift_of<S>(c.exp_shift)),
         delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)),
         k_(n_, d_),
         v_(n_, d_),
-        recent_q_(recent_rows_, d_),
+        qs_(1, d_),
+        qsum_(1, d_),
         new_(2, d_),
         beta_(1, m_),
         scratch_(1, m_),
         row_(1, m_),
-        out_(1, d_) {}
+        out_(1, d_) {
+    qsum_.setConstant(S(0.0));
+  }
 
   bool step(const S* q, const S* k, const S* v) override {
-    const std::int64_t t = seen_, j = t % n_, r = t % recent_rows_;
+    const std::int64_t t = seen_, j = t % n_;
     updated_ = false;
     if (t >= n_) {
       updated_ = lm_.tick();
@@ -54,22 +57,25 @@ class CoNySiCont final : public Attention<E> {
     }
     ops::copy<E>(k, k + d_, &k_(j, 0));
     ops::copy<E>(v, v + d_, &v_(j, 0));
-    ops::copy<E>(q, q + d_, &recent_q_(r, 0));
-    ops::scale<E>(&recent_q_(r, 0), d_, inv_sqrt_d_);
-    if (t < n_) lm_.warm(&recent_q_(r, 0), k, t);
+    ops::copy<E>(q, q + d_, qs_.data());
+    ops::scale<E>(qs_.data(), d_, inv_sqrt_d_);
+    if (t < n_) lm_.warm(qs_.data(), k, t);
+    if (t >= n_) ops::add<E>(qs_.data(), qsum_.data(), d_);  // the segment's queries so far
     if (++seen_ < n_) return false;
     if (t == n_ - 1) {
       lm_.prime();
       for (std::int64_t i = 0; i < m_; ++i) delta_.recompute_row(i, lm_.qt(), k_, v_);
     } else if (updated_) {
       const std::int64_t s = lm_.segment(), l = lm_.slot();
-      segment_mean<E>(recent_q_, t - s + 1, s, &new_(0, 0));  // Eqs. 13-14
+      ops::copy<E>(qsum_.data(), qsum_.data() + d_, &new_(0, 0));  // Eqs. 13-14
+      ops::divide<E>(&new_(0, 0), d_, S(double(s)));
+      for (std::int64_t i = 0; i < d_; ++i) ops::store<E>(S(0.0), &qsum_(0, i));
       segment_mean<E>(k_, t - s + 1, s, &new_(1, 0));
       lm_.replace(&new_(0, 0), &new_(1, 0));
       delta_.recompute_row(l, lm_.qt(), k_, v_);  // Eqs. 17, 20
     }
-    beta_row<E>(recent_q_.row(r), lm_.kt(), lm_.g(), beta_, scratch_, row_, delta_.shift());
-    ops::gemm_nn<E>(row_, delta_.normalized(), out_);  // Eqs. 22, 26
+    beta_row<E>(qs_, lm_.kt(), lm_.g(), beta_, scratch_, row_, delta_.shift());
+    delta_.attend(row_, out_);  // Eqs. 22, 26
     return true;
   }
   MatCRef<S> output() const override { return out_; }
@@ -78,12 +84,12 @@ class CoNySiCont final : public Attention<E> {
   const Mat<S>* landmarks_k() const override { return &lm_.kt(); }
 
  private:
-  std::int64_t n_, d_, m_, recent_rows_, seen_ = 0;
+  std::int64_t n_, d_, m_, seen_ = 0;
   bool updated_ = false;
   S inv_sqrt_d_;
   ContinualLandmarks<E> lm_;
   DeltaState<E> delta_;
-  Mat<S> k_, v_, recent_q_, new_, beta_, scratch_, row_, out_;
+  Mat<S> k_, v_, qs_, qsum_, new_, beta_, scratch_, row_, out_;
 };
 
 }  // namespace cosda

@@ -8,8 +8,8 @@
 // those of h CoNySiCont heads (tests/heads_test.cpp). Input: q, k, v of width d, head i's
 // features at [i dh, (i+1) dh); output 1 x d in the same order. State, head-minor: the K and
 // V rings (n x dh) and Delta state of every head (DeltaHeads, attention/cony_heads_common.hpp),
-// the last ceil(n/m) scaled queries, and the continual landmarks of every head
-// (ContinualLandmarkHeads, attention/continual_landmark_heads.hpp).
+// the running sum of the current segment's scaled queries (d values), and the continual landmarks
+// of every head (ContinualLandmarkHeads, attention/continual_landmark_heads.hpp).
 #pragma once
 
 #include <algorithm>
@@ -31,34 +31,39 @@ class CoNySiContHeads final : public Attention<E> {
         h_(heads),
         dh_(head_width(c, heads)),
         m_(c.m),
-        recent_rows_((c.n + c.m - 1) / std::max<std::int64_t>(c.m, 1)),
         inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
         lm_(n_, dh_, m_, h_, c.pinv_iterations, c.exact_pinv, ops::shift_of<S>(c.exp_shift)),
         delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift)),
         beta_(1, h_ * m_),
         row_(1, h_ * m_),
         sums_(1, h_ * m_),
-        recent_q_(recent_rows_, d_),
+        qs_(1, d_),
+        qsum_(1, d_),
         new_(2, d_),
         out_minor_(1, d_),
-        out_(1, d_) {}
+        out_(1, d_) {
+    qsum_.setConstant(S(0.0));
+  }
 
   bool step(const S* q, const S* k, const S* v) override {
-    const std::int64_t t = seen_, j = t % n_, r = t % recent_rows_;
+    const std::int64_t t = seen_, j = t % n_;
     updated_ = t >= n_ && lm_.tick();
     const std::int64_t l = lm_.slot();
     delta_.slide(t, lm_.qt(), k, v, updated_ ? l : -1);  // (Eqs. 24, 25)
-    S* qs = &recent_q_(r, 0);
+    S* qs = qs_.data();
     ops::heads_minor_from_heads<E>(h_, dh_, q, qs);
     ops::scale<E>(qs, d_, inv_sqrt_dh_);
     if (t < n_) lm_.warm(qs, &delta_.k()(j, 0), t);
+    if (t >= n_) ops::add<E>(qs, qsum_.data(), d_);  // the segment's queries so far
     if (++seen_ < n_) return false;
     if (t == n_ - 1) {
       lm_.prime();                             // (Eq. 16)
       delta_.recompute_rows(lm_.qt(), 0, m_);  // (Eqs. 17, 20)
     } else if (updated_) {
       const std::int64_t s = lm_.segment();
-      segment_mean<E>(recent_q_, t - s + 1, s, &new_(0, 0));  // Eqs. 13-14
+      ops::copy<E>(qsum_.data(), qsum_.data() + d_, &new_(0, 0));  // Eqs. 13-14
+      ops::divide<E>(&new_(0, 0), d_, S(double(s)));
+      for (std::int64_t i = 0; i < d_; ++i) ops::store<E>(S(0.0), &qsum_(0, i));
       segment_mean<E>(delta_.k(), t - s + 1, s, &new_(1, 0));
       lm_.replace(&new_(0, 0), &new_(1, 0));  // (Eqs. 16, 19)
       delta_.recompute_rows(lm_.qt(), l, 1);  // Eqs. 17, 20
@@ -75,12 +80,12 @@ class CoNySiContHeads final : public Attention<E> {
   bool updated_landmarks() const override { return updated_; }
 
  private:
-  std::int64_t n_, d_, h_, dh_, m_, recent_rows_, seen_ = 0;
+  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
   bool updated_ = false;
   S inv_sqrt_dh_;
   ContinualLandmarkHeads<E> lm_;
   DeltaHeads<E> delta_;
-  Mat<S> beta_, row_, sums_, recent_q_, new_, out_minor_, out_;
+  Mat<S> beta_, row_, sums_, qs_, qsum_, new_, out_minor_, out_;
 };
 
 }  // namespace cosda

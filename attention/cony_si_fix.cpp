@@ -6,15 +6,18 @@
 
 namespace cosda {
 
-// Exact forms (attention/closed_form.hpp): the plain step of cony_si_cont, every step.
+// cony_si_cont's plain step without its running sum (attention/cony_si_cont.cpp).
+exact::Buckets closed_forms_cony_si_step();
+
+// Exact forms (attention/closed_form.hpp): every step is cony_si_cont's plain step without its
+// running sum of queries.
 const exact::Forms& closed_forms_cony_si_fix() {
   using exact::Buckets, exact::f;
-  static const exact::Forms forms{
-      closed_forms_cony_si_cont().step,
-      std::nullopt,
-      f({{2, 1, 1}, {3, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 0, 1}}),
-      {Poly{{1, 0, 1, 1}, {1, 0, 1}, {1, 0, 0, 1}}, Poly{{1, 0, 1, 1}, {2, 0, 0, 1}}},
-      {}};
+  static const exact::Forms forms{closed_forms_cony_si_step(),
+                                  std::nullopt,
+                                  f({{2, 1, 1}, {3, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 0, 1}}),
+                                  {Poly{{3, 0, 1}}, Poly{{2, 0, 0, 1}}},
+                                  {}};
   return forms;
 }
 

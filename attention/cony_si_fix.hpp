@@ -54,7 +54,7 @@ class CoNySiFix final : public Attention<E> {
     ops::copy<E>(q, q + d_, q_.data());
     ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
     beta_row<E>(q_, fixed_.kt, fixed_.g, beta_, scratch_, row_, delta_.shift());
-    ops::gemm_nn<E>(row_, delta_.normalized(), out_);  // Eq. 26
+    delta_.attend(row_, out_);  // Eq. 26
     return true;
   }
   MatCRef<S> output() const override { return out_; }

@@ -58,17 +58,24 @@ class CoRfSi final : public Attention<E> {
   MatCRef<S> output() const override { return out_; }
 
   // output() = the newest query q's row of rf over keys k and values v (n rows, any order),
-  // from scratch: the single-output second block of two-block models.
+  // from scratch: the single-output second block of two-block models. One output row, so the
+  // chain runs from the left, w = u phi(K)^T, out = (w V) / (w 1): nm + nd + d multiplications
+  // where the sums S = phi(K)^T V would take nmd + md (docs/counting.md, chains).
   void attend(const S* q, MatCRef<S> k, MatCRef<S> v) {
     const std::int64_t n = k.rows();
     if (ukt_.cols() != n) {
       ukt_.resize(m_, n);
       h_.resize(n, 1);
+      w_.resize(1, n);
     }
-    // The keys' features, h, the sums (held only for this window), u, den, out.
-    sums_.recompute(features_, k, v, h_.data(), ukt_);
+    features_.keys_transposed(k, h_.data(), ukt_);
     features_.query(q, u_.data());
-    sums_.attend(u_, den_.data(), out_);
+    {
+      const ChainScope<E> chain("(u phi(K)^T) V");
+      ops::gemm_nn<E>(u_, ukt_, w_);
+      ops::gemm_nn<E>(w_, v, out_);
+    }
+    ops::scale<E>(out_.data(), d_, ops::reciprocal<E>(ops::sum<E>(w_.data(), n)));
   }
 
  private:
@@ -76,7 +83,7 @@ class CoRfSi final : public Attention<E> {
   FeatureMap<E> features_;
   FeatureSums<E> sums_;
   Mat<S> v_, phi_k_, a_, u_, den_, out_;
-  Mat<S> ukt_, h_;  // attend()'s scratch, allocated on first use
+  Mat<S> ukt_, h_, w_;  // attend()'s scratch, allocated on first use
 };
 
 }  // namespace cosda

@@ -3,11 +3,14 @@
 //   Att_Ny = B_phi Gamma_phi^+ (Delta_phi V)                        (Nyström paper Eqs. 8-12)
 //   B = exp(Q Kt^T/sqrt(d)) (n x m), Gamma = exp(Qt Kt^T/sqrt(d)) (m x m),
 //   Delta = exp(Qt K^T/sqrt(d)) (m x n), X_phi = rows of X divided by their sums.
-// Delta_phi V is formed as diag(1/phi(Delta)) (Delta V), which is cheaper than normalising
-// Delta. Queries and landmark queries come pre-scaled by 1/sqrt(d).
+// Over a window (n output rows) Delta_phi V is formed as diag(1/phi(Delta)) (Delta V); for one
+// output row the chain is evaluated from the left, ((beta_phi Gamma_phi^+) Delta_phi) V:
+// m^2 + m + nm + nd multiplications instead of ndm + dm + m^2 + dm (docs/counting.md, chains).
+// Queries and landmark queries come pre-scaled by 1/sqrt(d).
 #pragma once
 
 #include "attention/attention.hpp"
+#include "attention/chain_tally.hpp"
 #include "attention/ops.hpp"
 #include "attention/pinv.hpp"
 
@@ -41,11 +44,12 @@ class NystromCore {
   using S = typename E::Scalar;
 
   // n keys (and values) per window; `queries` rows of output (n, or 1 for a single-output
-  // block over a window).
+  // block over a window, which evaluates the chain from its one row).
   NystromCore(std::int64_t n, std::int64_t d, std::int64_t m, int iterations, bool exact,
               std::int64_t queries = -1)
       : n_(n),
         q_(queries < 0 ? n : queries),
+        one_row_(queries == 1),
         d_(d),
         m_(m),
         pinv_(m, iterations, exact),
@@ -53,8 +57,9 @@ class NystromCore {
         gamma_(m, m),
         g_(m, m),
         delta_(m, n),
-        dv_(m, d),
+        dv_(one_row_ ? 0 : m, d),
         bg_(q_, m),
+        w_(one_row_ ? 1 : 0, n),
         sums_(std::max({n, m, q_})) {}
 
   // out = Att_Ny over the window (qs, k, v). g: precomputed Gamma_phi^+ (fixed landmarks) or
@@ -70,6 +75,8 @@ class NystromCore {
     }
     ops::gemm_nt<E>(qt, k, delta_);  // Delta_phi V                     (Eq. 12)
     ops::exp_row_sums<E>(delta_, sums_.data());
+    if (one_row_) return attend_one(v, *g, out);
+    const ChainScope<E> chain("nystrom window: B_phi G (Delta_phi V)");
     ops::gemm_nn<E>(delta_, v, dv_);
     ops::reciprocals<E>(sums_.data(), sums_.data(), m_);
     ops::scale_rows<E>(dv_, sums_.data());
@@ -80,9 +87,21 @@ class NystromCore {
   Pinv<E>& pinv() { return pinv_; }
 
  private:
-  std::int64_t n_, q_, d_, m_;
+  // One output row, from the left: w = (beta_phi G) diag(1/phi(Delta)), out = (w Delta) V.
+  void attend_one(MatCRef<S> v, const Mat<S>& g, MatRef<S> out) {
+    ops::reciprocals<E>(sums_.data(), sums_.data(), m_);
+    const ChainScope<E> chain("nystrom one row: ((beta_phi G) Delta_phi) V");
+    ops::gemm_nn<E>(b_, g, bg_);
+    ops::multiply<E>(sums_.data(), bg_.data(), m_);
+    ops::gemm_nn<E>(bg_, delta_, w_);
+    ops::gemm_nn<E>(w_, v, out);
+  }
+
+  std::int64_t n_, q_;
+  bool one_row_;
+  std::int64_t d_, m_;
   Pinv<E> pinv_;
-  Mat<S> b_, gamma_, g_, delta_, dv_, bg_;
+  Mat<S> b_, gamma_, g_, delta_, dv_, bg_, w_;
   std::vector<S> sums_;
 };
 

@@ -43,6 +43,7 @@
 #include <random>
 
 #include "attention/attention.hpp"
+#include "attention/chain_tally.hpp"
 #include "attention/ops.hpp"
 #include "attention/window.hpp"
 
@@ -207,6 +208,7 @@ struct FeatureSums {
   // The keys' counts (FeatureMap::keys_transposed), mul m d n, add m d (n-1) + m (n-1).
   void recompute(const FeatureMap<E>& f, MatCRef<S> k, MatCRef<S> v, S* h, MatRef<S> ut) {
     f.keys_transposed(k, h, ut);
+    const ChainScope<E> chain("phi(K)^T V");
     ops::gemm_nn<E>(ut, v, s);
     ops::row_sums<E>(ut, z.data());
   }
@@ -218,10 +220,14 @@ struct FeatureSums {
     const std::int64_t r = u.rows();
     for_ring_in_window_order(
         r, oldest, [&](std::int64_t first, std::int64_t count, std::int64_t row) {
-          ops::gemm_nn<E>(u.middleRows(first, count), s, out.middleRows(row, count));
+          {
+            const ChainScope<E> chain("D phi(Q) S");
+            ops::gemm_nn<E>(u.middleRows(first, count), s, out.middleRows(row, count));
+          }
           ops::gemm_nn<E>(u.middleRows(first, count), z, Eigen::Map<Mat<S>>(den + row, count, 1));
         });
     ops::reciprocals<E>(den, den, r);
+    const ChainScope<E> chain("D phi(Q) S");
     ops::scale_rows<E>(out, den);
   }
 };

@@ -71,6 +71,22 @@ TEST(Corrections, CoTransEq2NeedsTheScaling) {
   EXPECT_LT(rel(corrected, want), 1e-12);
 }
 
+// Eq. (23)'s newest row is printed as rho(q_new, Kt)_phi, without the Gamma_phi^+ of Eq. (21)
+// and of the rows above it; the row Nyström attention defines (Eq. 8) has it.
+TEST(Corrections, NystromEq23NewRowNeedsGammaPinv) {
+  const std::int64_t n = 12, d = 4, m = 3;
+  const MatD q = random_stream(n, d, 11), k = random_stream(n, d, 12), v = random_stream(n, d, 13);
+  const MatD qt = reference_segment_means(q, m), kt = reference_segment_means(k, m);
+  const MatD want = reference_nystrom(q, k, v, qt, kt, 6, true).bottomRows(1);
+  const double r = 1.0 / std::sqrt(double(d));
+  const MatD beta = row_softmax_exp(q.bottomRows(1) * kt.transpose() * r);
+  const MatD dv = row_softmax_exp(qt * k.transpose() * r) * v;  // phi(Delta)^-1 (.) Delta V
+  EXPECT_GT(rel(beta * dv, want), 1e-3);                        // printed
+  const MatD g = row_softmax_exp(qt * kt.transpose() * r);
+  const MatD gp = g.completeOrthogonalDecomposition().pseudoInverse();
+  EXPECT_LT(rel(beta * gp * dv, want), 1e-9);  // with Gamma_phi^+
+}
+
 TEST(Corrections, NystromEq4ShapeIsNByN) {
   const std::int64_t n = 7, d = 3;
   const MatD a = rho(random_stream(n, d, 9), random_stream(n, d, 10));

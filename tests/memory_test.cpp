@@ -1,5 +1,8 @@
 // Memory: the logical figures (valley, peak: liveness of what the kernels read and write) and
 // the physical heap.
+#include <algorithm>
+#include <array>
+
 #include "analysis/heap.hpp"
 #include "analysis/measure.hpp"
 #include "tests/test_util.hpp"
@@ -49,6 +52,28 @@ TEST_P(Memory, PeakCoversStateAndOutput) {
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, Memory, ::testing::ValuesIn(variant_ids()),
                          [](const auto& info) { return info.param; });
+
+// cony_si_cont's valley and plain-step peak counted buffer by buffer (docs/counting.md, "What a
+// continual state keeps"), at two shapes: the new landmark query comes from a running sum of
+// the segment's scaled queries (d), not from a ring of the last ceil(n/m) queries.
+TEST(MemoryByBuffer, ContinualLandmarkState) {
+  using Shape3 = std::array<std::int64_t, 3>;
+  for (const auto& [n, d, m] : {Shape3{24, 8, 3}, Shape3{50, 12, 4}}) {
+    const Cost c = measure(Point{.variant = "cony_si_cont", .n = n, .d = d, .m = m});
+    const std::int64_t rings = 2 * n * d;      // K and V of the window, every row read again
+    const std::int64_t query_sum = d;          // the current segment's scaled queries, summed
+    const std::int64_t landmarks = 2 * m * d;  // Qt (scaled) and Kt
+    const std::int64_t delta = m * d + m;      // Delta V and phi(Delta)
+    const std::int64_t gamma = 2 * m * m + m;  // Gamma, Gamma_phi^+ and phi(Gamma)
+    const std::int64_t unread = m + 1;         // the next replaced landmark's Gamma row, phi entry
+    EXPECT_EQ(c.valley, rings + query_sum + landmarks + delta + gamma - unread)
+        << "n " << n << " d " << d << " m " << m;
+    // Beside the valley a plain step holds at most the arriving token's q, k and v (3d, read
+    // by its first ops), or later two m-vectors at once (scores and their scaled copy, the
+    // landmark row and the reciprocals of phi(Delta)); at these shapes 3d is the larger.
+    EXPECT_EQ(c.plain_peak - c.valley, std::max(3 * d, 2 * m)) << "n " << n << " d " << d;
+  }
+}
 
 TEST(Heap, HooksSeeEigenAllocations) {
   if (!heap::enabled()) GTEST_SKIP() << "heap hooks are off in sanitizer builds";
