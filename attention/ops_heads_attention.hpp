@@ -58,13 +58,13 @@ template <class T, class F>
 template <class X>
 EIGEN_ALWAYS_INLINE void in_register([[maybe_unused]] X& x) {
 #if defined(__x86_64__)
-  if constexpr (!std::is_same_v<X, Counted>) asm("" : "+v"(x));
+  if constexpr (!std::is_class_v<X>) asm("" : "+v"(x));  // a packet or a plain scalar
 #endif
 }
 
 template <class X>
 EIGEN_ALWAYS_INLINE X exp_heads(const X& x) {
-  if constexpr (std::is_same_v<X, Counted>)
+  if constexpr (std::is_class_v<X>)  // a scalar-level policy's scalar
     return exp(x);
   else if constexpr (std::is_floating_point_v<X>)
     return std::exp(x);
