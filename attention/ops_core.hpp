@@ -16,8 +16,12 @@ namespace cosda::ops {
 
 template <class E>
 using S = typename E::Scalar;
+// Scalar-level policies run the textbook loops: Exact, and a test policy that declares
+// kScalarLevel (tests/op_footprint_test.cpp: a scalar that observes each element it touches).
 template <class E>
-inline constexpr bool kScalarLevel = std::is_same_v<typename E::Scalar, Counted>;
+inline constexpr bool kScalarLevel = std::is_same_v<typename E::Scalar, Counted> || requires {
+  requires E::kScalarLevel;
+};
 
 template <class T>
 using VecMap = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
@@ -29,8 +33,11 @@ using VecCMap = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>>;
 // then overwrites, as n elements from p or a matrix (row by row when its rows are not
 // contiguous). They feed the liveness trace (attention/liveness.hpp: valley and peak) and,
 // under Tally, the footprint of touched bytes (attention/footprint.hpp: the roofline bytes).
+// A policy with watch_begin(), watch_fold() and watch() sees the record itself, beside the
+// liveness trace (tests/op_footprint_test.cpp compares it with the accesses it observes).
 template <class E>
 void begin_op() {
+  if constexpr (requires { E::watch_begin(); }) E::watch_begin();
   if constexpr (E::kCounting)
     if (Liveness* l = thread_liveness()) l->begin_op();
 }
@@ -41,10 +48,12 @@ template <class E>
 class OneOp {
  public:
   OneOp() {
+    if constexpr (requires { E::watch_fold(1); }) E::watch_fold(+1);
     if constexpr (E::kCounting)
       if (Liveness* l = thread_liveness()) l->fold(+1);
   }
   ~OneOp() {
+    if constexpr (requires { E::watch_fold(1); }) E::watch_fold(-1);
     if constexpr (E::kCounting)
       if (Liveness* l = thread_liveness()) l->fold(-1);
   }
@@ -72,6 +81,7 @@ enum class Access { kRead, kWrite, kReadWrite };
 
 template <class E, class T>
 void record(const T* p, std::int64_t n, Access a) {
+  if constexpr (requires { E::watch(p, n, a); }) E::watch(p, n * std::int64_t(sizeof(T)), a);
   if constexpr (E::kCounting) {
     const std::int64_t bytes = n * std::int64_t(sizeof(T));
     if constexpr (!kScalarLevel<E>) thread_footprint().record(p, bytes);

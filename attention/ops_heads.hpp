@@ -14,6 +14,7 @@
 #include <Eigen/Core>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 #include "attention/heads_kernels.hpp"
 #include "attention/ops_core.hpp"
@@ -177,7 +178,9 @@ void heads_gemm_lm(MatCRef<S<E>> a, MatCRef<S<E>> x, MatRef<S<E>> y, std::int64_
   const auto x_i = [&](std::int64_t i) {
     return Rows(x.data() + i * ldx, m, n, Eigen::OuterStride<>(h * ldx));
   };
-  begin_op<E>(), in<E>(a), in<E>(x), out<E>(y);
+  begin_op<E>(), in<E>(a.middleRows(first * m, count * m));
+  for (std::int64_t l = 0; l < m; ++l)  // the heads' rows of each landmark
+    in<E>(x.middleRows(l * h + first, count)), out<E>(y.middleRows(l * h + first, count));
   if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
@@ -243,9 +246,13 @@ void heads_retro_update_cols(std::int64_t n, std::int64_t j, MatCRef<S<E>> xt, M
   [[maybe_unused]] const std::int64_t np = kernels::padded_cols<S<E>>(n);
   eigen_assert(xt.cols() >= np && yt.cols() >= np && e_old.cols() >= np && e_new.cols() >= np &&
                sums.cols() >= np && "the state's columns padded to whole packets");
-  begin_op<E>(), in<E>(xt.leftCols(n)), in<E>(k_old), in<E>(k_new), in<E>(v_old), in<E>(v_new);
-  out<E>(e_old.leftCols(n)), out<E>(e_new.leftCols(n)), inout<E>(sums.leftCols(n));
-  inout<E>(yt.leftCols(n));
+  begin_op<E>(), in<E>(k_old), in<E>(k_new), in<E>(v_old), in<E>(v_new);
+  for (const auto& [from, cols] : {std::pair{std::int64_t(0), j}, std::pair{j + 1, n - j - 1}}) {
+    if (cols == 0) continue;  // the two runs beside j: column j is read in packets, not used
+    in<E>(xt.middleCols(from, cols)), out<E>(e_old.middleCols(from, cols));
+    out<E>(e_new.middleCols(from, cols)), inout<E>(sums.middleCols(from, cols));
+    inout<E>(yt.middleCols(from, cols));
+  }
   if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;

@@ -58,13 +58,13 @@ template <class T, class F>
 template <class X>
 EIGEN_ALWAYS_INLINE void in_register([[maybe_unused]] X& x) {
 #if defined(__x86_64__)
-  if constexpr (!std::is_same_v<X, Counted>) asm("" : "+v"(x));
+  if constexpr (!std::is_class_v<X>) asm("" : "+v"(x));  // a packet or a plain scalar
 #endif
 }
 
 template <class X>
 EIGEN_ALWAYS_INLINE X exp_heads(const X& x) {
-  if constexpr (std::is_same_v<X, Counted>)
+  if constexpr (std::is_class_v<X>)  // a scalar-level policy's scalar
     return exp(x);
   else if constexpr (std::is_floating_point_v<X>)
     return std::exp(x);
@@ -265,8 +265,14 @@ template <class E>
 void heads_panels_attention(std::int64_t n, std::int64_t dh, std::int64_t h, const S<E>* q,
                             const S<E>* k, const S<E>* v, S<E> s, std::int64_t oldest,
                             std::int64_t first, std::int64_t rows, MatRef<S<E>> dst, S<E>* work) {
-  begin_op<E>(), in<E>(q, n * dh * h), in<E>(k, n * dh * h), in<E>(v, n * dh * h);
+  begin_op<E>(), in<E>(k, n * dh * h), in<E>(v, n * dh * h);
   out<E>(dst.middleRows(first, rows)), out<E>(work, heads_attention_scratch<E>(n, dh));
+  if constexpr (E::kCounting)  // the rows' queries only: their slots of every block's panel
+    detail::for_head_packets<S<E>>(h, [&]<class X>(std::int64_t i) {
+      constexpr std::int64_t B = Eigen::internal::unpacket_traits<X>::size;
+      for (std::int64_t r = first; r < first + rows; ++r)
+        in<E>(q + n * dh * i + (oldest + r) % n * dh * B, dh * B);
+    });
   if (skip_arithmetic<E>()) return;
   if constexpr (!kScalarLevel<E>)
     E::tally({.mul = h * rows * (2 * dh + 2 * n * dh),

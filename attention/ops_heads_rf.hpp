@@ -201,8 +201,8 @@ template <class E>
 void heads_key_exp_cols(MatCRef<S<E>> k, S<E> a, std::int64_t h, std::int64_t first,
                         std::int64_t count, std::int64_t r, MatRef<S<E>> u, MatRef<S<E>> off) {
   const std::int64_t m = u.rows() / h, dh = k.rows() / h, last = first + count;
-  begin_op<E>(), in<E>(k.block(first * dh, 0, count * dh, r)), inout<E>(u.leftCols(r));
-  out<E>(off.leftCols(r));
+  begin_op<E>(), in<E>(k.block(first * dh, 0, count * dh, r)), out<E>(off.leftCols(r));
+  for (std::int64_t l = 0; l < m; ++l) inout<E>(u.block(l * h + first, 0, count, r));
   if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;

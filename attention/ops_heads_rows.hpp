@@ -232,8 +232,9 @@ void heads_ring_gemm_lm(MatCRef<S<E>> wt, MatCRef<S<E>> b, std::int64_t oldest, 
                         std::int64_t first, std::int64_t count) {
   const std::int64_t r = out.rows(), d = out.cols(), m = b.rows(), h = wt.rows() / m, dh = d / h;
   const std::int64_t ld = wt.outerStride();
-  begin_op<E>(), in<E>(wt.leftCols(r)), in<E>(b),
-      ops::out<E>(out.middleCols(first * dh, count * dh));
+  begin_op<E>(), in<E>(b.middleCols(first * dh, count * dh));
+  ops::out<E>(out.middleCols(first * dh, count * dh));
+  for (std::int64_t l = 0; l < m; ++l) in<E>(wt.block(l * h + first, 0, count, r));  // their rows
   if (skip_arithmetic<E>()) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
