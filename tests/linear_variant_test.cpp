@@ -67,7 +67,7 @@ TEST(WorkedExample, IsAFamilyOfOneContinualVariant) {
 }
 
 // Rows of standard normal tokens: q, k and v of token t are rows 3t, 3t + 1, 3t + 2.
-std::vector<double> tokens(std::int64_t count, std::int64_t d, unsigned seed) {
+std::vector<double> linear_tokens(std::int64_t count, std::int64_t d, unsigned seed) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal(0.0, 1.0);
   std::vector<double> x(static_cast<std::size_t>(3 * count * d));
@@ -77,7 +77,7 @@ std::vector<double> tokens(std::int64_t count, std::int64_t d, unsigned seed) {
 
 // Linear attention over tokens first..last (inclusive) for the query of token last, written
 // directly from Katharopoulos et al. Eq. 4: sum_j phi(q).phi(k_j) v_j / sum_j phi(q).phi(k_j).
-std::vector<double> recompute(const std::vector<double>& x, std::int64_t d, std::int64_t first,
+std::vector<double> linear_reference(const std::vector<double>& x, std::int64_t d, std::int64_t first,
                               std::int64_t last) {
   auto phi = [](double e) { return e > 0 ? e + 1 : std::exp(e); };
   auto at = [&](std::int64_t t, int which, std::int64_t i) {
@@ -98,14 +98,14 @@ std::vector<double> recompute(const std::vector<double>& x, std::int64_t d, std:
 TEST(WorkedExample, OutputIsLinearAttentionOverTheWindow) {
   for (const auto& [n, d] : {std::array<std::int64_t, 2>{1, 3}, {5, 4}, {8, 2}}) {
     const std::int64_t steps = 4 * n + 3;
-    const std::vector<double> x = tokens(steps, d, 7);
+    const std::vector<double> x = linear_tokens(steps, d, 7);
     auto att = make_with_example<Plain<double>>("colin_si", {.n = n, .d = d});
     for (std::int64_t t = 0; t < steps; ++t) {
       const double* row = &x[static_cast<std::size_t>(3 * t * d)];
       const bool ready = att->step(row, row + d, row + 2 * d);
       ASSERT_EQ(ready, t >= n - 1) << "the first output comes with the n-th token";
       if (!ready) continue;
-      const std::vector<double> want = recompute(x, d, t - n + 1, t);
+      const std::vector<double> want = linear_reference(x, d, t - n + 1, t);
       ASSERT_EQ(att->output().rows(), 1);
       for (std::int64_t i = 0; i < d; ++i)
         EXPECT_NEAR(att->output()(0, i), want[static_cast<std::size_t>(i)], 1e-12)
@@ -121,7 +121,7 @@ double plain_value(Counted x) { return x.value(); }
 template <class E>
 OpCounts steady_step(std::int64_t n, std::int64_t d, std::vector<double>* out = nullptr) {
   using S = typename E::Scalar;
-  const std::vector<double> x = tokens(2 * n + 1, d, 3);
+  const std::vector<double> x = linear_tokens(2 * n + 1, d, 3);
   std::vector<S> xs;
   for (double e : x) xs.push_back(S(e));
   auto att = make_with_example<E>("colin_si", {.n = n, .d = d});
@@ -155,7 +155,7 @@ TEST(WorkedExample, TallyEqualsScalarLevelCountingAndTheExactForms) {
 // The values that cross a step boundary, traced as MultiHead traces a head: the token is
 // written at the step's start and the output read at its end.
 std::int64_t traced_valley(std::int64_t n, std::int64_t d) {
-  const std::vector<double> x = tokens(2 * n + 4, d, 5);
+  const std::vector<double> x = linear_tokens(2 * n + 4, d, 5);
   auto att = make_with_example<Tally<double>>("colin_si", {.n = n, .d = d});
   Liveness l(sizeof(double));
   std::vector<double> token(static_cast<std::size_t>(3 * d));
@@ -185,3 +185,5 @@ TEST(WorkedExample, ValleyIsTheSumsAndTheRings) {
 
 }  // namespace
 }  // namespace cosda
+
+#undef COSDA_WITH_EXAMPLE
