@@ -77,8 +77,8 @@ std::vector<double> linear_tokens(std::int64_t count, std::int64_t d, unsigned s
 
 // Linear attention over tokens first..last (inclusive) for the query of token last, written
 // directly from Katharopoulos et al. Eq. 4: sum_j phi(q).phi(k_j) v_j / sum_j phi(q).phi(k_j).
-std::vector<double> linear_reference(const std::vector<double>& x, std::int64_t d, std::int64_t first,
-                              std::int64_t last) {
+std::vector<double> linear_reference(const std::vector<double>& x, std::int64_t d,
+                                     std::int64_t first, std::int64_t last) {
   auto phi = [](double e) { return e > 0 ? e + 1 : std::exp(e); };
   auto at = [&](std::int64_t t, int which, std::int64_t i) {
     return x[static_cast<std::size_t>((3 * t + which) * d + i)];
