@@ -111,9 +111,9 @@ endif
 reproduce: build
 	@mkdir -p results/counts
 	@# --m applies to the variants with a rank (landmarks or random features) only.
-	@{ for v in att co_si co_re; do \
+	@{ for v in $$(build/bin/cosda variants --ids no-rank); do \
 	  build/bin/cosda count --variant $$v --n 120 --d 192 --heads 16 || exit 1; done; \
-	for v in ny ny_fix cony_si_cont cony_re_cont cony_si_fix cony_re_fix rf corf_si corf_re; do \
+	for v in $$(build/bin/cosda variants --ids rank); do \
 	  build/bin/cosda count --variant $$v --n 120 --d 192 --m 4 --heads 16 || exit 1; done; \
 	} > results/counts/gtzan_n120_d192_m4_h16.jsonl
 	@echo "counts of every variant at the GTZAN shape: results/counts/gtzan_n120_d192_m4_h16.jsonl"

@@ -23,6 +23,8 @@ std::string skip_reason(const Point& p) {
     return "needs 1 <= m <= n";
   if (p.stabilised && !t->continual) return "the stabilised mode applies to continual variants";
   if (p.layers != 1 && p.layers != 2) return "layers must be 1 or 2";
+  if (p.layers == 2 && !has_two_block_model(*t))
+    return "has no two-block model (no retroactive sibling); use layers = 1";
   return "";
 }
 

@@ -258,8 +258,8 @@ void section_two_block(Text& r, Runs& runs, const Grid& g) {
   double lo = 1e300, hi = 0;
   std::vector<std::string> landmark_models;  // the continual-landmark models lo and hi cover
   for (const VariantTraits& v : kVariants) {
-    if (&second_block(v) != &v) continue;       // the models a two-block stream ends with
-    if (pub::flops(v.id) == nullptr) continue;  // no paper costs it
+    if (&second_block(v) != &v || !has_two_block_model(v)) continue;  // each model once
+    if (pub::flops(v.id) == nullptr) continue;                        // no paper costs it
     const std::string id(v.id);
     for (const Triple& t : pts) {
       const std::int64_t m = has_landmarks(id) ? t[2] : 1;
@@ -321,7 +321,9 @@ void ranking_finding(Text& r, Runs& runs, const Setting& a, const Setting& b) {
     co = amortized(runs.get({co_id, st.n, st.d, 1, 1, 2}), Convention::kMac);
     const double co_printed = fig ? 0 : printed_two_layer(st.table, co_id);
     for (const VariantTraits& v : kVariants) {
-      if (&second_block(v) != &v || !v.continual || v.family != Family::kNystrom) continue;
+      if (&second_block(v) != &v || !v.continual || v.family != Family::kNystrom ||
+          !has_two_block_model(v))
+        continue;
       const std::string id(v.id);
       const double x = amortized(runs.get({id, st.n, st.d, st.m, 1, 2}), Convention::kMac);
       row += fmt::format("{}{} {:.3f} M ({:+.1f}%)", row.empty() ? "" : ", ", id, x / 1e6,
@@ -354,7 +356,7 @@ void section_fig4d(Text& r, Runs& runs) {
     return std::max(p1 + v2, v1 + p2);
   };
   for (const VariantTraits& v : kVariants) {
-    if (&second_block(v) != &v) continue;
+    if (&second_block(v) != &v || !has_two_block_model(v)) continue;
     const std::string id(v.id), first = first_block_of(id);
     if (!pub::peak(id) || !pub::peak(first)) continue;  // App. B does not cost this family
     for (const std::int64_t n : {16, 64, 200}) {

@@ -37,8 +37,10 @@ struct Forms;  // attention/closed_form.hpp
 enum class LandmarkKind { kNone, kSegmentMeans, kContinual, kFixed, kRandomFeatures };
 
 // The approximation a variant computes: exact softmax attention, its Nyström low-rank form,
-// or the Performer (FAVOR+) random-feature estimate of it.
-enum class Family { kSoftmax, kNystrom, kRandomFeatures };
+// the Performer (FAVOR+) random-feature estimate of it, or linear attention with a fixed
+// feature map (Katharopoulos et al. 2020; no variant of the registry: the worked example of
+// docs/adding-a-variant.md, tests/linear_variant.hpp).
+enum class Family { kSoftmax, kNystrom, kRandomFeatures, kLinear };
 
 // How a variant is drawn in every figure: a gnuplot colour and point type.
 struct PlotStyle {

@@ -1,4 +1,4 @@
-// Whole models: Transformer Encoder blocks around the nine attention variants, with the
+// Whole models: Transformer Encoder blocks around the registry's attention variants, with the
 // input embedding, positional encodings, a class token and a classification head.
 //
 // Block (CoTrans Eq. 10, post-norm, the default):

@@ -45,9 +45,6 @@ namespace cosda {
 #define COSDA_TRAITS(id, Class) Class<Plain<double>>::kTraits,
 inline constexpr std::array kVariants{COSDA_VARIANTS(COSDA_TRAITS)};
 #undef COSDA_TRAITS
-static_assert(kVariants.size() == 12,
-              "the papers' nine variants and the random-feature family's three; update docs and "
-              "tests");
 
 inline constexpr const VariantTraits* find_variant(std::string_view id) {
   for (const auto& v : kVariants)
@@ -70,33 +67,58 @@ inline constexpr const VariantTraits& reference_variant() {
 }
 
 // The variant of v's family and landmark kind, as continual as v, with the given output: a
-// continual variant's single-output or retroactive sibling (v itself for the others).
-inline constexpr const VariantTraits* sibling(const VariantTraits& v, bool single_output) {
-  for (const auto& w : kVariants)
+// continual variant's single-output or retroactive sibling (v itself for the others); nullptr
+// where the family has none. The relations take the list they search (the registry's, or a
+// test's with a variant of its own: tests/linear_variant_test.cpp); the forms without `list`
+// search kVariants.
+template <class List>
+constexpr const VariantTraits* sibling(const List& list, const VariantTraits& v,
+                                       bool single_output) {
+  for (const auto& w : list)
     if (w.family == v.family && w.landmarks == v.landmarks && w.continual == v.continual &&
         w.single_output == (v.continual ? single_output : v.single_output))
       return &w;
   return nullptr;
 }
+inline constexpr const VariantTraits* sibling(const VariantTraits& v, bool single_output) {
+  return sibling(kVariants, v, single_output);
+}
+
+// Whether v has the papers' two-block model: a continual variant needs both its retroactive
+// and its single-output sibling (a family may be one continual variant, which has none).
+template <class List>
+constexpr bool has_two_block_model(const List& list, const VariantTraits& v) {
+  return sibling(list, v, false) != nullptr && sibling(list, v, true) != nullptr;
+}
+inline constexpr bool has_two_block_model(const VariantTraits& v) {
+  return has_two_block_model(kVariants, v);
+}
 
 // The papers' two-block model of v (Nyström paper Sec. V-A; CoTrans Sec. 3.8): the first
 // block is v's retroactive kind and the second its single-output kind for the continual
-// families, v itself twice otherwise.
+// families, v itself twice otherwise, and v itself where the sibling is missing (then
+// has_two_block_model(v) is false and make_model refuses two layers).
 inline constexpr const VariantTraits& first_block(const VariantTraits& v) {
-  return *sibling(v, false);
+  const VariantTraits* s = sibling(v, false);
+  return s != nullptr ? *s : v;
 }
 inline constexpr const VariantTraits& second_block(const VariantTraits& v) {
-  return *sibling(v, true);
+  const VariantTraits* s = sibling(v, true);
+  return s != nullptr ? *s : v;
 }
 
 // The variant of v's family and landmark kind that re-runs over the window (co_si -> att,
 // cony_re_fix -> ny_fix, corf_si -> rf; v itself if v re-runs): what every output of v equals
 // for the same window. nullptr where there is none (continual landmarks: their landmark set
 // is their own, checked against ny with that set).
-inline constexpr const VariantTraits* recomputed_of(const VariantTraits& v) {
-  for (const auto& w : kVariants)
+template <class List>
+constexpr const VariantTraits* recomputed_of(const List& list, const VariantTraits& v) {
+  for (const auto& w : list)
     if (w.family == v.family && w.landmarks == v.landmarks && !w.continual) return &w;
   return nullptr;
+}
+inline constexpr const VariantTraits* recomputed_of(const VariantTraits& v) {
+  return recomputed_of(kVariants, v);
 }
 
 // v with fixed landmarks (cony_si_cont -> cony_si_fix); nullptr where there is none.
@@ -109,29 +131,36 @@ inline constexpr const VariantTraits* fixed_landmarks_of(const VariantTraits& v)
 }
 
 namespace registry_checks {
-constexpr bool unique_ids_and_styles() {
-  for (std::size_t i = 0; i < kVariants.size(); ++i)
-    for (std::size_t j = i + 1; j < kVariants.size(); ++j)
-      if (kVariants[i].id == kVariants[j].id ||
-          (kVariants[i].style.colour == kVariants[j].style.colour &&
-           kVariants[i].style.point == kVariants[j].style.point))
+// The relations above over any list (the registry, or a test's list with a variant of its
+// own: tests/linear_variant_test.cpp): ids and styles unique, each (family, landmarks,
+// continual, output) kind held by one variant, so that sibling() is a function; continual
+// landmarks have their fixed counterpart, which their tests compare against. A family may be
+// one continual variant with neither sibling nor recomputed form.
+template <class List>
+constexpr bool well_formed(const List& list) {
+  for (std::size_t i = 0; i < list.size(); ++i)
+    for (std::size_t j = i + 1; j < list.size(); ++j) {
+      const VariantTraits &a = list[i], &b = list[j];
+      if (a.id == b.id || (a.style.colour == b.style.colour && a.style.point == b.style.point))
         return false;
-  return true;
-}
-constexpr bool partners_exist() {
-  for (const auto& v : kVariants)
-    if (sibling(v, false) == nullptr || sibling(v, true) == nullptr ||
-        (v.continual && v.landmarks == LandmarkKind::kContinual && !fixed_landmarks_of(v)) ||
-        (v.landmarks != LandmarkKind::kContinual && !recomputed_of(v)))
-      return false;
+      if (a.family == b.family && a.landmarks == b.landmarks && a.continual == b.continual &&
+          a.single_output == b.single_output)
+        return false;
+    }
+  for (const VariantTraits& v : list) {
+    if (!v.continual || v.landmarks != LandmarkKind::kContinual) continue;
+    bool fixed = false;
+    for (const VariantTraits& w : list)
+      fixed = fixed || (w.family == v.family && w.continual && w.single_output == v.single_output &&
+                        w.landmarks == LandmarkKind::kFixed);
+    if (!fixed) return false;
+  }
   return true;
 }
 }  // namespace registry_checks
-static_assert(registry_checks::unique_ids_and_styles(), "variant ids and figure styles are unique");
-static_assert(registry_checks::partners_exist(),
-              "every continual variant has its single-output and retroactive siblings, "
-              "continual landmarks their fixed counterpart, and every other continual variant "
-              "the variant of its family that re-runs over the window");
+static_assert(registry_checks::well_formed(kVariants),
+              "variant ids and figure styles are unique, one variant per (family, landmarks, "
+              "continual, output) kind, and continual landmarks have their fixed counterpart");
 
 // Comma-separated ids, for messages.
 inline std::string variant_list() {
@@ -240,6 +269,10 @@ std::unique_ptr<Attention<E>> make_model(std::string_view id, const Config& c, i
   require(layers == 1 || layers == 2, "layers must be 1 or 2");
   if (layers == 1) return make_variant<E>(id, c);
   const VariantTraits& t = variant(id);
+  require(has_two_block_model(t),
+          "layers = 2: " + std::string(id) +
+              " has no two-block model (no retroactive and single-output siblings in "
+              "attention/registry.hpp); use layers = 1");
   return make_two_block<E>(t, make_variant<E>(first_block(t).id, c), c);
 }
 

@@ -27,6 +27,8 @@ const char* family_name(Family f) {
       return "nystrom";
     case Family::kRandomFeatures:
       return "random_features";
+    case Family::kLinear:
+      return "linear";
     case Family::kSoftmax:
       break;
   }

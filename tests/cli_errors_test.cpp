@@ -96,6 +96,7 @@ void more_cases(std::vector<Case>& c, const std::string& tokens) {
   c.push_back({"help: unknown command", {"help", "nope"}, {}, "nope"});
   c.push_back({"completion: zsh", {"completion", "zsh"}, {}, "bash"});
   c.push_back({"variants: argument", {"variants", "att"}, {}, "att"});
+  c.push_back({"variants: --ids some", {"variants", "--ids", "some"}, {}, "--ids"});
   c.push_back({"verify: missing corrections file",
                {"verify", "--corrections", "MISSING.md", "--out", "v"},
                {},

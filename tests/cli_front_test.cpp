@@ -155,6 +155,17 @@ TEST_F(CliFront, VariantsHelpVersion) {
   for (const auto id : cosda::kVariantIds)
     EXPECT_NE(v.out.find("\n" + std::string(id) + " "), std::string::npos) << id;
   EXPECT_EQ(cosda({"list"}).out, v.out);
+  // --ids: the ids alone, one a line, in registry order; rank and no-rank split them by m.
+  std::string all, rank;
+  for (const auto& t : cosda::kVariants) {
+    all += std::string(t.id) + "\n";
+    if (t.landmarks != cosda::LandmarkKind::kNone) rank += std::string(t.id) + "\n";
+  }
+  EXPECT_EQ(cosda({"variants", "--ids", "all"}).out, all);
+  EXPECT_EQ(cosda({"variants", "--ids", "rank"}).out, rank);
+  EXPECT_EQ(cosda({"variants", "--ids", "rank"}).out.size() +
+                cosda({"variants", "--ids", "no-rank"}).out.size(),
+            all.size());
   const Outcome help = cosda({"help", "count"});
   EXPECT_EQ(help.status, 0);
   EXPECT_EQ(help.out, cosda({"count", "--help"}).out);
