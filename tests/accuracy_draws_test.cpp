@@ -76,7 +76,7 @@ AccuracyConfig small_study() {
   c.name = "draws";
   c.d = 8;
   c.steps = 12;
-  c.calibration = 16;
+  c.calibration = 32;  // at least the largest m: fixed landmarks are m-means of it
   c.pinv_windows = 1;
   c.ns = {16};
   c.ms = {4, 32};
