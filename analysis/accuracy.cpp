@@ -38,6 +38,27 @@ ErrorSummary summarize(const std::vector<double>& errors) {
   return s;
 }
 
+DrawSummary summarize_draws(const std::vector<ErrorSummary>& per_draw) {
+  if (per_draw.empty()) throw std::invalid_argument("summarize_draws: no draw");
+  DrawSummary out;
+  std::vector<double> steps, median, p95, max;
+  for (const ErrorSummary& s : per_draw) {
+    if (!s.finite() && (out.e.finite() || s.nonfinite_token < out.e.nonfinite_token))
+      out.e.nonfinite_token = s.nonfinite_token;
+    steps.push_back(double(s.steps));
+    median.push_back(s.median);
+    p95.push_back(s.p95);
+    max.push_back(s.max);
+  }
+  out.e.steps = std::int64_t(std::llround(percentile(steps, 50)));
+  out.e.median = percentile(median, 50);
+  out.e.p95 = percentile(p95, 50);
+  out.e.max = percentile(max, 50);
+  out.median_min = *std::min_element(median.begin(), median.end());
+  out.median_max = *std::max_element(median.begin(), median.end());
+  return out;
+}
+
 Eigen::MatrixXd segment_means(const Eigen::MatrixXd& x, std::int64_t m) {
   Eigen::MatrixXd out(m, x.cols());
   std::int64_t first = 0, i = 0;
@@ -64,6 +85,7 @@ std::vector<ErrorSummary> approximation_errors(const Qkv& x, const ApproxSetup& 
              .m = t->landmarks == LandmarkKind::kNone ? 1 : cases[i].m,
              .pinv_iterations = setup.pinv_iterations,
              .exact_pinv = setup.exact_pinv};
+    if (cases[i].feature_seed) c.feature_seed = *cases[i].feature_seed;
     if (t->landmarks == LandmarkKind::kFixed) {
       const auto it = setup.fixed.find(c.m);
       if (it == setup.fixed.end())

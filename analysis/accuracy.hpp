@@ -95,10 +95,21 @@ struct ErrorSummary {
 };
 ErrorSummary summarize(const std::vector<double>& errors);
 
-// One variant at one m (m is ignored by variants without landmarks).
+// One summary per draw of the random features: the median over the draws of each per-draw
+// statistic (steps, median, p95, max), and the range of the per-draw medians. The result is
+// non-finite, at the earliest such token, if any draw is. per_draw must not be empty.
+struct DrawSummary {
+  ErrorSummary e;
+  double median_min = 0, median_max = 0;  // over the draws
+};
+DrawSummary summarize_draws(const std::vector<ErrorSummary>& per_draw);
+
+// One variant at one m (m is ignored by variants without landmarks). feature_seed: the draw
+// of the random features (Config::feature_seed); absent, Config's default.
 struct ApproxCase {
   std::string variant{};
   std::int64_t m = 1;
+  std::optional<std::uint64_t> feature_seed{};
 };
 
 struct ApproxSetup {

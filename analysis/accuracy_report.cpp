@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include "analysis/measure.hpp"
 #include "attention/kmeans.hpp"
@@ -43,19 +44,47 @@ class CostCache {
   std::map<std::tuple<std::string, std::int64_t, std::int64_t>, double> flops_;
 };
 
+bool random_features(const std::string& v) {
+  return find_variant(v)->landmarks == LandmarkKind::kRandomFeatures;
+}
+
 // Every configured variant at every m <= n (once, m = 0, without landmarks; accuracy.csv
-// writes that m as 1, as cosda count and points.csv do).
+// writes that m as 1, as cosda count and points.csv do); the random-feature variants at every
+// m of feature_m (random features are not tokens: m may exceed n), once per feature seed.
 std::vector<ApproxCase> cases_at(const AccuracyConfig& c, std::int64_t n) {
   std::vector<ApproxCase> cases;
   for (const auto& v : c.variants) {
     if (find_variant(v)->landmarks == LandmarkKind::kNone) {
       cases.push_back({v, 0});
-      continue;
+    } else if (random_features(v)) {
+      for (const std::int64_t m : c.feature_ms)
+        for (const std::uint64_t seed : c.feature_seeds) cases.push_back({v, m, seed});
+    } else {
+      for (const std::int64_t m : c.ms)
+        if (m <= n) cases.push_back({v, m});
     }
-    for (const std::int64_t m : c.ms)
-      if (m <= n) cases.push_back({v, m});
   }
   return cases;
+}
+
+// The rows of one stream and n: consecutive cases of one variant and m (its draws) make one.
+void add_rows(const std::string& stream, std::int64_t n, const std::vector<ApproxCase>& cases,
+              const std::vector<ErrorSummary>& res, CostCache& cost, AccuracyResults& out) {
+  for (std::size_t i = 0; i < cases.size();) {
+    const std::string& v = cases[i].variant;
+    AccuracyRow row{.stream = stream, .variant = v, .n = n, .m = cases[i].m};
+    row.single = find_variant(v)->single_output;
+    for (; i < cases.size() && cases[i].variant == v && cases[i].m == row.m; ++i) {
+      if (cases[i].feature_seed) row.seeds.push_back(*cases[i].feature_seed);
+      row.per_draw.push_back(res[i]);
+    }
+    const DrawSummary d = summarize_draws(row.per_draw);
+    row.e = d.e;
+    row.median_min = d.median_min;
+    row.median_max = d.median_max;
+    row.flops = cost(v, n, row.m);
+    out.rows.push_back(std::move(row));
+  }
 }
 
 // The pseudo-inverse study at window length n: pinv_windows windows spread over the steps.
@@ -90,12 +119,7 @@ void run_stream(const AccuracyConfig& c, const NamedStream& s, CostCache& cost,
     setup.n = n;
     setup.d = c.d;
     const std::vector<ApproxCase> cases = cases_at(c, n);
-    const std::vector<ErrorSummary> res = approximation_errors(eval, setup, cases);
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      const std::string& v = cases[i].variant;
-      out.rows.push_back({s.name, v, n, cases[i].m, find_variant(v)->single_output, res[i],
-                          cost(v, n, cases[i].m)});
-    }
+    add_rows(s.name, n, cases, approximation_errors(eval, setup, cases), cost, out);
     add_pinv_rows(c, s.name, eval, n, out.pinv);
     fmt::print(stderr, "accuracy: stream {} n = {} done ({:.0f} s)\n", s.name, n,
                seconds_since(t0));
@@ -129,6 +153,12 @@ std::vector<const AccuracyRow*> pareto_front(std::vector<const AccuracyRow*> pts
 
 std::string e6(double x) { return fmt::format("{:.6e}", x); }
 
+// Whether a random-feature variant is run over more than one draw.
+bool draws_plotted(const AccuracyConfig& c) {
+  return c.feature_seeds.size() > 1 &&
+         std::any_of(c.variants.begin(), c.variants.end(), random_features);
+}
+
 // What m counts for the variants listed: landmarks (Nystrom) and/or random features (corf).
 std::string m_axis(const AccuracyConfig& c) {
   bool features = false, landmarks = false;
@@ -149,24 +179,31 @@ void note_unless(bool drawn, const std::string& file, const std::string& why,
 
 void plot_error_vs_m(const fs::path& dir, const AccuracyConfig& c, const std::string& stream,
                      const std::vector<AccuracyRow>& rows, std::vector<std::string>& notes) {
-  Multiplot fig("stream " + stream + ": median relative Frobenius error per step vs m",
-                "set logscale xy\nset grid\nset key below font ',9'\nset xlabel '" + m_axis(c) +
-                    "'\nset ylabel 'median relative error per step (unitless)'\n"
-                    "set format y '%.0e'\n");
+  Multiplot fig(
+      "stream " + stream + ": median relative Frobenius error per step vs m" +
+          (draws_plotted(c) ? " (random features: median over the draws, bars min-max)" : ""),
+      "set logscale xy\nset grid\nset key below font ',9'\nset xlabel '" + m_axis(c) +
+          "'\nset ylabel 'median relative error per step (unitless)'\n"
+          "set format y '%.0e'\n");
   for (const std::int64_t n : c.ns) {
     for (const auto& v : c.variants) {
       const VariantTraits& t = *find_variant(v);
       if (t.landmarks == LandmarkKind::kNone) continue;
+      // Random features: the median over the draws, with bars from the least to the largest
+      // per-draw median.
+      const bool bars = random_features(v) && draws_plotted(c);
       std::vector<std::vector<std::string>> pts;
       for (const AccuracyRow& r : rows)
         if (r.stream == stream && r.n == n && r.variant == v && r.e.finite())
-          pts.push_back({std::to_string(r.m), e6(std::max(r.e.median, kPlotFloor))});
+          pts.push_back({std::to_string(r.m), e6(std::max(r.e.median, kPlotFloor)),
+                         e6(std::max(r.median_min, kPlotFloor)),
+                         e6(std::max(r.median_max, kPlotFloor))});
       const std::string block = fmt::format("d{}_{}", n, v);
-      fig.series(
-          block, pts,
-          fmt::format("${} using 1:2 with linespoints lw 2 pt {} lc rgb '{}' dt {} "
-                      "title '{}'",
-                      block, t.single_output ? 6 : 7, colour(v), t.single_output ? 2 : 1, v));
+      fig.series(block, pts,
+                 fmt::format("${} using 1:2{} with {} lw 2 pt {} lc rgb '{}' dt {} title '{}{}'",
+                             block, bars ? ":3:4" : "", bars ? "yerrorlines" : "linespoints",
+                             t.single_output ? 6 : 7, colour(v), t.single_output ? 2 : 1, v,
+                             bars ? fmt::format(" ({} draws)", c.feature_seeds.size()) : ""));
     }
     fig.end_panel("set title 'n = " + std::to_string(n) + "'\n");
   }
@@ -277,6 +314,39 @@ void plot_pinv(const fs::path& dir, const AccuracyConfig& c, const std::string& 
   note_unless(fig.render(dir / file, 500, 560), file, "no pseudo-inverse error is finite", notes);
 }
 
+// Per random-feature variant and n: the median error over the draws, and their range, per m
+// (rows) and stream (columns).
+std::string draws_tables(const AccuracyConfig& c, const AccuracyResults& res) {
+  std::string md;
+  for (const auto& v : c.variants) {
+    if (!random_features(v)) continue;
+    for (const std::int64_t n : c.ns) {
+      md += fmt::format(
+          "\n## {} over {} draws of the features, n = {}: median error per step, median over "
+          "the draws [min, max over the draws]\n\n| m |",
+          v, c.feature_seeds.size(), n);
+      for (const NamedStream& s : c.streams) md += " " + s.name + " |";
+      md += "\n|---|";
+      for (std::size_t i = 0; i < c.streams.size(); ++i) md += "---|";
+      md += "\n";
+      for (const std::int64_t m : c.feature_ms) {
+        md += fmt::format("| {} |", m);
+        for (const NamedStream& s : c.streams) {
+          const auto it = std::find_if(res.rows.begin(), res.rows.end(), [&](const AccuracyRow& r) {
+            return r.stream == s.name && r.n == n && r.variant == v && r.m == m;
+          });
+          md += it == res.rows.end() ? " - |"
+                : it->e.finite()     ? fmt::format(" {:.3g} [{:.3g}, {:.3g}] |", it->e.median,
+                                                   it->median_min, it->median_max)
+                                     : " non-finite |";
+        }
+        md += "\n";
+      }
+    }
+  }
+  return md;
+}
+
 }  // namespace
 
 AccuracyResults run_accuracy(const AccuracyConfig& c, Clock::time_point t0) {
@@ -289,25 +359,48 @@ AccuracyResults run_accuracy(const AccuracyConfig& c, Clock::time_point t0) {
 std::string accuracy_csv(const AccuracyConfig& c, const AccuracyResults& res) {
   std::string csv =
       "stream,kind,scale,projection,n,d,m,variant,pinv,output_rows,steps,median_rel_err,"
-      "p95_rel_err,max_rel_err,flops_per_step,status\n";
+      "p95_rel_err,max_rel_err,feature_draws,median_rel_err_min,median_rel_err_max,"
+      "flops_per_step,status\n";
   const std::string pinv =
       c.exact_pinv ? std::string("exact") : fmt::format("{}_iterations", c.pinv_iterations);
   for (const AccuracyRow& r : res.rows) {
     const NamedStream& s = *std::find_if(c.streams.begin(), c.streams.end(),
                                          [&](const NamedStream& x) { return x.name == r.stream; });
     const std::string what = fmt::format("{} n={} m={} stream {}", r.variant, r.n, r.m, r.stream);
-    std::string errs = ",,";
+    std::string errs = ",,", draws = r.seeds.empty() ? "-,-,-" : ",,";
     std::string status = "ok";
-    if (r.e.finite())
+    if (r.e.finite()) {
       errs = num(r.e.median, what) + "," + num(r.e.p95, what) + "," + num(r.e.max, what);
-    else
+      if (!r.seeds.empty())
+        draws = fmt::format("{},{},{}", r.seeds.size(), num(r.median_min, what),
+                            num(r.median_max, what));
+    } else {
       status = fmt::format("nonfinite output at token {}", r.e.nonfinite_token);
-    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", r.stream,
+      if (!r.seeds.empty()) draws = fmt::format("{},,", r.seeds.size());
+    }
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", r.stream,
                        stream_kind_name(s.spec.kind), num(s.spec.scale, what),
                        s.qkv ? std::string_view("given") : projection_name(s.projection), r.n, c.d,
-                       std::max<std::int64_t>(r.m, 1), r.variant, r.m > 0 ? pinv : "-",
-                       r.single ? 1 : r.n, r.e.steps, errs, num(r.flops, what), status);
+                       std::max<std::int64_t>(r.m, 1), r.variant,
+                       r.m > 0 && !random_features(r.variant) ? pinv : "-", r.single ? 1 : r.n,
+                       r.e.steps, errs, draws, num(r.flops, what), status);
   }
+  return csv;
+}
+
+std::string accuracy_draws_csv(const AccuracyResults& res) {
+  std::string csv =
+      "stream,n,m,variant,feature_seed,steps,median_rel_err,p95_rel_err,max_rel_err,status\n";
+  for (const AccuracyRow& r : res.rows)
+    for (std::size_t i = 0; i < r.seeds.size(); ++i) {
+      const ErrorSummary& e = r.per_draw[i];
+      const std::string what =
+          fmt::format("{} n={} m={} stream {} seed {}", r.variant, r.n, r.m, r.stream, r.seeds[i]);
+      csv += fmt::format("{},{},{},{},{},{},", r.stream, r.n, r.m, r.variant, r.seeds[i], e.steps);
+      csv += e.finite() ? fmt::format("{},{},{},ok\n", num(e.median, what), num(e.p95, what),
+                                      num(e.max, what))
+                        : fmt::format(",,,nonfinite output at token {}\n", e.nonfinite_token);
+    }
   return csv;
 }
 
@@ -346,6 +439,7 @@ std::string accuracy_summary(const AccuracyConfig& c, const AccuracyResults& res
               fmt::format("| {} | {} | {:.4g} | {:.3g} | {:.3g} |\n", r->variant,
                           r->m == 0 ? "-" : std::to_string(r->m), r->flops, r->e.p95, r->e.median);
       }
+  md += draws_tables(c, res);
   std::int64_t flagged = 0;
   for (const AccuracyRow& r : res.rows) flagged += r.e.finite() ? 0 : 1;
   md += fmt::format("\n{} of {} runs produced a non-finite output (flagged in accuracy.csv).\n",

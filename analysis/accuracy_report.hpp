@@ -19,18 +19,27 @@ struct AccuracyConfig {
   std::string name;
   std::int64_t d = 0, steps = 0, calibration = 0, pinv_windows = 0;
   std::vector<std::int64_t> ns, ms, pinv_iterations_study;
+  // The random-feature variants' m grid (any m, also above n), and their draws: each of
+  // those points runs once per seed (Config::feature_seed).
+  std::vector<std::int64_t> feature_ms;
+  std::vector<std::uint64_t> feature_seeds;
   std::vector<std::string> variants;
   int pinv_iterations = 6;
   bool exact_pinv = false;
   std::vector<NamedStream> streams;
 };
 
-// One variant at one stream, n and m.
+// One variant at one stream, n and m. For the random-feature variants, one summary per draw
+// of the features (seeds[i] gives per_draw[i]), and e is their median (summarize_draws);
+// otherwise seeds is empty and per_draw holds e alone.
 struct AccuracyRow {
   std::string stream, variant;
   std::int64_t n = 0, m = 0;  // m = 0: no landmarks
   bool single = false;
-  ErrorSummary e;
+  ErrorSummary e{};
+  double median_min = 0, median_max = 0;  // range of the per-draw median errors
+  std::vector<std::uint64_t> seeds{};
+  std::vector<ErrorSummary> per_draw{};
   double flops = 0;
 };
 
@@ -50,8 +59,11 @@ struct AccuracyResults {
 // Runs the study; reports each stream and n on stderr with the seconds since t0.
 AccuracyResults run_accuracy(const AccuracyConfig& c, Clock::time_point t0);
 
-// accuracy.csv: one row per stream, n, variant and m.
+// accuracy.csv: one row per stream, n, variant and m (random features: median over the
+// draws, with the min-max range of the per-draw medians).
 std::string accuracy_csv(const AccuracyConfig& c, const AccuracyResults& r);
+// accuracy_draws.csv: one row per draw of the random-feature variants' points.
+std::string accuracy_draws_csv(const AccuracyResults& r);
 // pinv.csv: one row per stream, n, m, window and iteration count.
 std::string pinv_csv(const AccuracyConfig& c, const AccuracyResults& r);
 // summary.md: the Pareto fronts per stream, n and output shape, then `notes` (figures not

@@ -2,7 +2,8 @@
 // (or user) streams, the cost-accuracy trade-off, and the iterative pseudo-inverse's error
 // (the study: analysis/accuracy_report.hpp).
 //
-// Writes <out>/<name>/: accuracy.csv (one row per stream, n, variant, m), pinv.csv,
+// Writes <out>/<name>/: accuracy.csv (one row per stream, n, variant, m; the random-feature
+// variants' median over the draws of their features), accuracy_draws.csv (every draw), pinv.csv,
 // summary.md (Pareto fronts, and the figures not drawn for lack of data), and figures per
 // stream: error_vs_m_<stream>.png, tradeoff_<stream>_n<N>.png, pinv_<stream>.png. All of them
 // are published together (OutputTransaction) or none.
@@ -24,18 +25,21 @@ int cmd_accuracy(const Argv& argv) {
       "Approximation error of the variants against exact attention (relative Frobenius error\n"
       "per step: median and 95th percentile over the steady-state steps) on the streams of\n"
       "the config, with executed FLOPs per step from measure(), and the iterative\n"
-      "pseudo-inverse's error against the exact one. Writes DIR/<name>/accuracy.csv,\n"
-      "pinv.csv, summary.md and PNG figures, all or none. See configs/accuracy.toml.\n\n");
+      "pseudo-inverse's error against the exact one. Random-feature variants run once per\n"
+      "feature seed (median and min-max over the draws). Writes DIR/<name>/accuracy.csv,\n"
+      "accuracy_draws.csv, pinv.csv, summary.md and PNG figures, all or none. See\n"
+      "configs/accuracy.toml.\n\n");
   if (!a) return 0;
   const AccuracyConfig c = parse_accuracy_config(a->config);
   OutputTransaction out(a->out / c.name);  // checked before any work
-  out.check_files({"accuracy.csv", "pinv.csv", "summary.md"});
+  out.check_files({"accuracy.csv", "accuracy_draws.csv", "pinv.csv", "summary.md"});
   if (a->figures) out.check_files(accuracy_figures(c));
   const AccuracyResults r = run_accuracy(c, a->start);
   std::vector<std::string> notes;
   out.stage([&](const std::filesystem::path& dir) {
     if (a->figures) notes = plot_accuracy(dir, c, r);
     write_file_atomic(dir / "accuracy.csv", accuracy_csv(c, r));
+    write_file_atomic(dir / "accuracy_draws.csv", accuracy_draws_csv(r));
     write_file_atomic(dir / "pinv.csv", pinv_csv(c, r));
     write_file_atomic(dir / "summary.md", accuracy_summary(c, r, notes));
   });

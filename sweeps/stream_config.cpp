@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <memory>
 
 #include "attention/registry.hpp"
@@ -136,6 +137,11 @@ AccuracyConfig parse_accuracy_config(const std::filesystem::path& path) {
   c.d = t.integer("d", 1, 4096);
   c.ns = t.integers("n", 2, 1 << 14);
   c.ms = t.integers("m", 1, 1 << 14);
+  c.feature_ms = t.integers("feature_m", 1, 1 << 14, c.ms);
+  for (const std::int64_t seed :
+       t.integers("feature_seeds", 0, std::numeric_limits<std::int64_t>::max(),
+                  std::vector<std::int64_t>{std::int64_t(Config{}.feature_seed)}))
+    c.feature_seeds.push_back(std::uint64_t(seed));
   c.variants = t.choices("variants", variant_ids(false));
   c.steps = t.integer("steps", 1, 1 << 24);
   c.calibration = t.integer("calibration", 1, 1 << 24);

@@ -39,20 +39,24 @@ $tre_cony_re_fix << EOD
 2.635680e+05 3.357858e-01 64
 EOD
 $tre_rf << EOD
-3.584600e+04 2.241481e+00 2
-6.797200e+04 1.872927e+00 4
-1.322240e+05 1.434049e+00 8
-2.607280e+05 1.007276e+00 16
-5.177360e+05 6.702638e-01 32
-1.031752e+06 4.991143e-01 64
+3.584600e+04 2.054565e+00 2
+6.797200e+04 1.537597e+00 4
+1.322240e+05 1.369820e+00 8
+2.607280e+05 1.068900e+00 16
+5.177360e+05 7.780752e-01 32
+1.031752e+06 5.552692e-01 64
+2.059784e+06 4.402118e-01 128
+4.115848e+06 3.576077e-01 256
 EOD
 $tre_corf_re << EOD
-8.457000e+03 2.241481e+00 2
-1.688300e+04 1.872927e+00 4
-3.373500e+04 1.434049e+00 8
-6.743900e+04 1.007276e+00 16
-1.348470e+05 6.702638e-01 32
-2.696630e+05 4.991143e-01 64
+8.457000e+03 2.054565e+00 2
+1.688300e+04 1.537597e+00 4
+3.373500e+04 1.369820e+00 8
+6.743900e+04 1.068900e+00 16
+1.348470e+05 7.780752e-01 32
+2.696630e+05 5.552692e-01 64
+5.392950e+05 4.402118e-01 128
+1.078559e+06 3.576077e-01 256
 EOD
 $front_re << EOD
 6.144000e+03 7.177910e-01
@@ -63,36 +67,38 @@ $tsi_co_si << EOD
 7.816000e+03 3.497416e-02 exact
 EOD
 $tsi_cony_si_cont << EOD
-5.998333e+02 8.648190e-01 2
-1.279000e+03 8.578312e-01 4
-4.051333e+03 8.505713e-01 8
-3.141360e+04 8.128112e-01 16
-4.317253e+05 6.738810e-01 32
-6.745616e+06 3.497416e-01 64
+5.701000e+02 8.648190e-01 2
+1.219533e+03 8.578312e-01 4
+3.932400e+03 8.505713e-01 8
+3.117573e+04 8.128112e-01 16
+4.312496e+05 6.738810e-01 32
+6.744665e+06 3.497416e-01 64
 EOD
 $tsi_cony_si_fix << EOD
-4.320000e+02 8.657945e-01 2
-8.800000e+02 8.400742e-01 4
-1.824000e+03 7.736376e-01 8
-3.904000e+03 6.954638e-01 16
-8.832000e+03 5.567898e-01 32
-2.176000e+04 4.306712e-01 64
+4.020000e+02 8.657945e-01 2
+8.200000e+02 8.400742e-01 4
+1.704000e+03 7.736376e-01 8
+3.664000e+03 6.954638e-01 16
+8.352000e+03 5.567898e-01 32
+2.080000e+04 4.306712e-01 64
 EOD
 $tsi_corf_si << EOD
-3.650000e+02 2.586138e+00 2
-6.990000e+02 2.039024e+00 4
-1.367000e+03 1.773863e+00 8
-2.703000e+03 1.262940e+00 16
-5.375000e+03 8.473906e-01 32
-1.071900e+04 6.414657e-01 64
+3.650000e+02 2.605264e+00 2
+6.990000e+02 2.074498e+00 4
+1.367000e+03 1.792578e+00 8
+2.703000e+03 1.392958e+00 16
+5.375000e+03 1.071631e+00 32
+1.071900e+04 7.589616e-01 64
+2.140700e+04 5.506359e-01 128
+4.278300e+04 4.517560e-01 256
 EOD
 $front_si << EOD
-3.650000e+02 2.586138e+00
-4.320000e+02 8.657945e-01
-5.998333e+02 8.648190e-01
-8.800000e+02 8.400742e-01
-1.824000e+03 7.736376e-01
-3.904000e+03 6.954638e-01
+3.650000e+02 2.605264e+00
+4.020000e+02 8.657945e-01
+5.701000e+02 8.648190e-01
+8.200000e+02 8.400742e-01
+1.704000e+03 7.736376e-01
+3.664000e+03 6.954638e-01
 7.816000e+03 3.497416e-02
 EOD
 set multiplot layout 1,2 title 'cost vs accuracy, stream flat, n = 120, d = 16, one head (labels: m; dashed: Pareto front)'
@@ -104,7 +110,7 @@ set ylabel '95th percentile relative error per step (unitless)'
 set format y '%.0e'
 set format x '%.0e'
 set title 'whole window (n x d output)'
-set yrange [8.445e-03:1.121e+01]
+set yrange [8.445e-03:1.027e+01]
 set arrow 1 from graph 0, first 2.533e-02 to graph 1, first 2.533e-02 nohead dt 3 lc rgb '#888888'
 set label 1 'exact variants (rounding error only; not to scale)' at graph 0.02, first 4.054e-02 font ',8'
 plot $tre_att using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'att (exact: p95 error 6e-16)', $tre_att using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#000000' notitle, $tre_co_re using 1:2 with points pt 5 ps 1.4 lc rgb '#0072b2' title 'co_re (exact: p95 error 9e-16)', $tre_co_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#0072b2' notitle, $tre_ny using 1:2 with points pt 7 ps 1.4 lc rgb '#e69f00' title 'ny', $tre_ny using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#e69f00' notitle, $tre_ny_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#56b4e9' title 'ny_fix', $tre_ny_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#56b4e9' notitle, $tre_cony_re_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#cc79a7' title 'cony_re_cont', $tre_cony_re_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#cc79a7' notitle, $tre_cony_re_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#882255' title 'cony_re_fix', $tre_cony_re_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#882255' notitle, $tre_rf using 1:2 with points pt 7 ps 1.4 lc rgb '#44aa99' title 'rf', $tre_rf using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#44aa99' notitle, $tre_corf_re using 1:2 with points pt 7 ps 1.4 lc rgb '#aa4499' title 'corf_re', $tre_corf_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#aa4499' notitle, $front_re using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
@@ -112,7 +118,7 @@ set autoscale y
 unset arrow 1
 unset label 1
 set title 'newest query only (1 x d output)'
-set yrange [1.166e-02:1.293e+01]
+set yrange [1.166e-02:1.303e+01]
 set arrow 1 from graph 0, first 3.497e-02 to graph 1, first 3.497e-02 nohead dt 3 lc rgb '#888888'
 set label 1 'exact variants (rounding error only; not to scale)' at graph 0.02, first 5.596e-02 font ',8'
 plot $tsi_co_si using 1:2 with points pt 5 ps 1.4 lc rgb '#009e73' title 'co_si (exact: p95 error 8e-16)', $tsi_co_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#009e73' notitle, $tsi_cony_si_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d55e00' title 'cony_si_cont', $tsi_cony_si_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d55e00' notitle, $tsi_cony_si_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#999933' title 'cony_si_fix', $tsi_cony_si_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#999933' notitle, $tsi_corf_si using 1:2 with points pt 7 ps 1.4 lc rgb '#117733' title 'corf_si', $tsi_corf_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#117733' notitle, $front_si using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'

@@ -39,20 +39,24 @@ $tre_cony_re_fix << EOD
 1.060112e+06 3.672624e-01 64
 EOD
 $tre_rf << EOD
-1.530540e+05 2.587373e+00 2
-2.902360e+05 2.028390e+00 4
-5.646000e+05 1.700345e+00 8
-1.113328e+06 1.132542e+00 16
-2.210784e+06 8.205750e-01 32
-4.405696e+06 6.232713e-01 64
+1.530540e+05 2.425942e+00 2
+2.902360e+05 2.035838e+00 4
+5.646000e+05 1.499761e+00 8
+1.113328e+06 1.085977e+00 16
+2.210784e+06 8.095383e-01 32
+4.405696e+06 5.863470e-01 64
+8.795520e+06 4.934000e-01 128
+1.757517e+07 3.757161e-01 256
 EOD
 $tre_corf_re << EOD
-3.511300e+04 2.587373e+00 2
-7.019500e+04 2.028390e+00 4
-1.403590e+05 1.700345e+00 8
-2.806870e+05 1.132542e+00 16
-5.613430e+05 8.205750e-01 32
-1.122655e+06 6.232713e-01 64
+3.511300e+04 2.425942e+00 2
+7.019500e+04 2.035838e+00 4
+1.403590e+05 1.499761e+00 8
+2.806870e+05 1.085977e+00 16
+5.613430e+05 8.095383e-01 32
+1.122655e+06 5.863470e-01 64
+2.245279e+06 4.934000e-01 128
+4.490527e+06 3.757161e-01 256
 EOD
 $front_re << EOD
 2.496000e+04 8.115043e-01
@@ -64,38 +68,40 @@ $tsi_co_si << EOD
 3.329600e+04 4.892342e-02 exact
 EOD
 $tsi_cony_si_cont << EOD
-5.953672e+02 1.083944e+00 2
-1.197078e+03 1.083839e+00 4
-2.768656e+03 1.082963e+00 8
-1.117231e+04 1.080506e+00 16
-1.095646e+05 1.066249e+00 32
-1.600873e+06 1.020780e+00 64
+5.654297e+02 1.083944e+00 2
+1.137203e+03 1.083839e+00 4
+2.648906e+03 1.082963e+00 8
+1.093281e+04 1.080506e+00 16
+1.090856e+05 1.066249e+00 32
+1.599915e+06 1.020780e+00 64
 EOD
 $tsi_cony_si_fix << EOD
-4.320000e+02 1.090244e+00 2
-8.800000e+02 1.046456e+00 4
-1.824000e+03 9.796670e-01 8
-3.904000e+03 8.594037e-01 16
-8.832000e+03 6.764537e-01 32
-2.176000e+04 4.892342e-01 64
+4.020000e+02 1.090244e+00 2
+8.200000e+02 1.046456e+00 4
+1.704000e+03 9.796670e-01 8
+3.664000e+03 8.594037e-01 16
+8.352000e+03 6.764537e-01 32
+2.080000e+04 4.892342e-01 64
 EOD
 $tsi_corf_si << EOD
-3.650000e+02 3.416144e+00 2
-6.990000e+02 2.637671e+00 4
-1.367000e+03 2.447271e+00 8
-2.703000e+03 1.622177e+00 16
-5.375000e+03 1.223051e+00 32
-1.071900e+04 9.516657e-01 64
+3.650000e+02 3.168695e+00 2
+6.990000e+02 2.822470e+00 4
+1.367000e+03 2.094391e+00 8
+2.703000e+03 1.607072e+00 16
+5.375000e+03 1.239917e+00 32
+1.071900e+04 9.219599e-01 64
+2.140700e+04 7.612846e-01 128
+4.278300e+04 5.240426e-01 256
 EOD
 $front_si << EOD
-3.650000e+02 3.416144e+00
-4.320000e+02 1.090244e+00
-5.953672e+02 1.083944e+00
-8.800000e+02 1.046456e+00
-1.824000e+03 9.796670e-01
-3.904000e+03 8.594037e-01
-8.832000e+03 6.764537e-01
-2.176000e+04 4.892342e-01
+3.650000e+02 3.168695e+00
+4.020000e+02 1.090244e+00
+5.654297e+02 1.083944e+00
+8.200000e+02 1.046456e+00
+1.704000e+03 9.796670e-01
+3.664000e+03 8.594037e-01
+8.352000e+03 6.764537e-01
+2.080000e+04 4.892342e-01
 3.329600e+04 4.892342e-02
 EOD
 set multiplot layout 1,2 title 'cost vs accuracy, stream flat, n = 512, d = 16, one head (labels: m; dashed: Pareto front)'
@@ -107,7 +113,7 @@ set ylabel '95th percentile relative error per step (unitless)'
 set format y '%.0e'
 set format x '%.0e'
 set title 'whole window (n x d output)'
-set yrange [1.224e-02:1.294e+01]
+set yrange [1.224e-02:1.213e+01]
 set arrow 1 from graph 0, first 3.673e-02 to graph 1, first 3.673e-02 nohead dt 3 lc rgb '#888888'
 set label 1 'exact variants (rounding error only; not to scale)' at graph 0.02, first 5.876e-02 font ',8'
 plot $tre_att using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'att (exact: p95 error 9e-16)', $tre_att using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#000000' notitle, $tre_co_re using 1:2 with points pt 5 ps 1.4 lc rgb '#0072b2' title 'co_re (exact: p95 error 1e-15)', $tre_co_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#0072b2' notitle, $tre_ny using 1:2 with points pt 7 ps 1.4 lc rgb '#e69f00' title 'ny', $tre_ny using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#e69f00' notitle, $tre_ny_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#56b4e9' title 'ny_fix', $tre_ny_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#56b4e9' notitle, $tre_cony_re_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#cc79a7' title 'cony_re_cont', $tre_cony_re_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#cc79a7' notitle, $tre_cony_re_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#882255' title 'cony_re_fix', $tre_cony_re_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#882255' notitle, $tre_rf using 1:2 with points pt 7 ps 1.4 lc rgb '#44aa99' title 'rf', $tre_rf using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#44aa99' notitle, $tre_corf_re using 1:2 with points pt 7 ps 1.4 lc rgb '#aa4499' title 'corf_re', $tre_corf_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#aa4499' notitle, $front_re using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
@@ -115,7 +121,7 @@ set autoscale y
 unset arrow 1
 unset label 1
 set title 'newest query only (1 x d output)'
-set yrange [1.631e-02:1.708e+01]
+set yrange [1.631e-02:1.584e+01]
 set arrow 1 from graph 0, first 4.892e-02 to graph 1, first 4.892e-02 nohead dt 3 lc rgb '#888888'
 set label 1 'exact variants (rounding error only; not to scale)' at graph 0.02, first 7.828e-02 font ',8'
 plot $tsi_co_si using 1:2 with points pt 5 ps 1.4 lc rgb '#009e73' title 'co_si (exact: p95 error 1e-15)', $tsi_co_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#009e73' notitle, $tsi_cony_si_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d55e00' title 'cony_si_cont', $tsi_cony_si_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d55e00' notitle, $tsi_cony_si_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#999933' title 'cony_si_fix', $tsi_cony_si_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#999933' notitle, $tsi_corf_si using 1:2 with points pt 7 ps 1.4 lc rgb '#117733' title 'corf_si', $tsi_corf_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#117733' notitle, $front_si using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'

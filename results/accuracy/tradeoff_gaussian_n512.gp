@@ -39,20 +39,24 @@ $tre_cony_re_fix << EOD
 1.060112e+06 3.576703e-01 64
 EOD
 $tre_rf << EOD
-1.530540e+05 1.651601e+00 2
-2.902360e+05 1.384118e+00 4
-5.646000e+05 1.227735e+00 8
-1.113328e+06 9.907807e-01 16
-2.210784e+06 8.827293e-01 32
-4.405696e+06 8.611072e-01 64
+1.530540e+05 1.563635e+00 2
+2.902360e+05 1.420409e+00 4
+5.646000e+05 1.237192e+00 8
+1.113328e+06 1.077939e+00 16
+2.210784e+06 9.694286e-01 32
+4.405696e+06 8.878758e-01 64
+8.795520e+06 8.484356e-01 128
+1.757517e+07 8.542304e-01 256
 EOD
 $tre_corf_re << EOD
-3.511300e+04 1.651601e+00 2
-7.019500e+04 1.384118e+00 4
-1.403590e+05 1.227735e+00 8
-2.806870e+05 9.907807e-01 16
-5.613430e+05 8.827293e-01 32
-1.122655e+06 8.611072e-01 64
+3.511300e+04 1.563635e+00 2
+7.019500e+04 1.420409e+00 4
+1.403590e+05 1.237192e+00 8
+2.806870e+05 1.077939e+00 16
+5.613430e+05 9.694286e-01 32
+1.122655e+06 8.878758e-01 64
+2.245279e+06 8.484356e-01 128
+4.490527e+06 8.542304e-01 256
 EOD
 $front_re << EOD
 2.496000e+04 1.325000e+00
@@ -64,37 +68,39 @@ $tsi_co_si << EOD
 3.329600e+04 4.459437e-02 exact
 EOD
 $tsi_cony_si_cont << EOD
-5.953672e+02 1.056045e+00 2
-1.197078e+03 1.056181e+00 4
-2.768656e+03 1.046646e+00 8
-1.117231e+04 1.009105e+00 16
-1.095646e+05 9.267453e-01 32
-1.600873e+06 6.399278e-01 64
+5.654297e+02 1.056045e+00 2
+1.137203e+03 1.056181e+00 4
+2.648906e+03 1.046646e+00 8
+1.093281e+04 1.009105e+00 16
+1.090856e+05 9.267453e-01 32
+1.599915e+06 6.399278e-01 64
 EOD
 $tsi_cony_si_fix << EOD
-4.320000e+02 1.917810e+00 2
-8.800000e+02 2.111733e+00 4
-1.824000e+03 1.605815e+00 8
-3.904000e+03 9.342430e-01 16
-8.832000e+03 5.886692e-01 32
-2.176000e+04 4.459437e-01 64
+4.020000e+02 1.917810e+00 2
+8.200000e+02 2.111733e+00 4
+1.704000e+03 1.605815e+00 8
+3.664000e+03 9.342430e-01 16
+8.352000e+03 5.886692e-01 32
+2.080000e+04 4.459437e-01 64
 EOD
 $tsi_corf_si << EOD
-3.650000e+02 2.374560e+00 2
-6.990000e+02 1.781374e+00 4
-1.367000e+03 1.735481e+00 8
-2.703000e+03 1.429564e+00 16
-5.375000e+03 1.240158e+00 32
-1.071900e+04 1.130102e+00 64
+3.650000e+02 2.061720e+00 2
+6.990000e+02 1.864382e+00 4
+1.367000e+03 1.697822e+00 8
+2.703000e+03 1.751513e+00 16
+5.375000e+03 1.509216e+00 32
+1.071900e+04 1.463136e+00 64
+2.140700e+04 1.572136e+00 128
+4.278300e+04 1.327526e+00 256
 EOD
 $front_si << EOD
-3.650000e+02 2.374560e+00
-4.320000e+02 1.917810e+00
-5.953672e+02 1.056045e+00
-2.768656e+03 1.046646e+00
-3.904000e+03 9.342430e-01
-8.832000e+03 5.886692e-01
-2.176000e+04 4.459437e-01
+3.650000e+02 2.061720e+00
+4.020000e+02 1.917810e+00
+5.654297e+02 1.056045e+00
+2.648906e+03 1.046646e+00
+3.664000e+03 9.342430e-01
+8.352000e+03 5.886692e-01
+2.080000e+04 4.459437e-01
 3.329600e+04 4.459437e-02
 EOD
 set multiplot layout 1,2 title 'cost vs accuracy, stream gaussian, n = 512, d = 16, one head (labels: m; dashed: Pareto front)'
@@ -106,7 +112,7 @@ set ylabel '95th percentile relative error per step (unitless)'
 set format y '%.0e'
 set format x '%.0e'
 set title 'whole window (n x d output)'
-set yrange [1.192e-02:8.258e+00]
+set yrange [1.192e-02:7.818e+00]
 set arrow 1 from graph 0, first 3.577e-02 to graph 1, first 3.577e-02 nohead dt 3 lc rgb '#888888'
 set label 1 'exact variants (rounding error only; not to scale)' at graph 0.02, first 5.723e-02 font ',8'
 plot $tre_att using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'att (exact: p95 error 8e-16)', $tre_att using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#000000' notitle, $tre_co_re using 1:2 with points pt 5 ps 1.4 lc rgb '#0072b2' title 'co_re (exact: p95 error 1e-15)', $tre_co_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#0072b2' notitle, $tre_ny using 1:2 with points pt 7 ps 1.4 lc rgb '#e69f00' title 'ny', $tre_ny using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#e69f00' notitle, $tre_ny_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#56b4e9' title 'ny_fix', $tre_ny_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#56b4e9' notitle, $tre_cony_re_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#cc79a7' title 'cony_re_cont', $tre_cony_re_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#cc79a7' notitle, $tre_cony_re_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#882255' title 'cony_re_fix', $tre_cony_re_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#882255' notitle, $tre_rf using 1:2 with points pt 7 ps 1.4 lc rgb '#44aa99' title 'rf', $tre_rf using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#44aa99' notitle, $tre_corf_re using 1:2 with points pt 7 ps 1.4 lc rgb '#aa4499' title 'corf_re', $tre_corf_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#aa4499' notitle, $front_re using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
@@ -114,7 +120,7 @@ set autoscale y
 unset arrow 1
 unset label 1
 set title 'newest query only (1 x d output)'
-set yrange [1.486e-02:1.187e+01]
+set yrange [1.486e-02:1.056e+01]
 set arrow 1 from graph 0, first 4.459e-02 to graph 1, first 4.459e-02 nohead dt 3 lc rgb '#888888'
 set label 1 'exact variants (rounding error only; not to scale)' at graph 0.02, first 7.135e-02 font ',8'
 plot $tsi_co_si using 1:2 with points pt 5 ps 1.4 lc rgb '#009e73' title 'co_si (exact: p95 error 1e-15)', $tsi_co_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#009e73' notitle, $tsi_cony_si_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d55e00' title 'cony_si_cont', $tsi_cony_si_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d55e00' notitle, $tsi_cony_si_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#999933' title 'cony_si_fix', $tsi_cony_si_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#999933' notitle, $tsi_corf_si using 1:2 with points pt 7 ps 1.4 lc rgb '#117733' title 'corf_si', $tsi_corf_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#117733' notitle, $front_si using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'

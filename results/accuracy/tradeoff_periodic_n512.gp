@@ -39,20 +39,24 @@ $tre_cony_re_fix << EOD
 1.060112e+06 2.976696e-02 64
 EOD
 $tre_rf << EOD
-1.530540e+05 1.434458e+00 2
-2.902360e+05 1.288147e+00 4
-5.646000e+05 1.152682e+00 8
-1.113328e+06 1.019264e+00 16
-2.210784e+06 6.648855e-01 32
-4.405696e+06 6.960858e-01 64
+1.530540e+05 1.608207e+00 2
+2.902360e+05 1.439353e+00 4
+5.646000e+05 1.281246e+00 8
+1.113328e+06 1.008071e+00 16
+2.210784e+06 1.084867e+00 32
+4.405696e+06 9.209540e-01 64
+8.795520e+06 8.146546e-01 128
+1.757517e+07 6.691081e-01 256
 EOD
 $tre_corf_re << EOD
-3.511300e+04 1.434458e+00 2
-7.019500e+04 1.288147e+00 4
-1.403590e+05 1.152682e+00 8
-2.806870e+05 1.019264e+00 16
-5.613430e+05 6.648855e-01 32
-1.122655e+06 6.960858e-01 64
+3.511300e+04 1.608207e+00 2
+7.019500e+04 1.439353e+00 4
+1.403590e+05 1.281246e+00 8
+2.806870e+05 1.008071e+00 16
+5.613430e+05 1.084867e+00 32
+1.122655e+06 9.209540e-01 64
+2.245279e+06 8.146546e-01 128
+4.490527e+06 6.691081e-01 256
 EOD
 $front_re << EOD
 2.496000e+04 8.776295e-01
@@ -63,36 +67,38 @@ $tsi_co_si << EOD
 3.329600e+04 7.557739e-03 exact
 EOD
 $tsi_cony_si_cont << EOD
-5.953672e+02 1.027989e+00 2
-1.197078e+03 1.027299e+00 4
-2.768656e+03 1.002181e+00 8
-1.117231e+04 9.347648e-01 16
-1.095646e+05 8.520465e-01 32
-1.600873e+06 1.956803e-01 64
+5.654297e+02 1.027989e+00 2
+1.137203e+03 1.027299e+00 4
+2.648906e+03 1.002181e+00 8
+1.093281e+04 9.347648e-01 16
+1.090856e+05 8.520465e-01 32
+1.599915e+06 1.956803e-01 64
 EOD
 $tsi_cony_si_fix << EOD
-4.320000e+02 1.253213e+00 2
-8.800000e+02 1.066670e+00 4
-1.824000e+03 3.029290e-01 8
-3.904000e+03 7.557739e-02 16
-8.832000e+03 1.156952e-01 32
-2.176000e+04 8.191945e-02 64
+4.020000e+02 1.253213e+00 2
+8.200000e+02 1.066670e+00 4
+1.704000e+03 3.029290e-01 8
+3.664000e+03 7.557739e-02 16
+8.352000e+03 1.156952e-01 32
+2.080000e+04 8.191945e-02 64
 EOD
 $tsi_corf_si << EOD
-3.650000e+02 2.579047e+00 2
-6.990000e+02 2.200095e+00 4
-1.367000e+03 1.931796e+00 8
-2.703000e+03 1.891198e+00 16
-5.375000e+03 1.221199e+00 32
-1.071900e+04 1.423307e+00 64
+3.650000e+02 2.827107e+00 2
+6.990000e+02 2.641163e+00 4
+1.367000e+03 2.205350e+00 8
+2.703000e+03 1.879118e+00 16
+5.375000e+03 2.206562e+00 32
+1.071900e+04 2.174893e+00 64
+2.140700e+04 1.763257e+00 128
+4.278300e+04 1.276901e+00 256
 EOD
 $front_si << EOD
-3.650000e+02 2.579047e+00
-4.320000e+02 1.253213e+00
-5.953672e+02 1.027989e+00
-1.197078e+03 1.027299e+00
-1.824000e+03 3.029290e-01
-3.904000e+03 7.557739e-02
+3.650000e+02 2.827107e+00
+4.020000e+02 1.253213e+00
+5.654297e+02 1.027989e+00
+1.137203e+03 1.027299e+00
+1.704000e+03 3.029290e-01
+3.664000e+03 7.557739e-02
 3.329600e+04 7.557739e-03
 EOD
 set multiplot layout 1,2 title 'cost vs accuracy, stream periodic, n = 512, d = 16, one head (labels: m; dashed: Pareto front)'
@@ -104,7 +110,7 @@ set ylabel '95th percentile relative error per step (unitless)'
 set format y '%.0e'
 set format x '%.0e'
 set title 'whole window (n x d output)'
-set yrange [9.922e-04:7.172e+00]
+set yrange [9.922e-04:8.041e+00]
 set arrow 1 from graph 0, first 2.977e-03 to graph 1, first 2.977e-03 nohead dt 3 lc rgb '#888888'
 set label 1 'exact variants (rounding error only; not to scale)' at graph 0.02, first 4.763e-03 font ',8'
 plot $tre_att using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'att (exact: p95 error 8e-16)', $tre_att using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#000000' notitle, $tre_co_re using 1:2 with points pt 5 ps 1.4 lc rgb '#0072b2' title 'co_re (exact: p95 error 1e-15)', $tre_co_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#0072b2' notitle, $tre_ny using 1:2 with points pt 7 ps 1.4 lc rgb '#e69f00' title 'ny', $tre_ny using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#e69f00' notitle, $tre_ny_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#56b4e9' title 'ny_fix', $tre_ny_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#56b4e9' notitle, $tre_cony_re_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#cc79a7' title 'cony_re_cont', $tre_cony_re_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#cc79a7' notitle, $tre_cony_re_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#882255' title 'cony_re_fix', $tre_cony_re_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#882255' notitle, $tre_rf using 1:2 with points pt 7 ps 1.4 lc rgb '#44aa99' title 'rf', $tre_rf using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#44aa99' notitle, $tre_corf_re using 1:2 with points pt 7 ps 1.4 lc rgb '#aa4499' title 'corf_re', $tre_corf_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#aa4499' notitle, $front_re using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
@@ -112,7 +118,7 @@ set autoscale y
 unset arrow 1
 unset label 1
 set title 'newest query only (1 x d output)'
-set yrange [2.519e-03:1.290e+01]
+set yrange [2.519e-03:1.414e+01]
 set arrow 1 from graph 0, first 7.558e-03 to graph 1, first 7.558e-03 nohead dt 3 lc rgb '#888888'
 set label 1 'exact variants (rounding error only; not to scale)' at graph 0.02, first 1.209e-02 font ',8'
 plot $tsi_co_si using 1:2 with points pt 5 ps 1.4 lc rgb '#009e73' title 'co_si (exact: p95 error 1e-15)', $tsi_co_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#009e73' notitle, $tsi_cony_si_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d55e00' title 'cony_si_cont', $tsi_cony_si_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d55e00' notitle, $tsi_cony_si_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#999933' title 'cony_si_fix', $tsi_cony_si_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#999933' notitle, $tsi_corf_si using 1:2 with points pt 7 ps 1.4 lc rgb '#117733' title 'corf_si', $tsi_corf_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#117733' notitle, $front_si using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'

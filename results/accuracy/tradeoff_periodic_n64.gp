@@ -39,20 +39,24 @@ $tre_cony_re_fix << EOD
 1.497760e+05 6.208350e-02 64
 EOD
 $tre_rf << EOD
-1.910200e+04 1.520388e+00 2
-3.622000e+04 1.305760e+00 4
-7.045600e+04 1.175819e+00 8
-1.389280e+05 1.034293e+00 16
-2.758720e+05 7.120767e-01 32
-5.497600e+05 7.772104e-01 64
+1.910200e+04 1.672555e+00 2
+3.622000e+04 1.563458e+00 4
+7.045600e+04 1.383690e+00 8
+1.389280e+05 1.062720e+00 16
+2.758720e+05 1.203001e+00 32
+5.497600e+05 1.002563e+00 64
+1.097536e+06 9.256708e-01 128
+2.193088e+06 7.314707e-01 256
 EOD
 $tre_corf_re << EOD
-4.649000e+03 1.520388e+00 2
-9.267000e+03 1.305760e+00 4
-1.850300e+04 1.175819e+00 8
-3.697500e+04 1.034293e+00 16
-7.391900e+04 7.120767e-01 32
-1.478070e+05 7.772104e-01 64
+4.649000e+03 1.672555e+00 2
+9.267000e+03 1.563458e+00 4
+1.850300e+04 1.383690e+00 8
+3.697500e+04 1.062720e+00 16
+7.391900e+04 1.203001e+00 32
+1.478070e+05 1.002563e+00 64
+2.955830e+05 9.256708e-01 128
+5.911350e+05 7.314707e-01 256
 EOD
 $front_re << EOD
 3.456000e+03 9.374038e-01
@@ -63,36 +67,38 @@ $tsi_co_si << EOD
 4.176000e+03 3.390698e-03 exact
 EOD
 $tsi_cony_si_cont << EOD
-6.049375e+02 1.234078e+00 2
-1.372625e+03 1.365362e+00 4
-5.517250e+03 5.469825e-01 8
-5.454650e+04 1.340445e-01 16
-7.999090e+05 5.190131e-02 32
-1.262532e+07 3.390698e-02 64
+5.754375e+02 1.234078e+00 2
+1.313625e+03 1.365362e+00 4
+5.399250e+03 5.469825e-01 8
+5.431050e+04 1.340445e-01 16
+7.994370e+05 5.190131e-02 32
+1.262438e+07 3.390698e-02 64
 EOD
 $tsi_cony_si_fix << EOD
-4.320000e+02 1.244195e+00 2
-8.800000e+02 1.037744e+00 4
-1.824000e+03 3.569367e-01 8
-3.904000e+03 1.135431e-01 16
-8.832000e+03 1.563054e-01 32
-2.176000e+04 1.061533e-01 64
+4.020000e+02 1.244195e+00 2
+8.200000e+02 1.037744e+00 4
+1.704000e+03 3.569367e-01 8
+3.664000e+03 1.135431e-01 16
+8.352000e+03 1.563054e-01 32
+2.080000e+04 1.061533e-01 64
 EOD
 $tsi_corf_si << EOD
-3.650000e+02 2.498466e+00 2
-6.990000e+02 2.082644e+00 4
-1.367000e+03 2.028434e+00 8
-2.703000e+03 2.050732e+00 16
-5.375000e+03 1.107148e+00 32
-1.071900e+04 1.321167e+00 64
+3.650000e+02 2.542208e+00 2
+6.990000e+02 2.650684e+00 4
+1.367000e+03 2.419687e+00 8
+2.703000e+03 1.852965e+00 16
+5.375000e+03 2.397869e+00 32
+1.071900e+04 2.057037e+00 64
+2.140700e+04 1.416790e+00 128
+4.278300e+04 1.236961e+00 256
 EOD
 $front_si << EOD
-3.650000e+02 2.498466e+00
-4.320000e+02 1.244195e+00
-6.049375e+02 1.234078e+00
-8.800000e+02 1.037744e+00
-1.824000e+03 3.569367e-01
-3.904000e+03 1.135431e-01
+3.650000e+02 2.542208e+00
+4.020000e+02 1.244195e+00
+5.754375e+02 1.234078e+00
+8.200000e+02 1.037744e+00
+1.704000e+03 3.569367e-01
+3.664000e+03 1.135431e-01
 4.176000e+03 3.390698e-03
 EOD
 set multiplot layout 1,2 title 'cost vs accuracy, stream periodic, n = 64, d = 16, one head (labels: m; dashed: Pareto front)'
@@ -104,7 +110,7 @@ set ylabel '95th percentile relative error per step (unitless)'
 set format y '%.0e'
 set format x '%.0e'
 set title 'whole window (n x d output)'
-set yrange [6.043e-04:7.602e+00]
+set yrange [6.043e-04:8.363e+00]
 set arrow 1 from graph 0, first 1.813e-03 to graph 1, first 1.813e-03 nohead dt 3 lc rgb '#888888'
 set label 1 'exact variants (rounding error only; not to scale)' at graph 0.02, first 2.901e-03 font ',8'
 plot $tre_att using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'att (exact: p95 error 4e-16)', $tre_att using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#000000' notitle, $tre_co_re using 1:2 with points pt 5 ps 1.4 lc rgb '#0072b2' title 'co_re (exact: p95 error 7e-16)', $tre_co_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#0072b2' notitle, $tre_ny using 1:2 with points pt 7 ps 1.4 lc rgb '#e69f00' title 'ny', $tre_ny using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#e69f00' notitle, $tre_ny_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#56b4e9' title 'ny_fix', $tre_ny_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#56b4e9' notitle, $tre_cony_re_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#cc79a7' title 'cony_re_cont', $tre_cony_re_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#cc79a7' notitle, $tre_cony_re_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#882255' title 'cony_re_fix', $tre_cony_re_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#882255' notitle, $tre_rf using 1:2 with points pt 7 ps 1.4 lc rgb '#44aa99' title 'rf', $tre_rf using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#44aa99' notitle, $tre_corf_re using 1:2 with points pt 7 ps 1.4 lc rgb '#aa4499' title 'corf_re', $tre_corf_re using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#aa4499' notitle, $front_re using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
@@ -112,7 +118,7 @@ set autoscale y
 unset arrow 1
 unset label 1
 set title 'newest query only (1 x d output)'
-set yrange [1.130e-03:1.249e+01]
+set yrange [1.130e-03:1.325e+01]
 set arrow 1 from graph 0, first 3.391e-03 to graph 1, first 3.391e-03 nohead dt 3 lc rgb '#888888'
 set label 1 'exact variants (rounding error only; not to scale)' at graph 0.02, first 5.425e-03 font ',8'
 plot $tsi_co_si using 1:2 with points pt 5 ps 1.4 lc rgb '#009e73' title 'co_si (exact: p95 error 6e-16)', $tsi_co_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#009e73' notitle, $tsi_cony_si_cont using 1:2 with points pt 7 ps 1.4 lc rgb '#d55e00' title 'cony_si_cont', $tsi_cony_si_cont using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#d55e00' notitle, $tsi_cony_si_fix using 1:2 with points pt 7 ps 1.4 lc rgb '#999933' title 'cony_si_fix', $tsi_cony_si_fix using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#999933' notitle, $tsi_corf_si using 1:2 with points pt 7 ps 1.4 lc rgb '#117733' title 'corf_si', $tsi_corf_si using 1:2:3 with labels offset char 0.9,0.6 font ',8' tc rgb '#117733' notitle, $front_si using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 2.6 lc rgb '#000000' title 'Pareto front'
