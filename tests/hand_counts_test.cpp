@@ -11,7 +11,7 @@
 #include "analysis/measure.hpp"
 #include "tests/test_util.hpp"
 
-namespace cosda::test {
+namespace cosda::test::hand_counts {
 namespace {
 
 using I = std::int64_t;
@@ -231,4 +231,4 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, HandCounts, ::testing::ValuesIn(variant_id
                          [](const auto& info) { return info.param; });
 
 }  // namespace
-}  // namespace cosda::test
+}  // namespace cosda::test::hand_counts

@@ -15,7 +15,7 @@
 #include "analysis/measure.hpp"
 #include "tests/test_util.hpp"
 
-namespace cosda::test {
+namespace cosda::test::hand_memory {
 namespace {
 
 using I = std::int64_t;
@@ -162,4 +162,4 @@ TEST(HandMemory, EveryVariantIsCountedOrListed) {
 }
 
 }  // namespace
-}  // namespace cosda::test
+}  // namespace cosda::test::hand_memory

@@ -141,6 +141,8 @@ struct Watched {
 
 using P = Probe;
 using M = Mat<P>;
+// The exponent shift off and on, for the ops that take one.
+inline const ops::Shift<P> kOff{}, kOn{true, P(0.25)};
 
 // The operands of one op run: buffers filled with distinct values, watched while the op runs.
 class Bench {

@@ -9,7 +9,6 @@ namespace {
 
 using W = Watched;
 namespace o = ops;
-const ops::Shift<P> kOff{}, kOn{true, P(0.25)};
 
 // ops_elementwise.hpp.
 std::vector<OpCase> elementwise() {

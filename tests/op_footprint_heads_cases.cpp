@@ -14,7 +14,6 @@ namespace {
 
 using W = Watched;
 namespace o = ops;
-const ops::Shift<P> kOff{}, kOn{true, P(0.25)};
 
 // h = 2 heads of dh = 2 features (d = 4), windows of n = 3 tokens, m = 2 landmarks or
 // features, unless a case says otherwise.
