@@ -96,11 +96,14 @@ OpCounts ny(I n, I d, I m, I it) {
 // ny_fix: Gamma_phi^+ of the fixed landmarks is computed once, at construction.
 OpCounts ny_fix(I n, I d, I m) { return muls(n * d) + nystrom_core(n, d, m); }
 
+// The one output row of the single-output variants (Eq. 26), in its cheapest order: the row
+// scaled by 1/phi(Delta) (m reciprocals, m mul) rather than Delta V (m d), then times Delta V.
+OpCounts scaled_row_output(I d, I m) { return divs(m) + muls(m) + product(1, m, d); }
+
 // cony_si_fix (Sec. IV-B, Eq. 26): Delta V and phi(Delta) slide for all m landmarks (Eqs.
-// 24-25); q / sqrt(d); beta's row; Delta_phi V; the 1 x m by m x d product.
+// 24-25); q / sqrt(d); beta's row; the output row.
 OpCounts cony_si_fix(I d, I m) {
-  return times(m, retro_update(d)) + muls(d) + beta_row(d, m) + normalised_delta_v(d, m) +
-         product(1, m, d);
+  return times(m, retro_update(d)) + muls(d) + beta_row(d, m) + scaled_row_output(d, m);
 }
 
 // cony_re_fix (Eq. 23): the same, then the n kept rows of B_phi Gamma_phi^+ times Delta_phi V.
@@ -115,18 +118,23 @@ OpCounts cony_re_fix(I n, I d, I m) {
 // phi(Gamma): Eqs. 16, 19) and its new row (m dots, m exp, its sum); phi(Gamma) inverted and
 // Gamma normalised (m div, m^2 mul) and pseudo-inverted; Delta's new row over the window (n
 // dots, n exp, the sum, the 1 x n by n x d product: Eqs. 17, 20).
-OpCounts landmark_update(I n, I d, I m, I s, I it) {
-  const OpCounts means = times(2, adds((s - 1) * d) + divs(d));
+// query_adds: the additions of the query mean left to the update step ((s - 1) d over a ring
+// of the segment's queries; 0 where a running sum adds each query as it comes).
+OpCounts landmark_update(I n, I d, I m, I s, I it, I query_adds) {
+  const OpCounts means = adds((s - 1) * d) + adds(query_adds) + divs(2 * d);
   const OpCounts gamma = times(m - 1, product(1, d, 1) + exps(1) + adds(2)) + product(1, d, m) +
                          exps(m) + adds(m - 1) + divs(m) + muls(m * m) + pinv(m, it);
   const OpCounts delta_row = product(1, d, n) + exps(n) + adds(n - 1) + product(1, n, d);
   return times(m - 1, retro_update(d)) + means + gamma + delta_row;
 }
 
-// cony_si_cont (Eqs. 22, 26): a plain step is cony_si_fix's; an update step replaces the slide.
+// cony_si_cont (Eqs. 22, 26): a plain step is cony_si_fix's plus the query added to the
+// segment's running sum (d add); an update step replaces the slide, and its query mean is that
+// sum divided by s.
+OpCounts cony_si_cont_plain(I d, I m) { return cony_si_fix(d, m) + adds(d); }
 OpCounts cony_si_cont_update(I n, I d, I m, I s, I it) {
-  return landmark_update(n, d, m, s, it) + muls(d) + beta_row(d, m) + normalised_delta_v(d, m) +
-         product(1, m, d);
+  return landmark_update(n, d, m, s, it, 0) + adds(d) + muls(d) + beta_row(d, m) +
+         scaled_row_output(d, m);
 }
 
 // cony_re_cont (Eqs. 15, 18, 21): besides the update, B's column of the replaced landmark for
@@ -135,7 +143,7 @@ OpCounts cony_si_cont_update(I n, I d, I m, I s, I it) {
 OpCounts cony_re_cont_update(I n, I d, I m, I s, I it) {
   const OpCounts b = times(n - 1, product(1, d, 1) + exps(1) + adds(2)) + product(1, d, m) +
                      exps(m) + adds(m - 1) + divs(n) + muls(n * m) + product(n, m, m);
-  return landmark_update(n, d, m, s, it) + muls(d) + b + normalised_delta_v(d, m) +
+  return landmark_update(n, d, m, s, it, (s - 1) * d) + muls(d) + b + normalised_delta_v(d, m) +
          product(n, m, d);
 }
 
@@ -190,7 +198,8 @@ OpCounts hand_plain(const std::string& id, const HandShape& s) {
   if (id == "co_re") return co_re(n, d);
   if (id == "ny") return ny(n, d, m, kIterations);
   if (id == "ny_fix") return ny_fix(n, d, m);
-  if (id == "cony_si_fix" || id == "cony_si_cont") return cony_si_fix(d, m);
+  if (id == "cony_si_fix") return cony_si_fix(d, m);
+  if (id == "cony_si_cont") return cony_si_cont_plain(d, m);
   if (id == "cony_re_fix" || id == "cony_re_cont") return cony_re_fix(n, d, m);
   if (id == "rf") return rf(n, d, m);
   if (id == "corf_si") return corf_si(d, m);

@@ -10,6 +10,7 @@
 // ring whose leaving token is read by the next step (a running sum slides it out) keeps all n.
 // Measured steps have the oldest token in ring slot 1, so outputs in window order take two
 // ops (rows 1..n-1, then row 0). Counts are per head (heads = 1).
+#include <algorithm>
 #include <map>
 
 #include "analysis/measure.hpp"
@@ -66,11 +67,12 @@ Memory ny(I n, I d, I m) { return {3 * (n - 1) * d, (n - 1) * d + 3 * n * d + 2 
 // Delta V, Eqs. 24-25), Qt, Kt, Gamma_phi^+, Delta V (m d), phi(Delta) (m).
 I fixed_landmark_state(I n, I d, I m) { return 2 * n * d + 3 * m * d + m * m + m; }
 
-// cony_si_fix: the state. Peak at the last product (Eq. 26): the row (m), Delta_phi V (m d),
-// the output (d); or at the slide, the input token (3 d).
+// cony_si_fix: the state. Peak beyond it: at the slide, the input token (3 d); while the row
+// is scaled (Eq. 26), the row and the reciprocals 1/phi(Delta) (2 m); at the last product, the
+// row and the output (m + d). Delta V itself is state: the row is scaled, not Delta V.
 Memory cony_si_fix(I n, I d, I m) {
   const I state = fixed_landmark_state(n, d, m);
-  return {state, state + std::max(m + m * d + d, 3 * d)};
+  return {state, state + std::max({3 * d, 2 * m, m + d})};
 }
 
 // cony_re_fix: the state and B_phi Gamma_phi^+ less the next slot's row ((n - 1) m). Peak at
@@ -125,7 +127,8 @@ Memory hand(const std::string& id, const HandShape& s) {
 
 // The variants without a hand count here, and why.
 const std::map<std::string, std::string> kNotCounted = {
-    {"cony_si_cont", "its query ring is being replaced by a running sum; counted with it"},
+    {"cony_si_cont",
+     "counted by hand in tests/memory_test.cpp (MemoryByBuffer.ContinualLandmarkState)"},
     {"cony_re_cont", "continual landmarks: peaks over the cycle, not yet counted by hand"},
 };
 
