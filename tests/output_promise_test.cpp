@@ -389,7 +389,7 @@ TEST(OutputPromise, EveryCommandOfHelpIsCovered) {
 }
 
 TEST_P(Promise, FailureAtEachOutputFileLeavesTheFolderAsItWas) {
-  if (outputs_.empty()) GTEST_SKIP() << "cosda " << spec_.command << " writes no file (stdout)";
+  if (outputs_.empty()) GTEST_SKIP() << "writes no file (stdout): cosda " << spec_.command;
   for (const std::string& o : outputs_)
     expect_refused(run(args(), scratch_, {{"COSDA_FAIL_AT", o}}), o, "injected failure", before_);
   // Into a folder that does not exist yet: it still does not (a sweep keeps the folder with
@@ -405,7 +405,7 @@ TEST_P(Promise, FailureAtEachOutputFileLeavesTheFolderAsItWas) {
 }
 
 TEST_P(Promise, FileOrFolderInTheWayIsRefusedBeforeAnyWork) {
-  if (outputs_.empty()) GTEST_SKIP() << "cosda " << spec_.command << " writes no file (stdout)";
+  if (outputs_.empty()) GTEST_SKIP() << "writes no file (stdout): cosda " << spec_.command;
   const fs::path first = target_ / outputs_[0];
   fs::permissions(first, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
   Snapshot before = snapshot(target_);
@@ -429,7 +429,7 @@ TEST_P(Promise, FileOrFolderInTheWayIsRefusedBeforeAnyWork) {
 }
 
 TEST_P(Promise, ReadOnlyFolderIsRefused) {
-  if (outputs_.empty()) GTEST_SKIP() << "cosda " << spec_.command << " writes no file (stdout)";
+  if (outputs_.empty()) GTEST_SKIP() << "writes no file (stdout): cosda " << spec_.command;
   if (::geteuid() == 0) GTEST_SKIP() << "running as root: a read-only folder is writable to root";
   fs::permissions(target_, fs::perms::owner_read | fs::perms::owner_exec);
   const Result r = run(args(), scratch_);
@@ -439,7 +439,7 @@ TEST_P(Promise, ReadOnlyFolderIsRefused) {
 }
 
 TEST_P(Promise, FullFileSystemLeavesTheFolderAsItWas) {
-  if (outputs_.empty()) GTEST_SKIP() << "cosda " << spec_.command << " writes no file (stdout)";
+  if (outputs_.empty()) GTEST_SKIP() << "writes no file (stdout): cosda " << spec_.command;
   const fs::path parent = target_.parent_path();
   if (::mount("tmpfs", parent.c_str(), "tmpfs", 0, "size=1m") != 0)
     GTEST_SKIP() << "cannot mount a small tmpfs (" << std::strerror(errno)

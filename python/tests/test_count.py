@@ -1,12 +1,13 @@
 """cosda.count() returns what `cosda count` prints (heap fields aside: NaN in the module)."""
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 
 import cosda
-from conftest import check_equal, cli_count, cli_error, pythonic
+from conftest import HEAP, check_equal, cli_count, cli_error, pythonic
 
 
 def ids():
@@ -82,7 +83,11 @@ def test_gtzan_shape_equals_committed_result(row):
         kwargs["m"] = row["m"]
     got = cosda.count(row["variant"], **kwargs)
     for key in row:
-        if key not in HEAP:
+        if key in HEAP:
+            continue
+        if row[key] is None:  # JSON's null is the module's NaN
+            assert math.isnan(got[key]), (row["variant"], key)
+        else:
             assert got[key] == row[key], (row["variant"], key)
 
 
