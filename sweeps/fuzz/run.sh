@@ -20,7 +20,8 @@ build() {  # target, sources...
     "$cxx" "${flags[@]}" "$@" -o "$out/$target" -ltomlplusplus -lfmt
   fi
 }
-build fuzz_npy sweeps/fuzz_npy.cpp io/npy.cpp io/npy_header.cpp io/atomic_file.cpp &
+build fuzz_npy sweeps/fuzz_npy.cpp io/npy.cpp io/npy_header.cpp io/atomic_file.cpp \
+  io/output_transaction.cpp &
 npy=$!
 build fuzz_config sweeps/fuzz_config.cpp sweeps/config.cpp io/strict_toml.cpp \
   sweeps/fuzz/forms_unused.cpp &
