@@ -11,6 +11,7 @@
 
 #include "analysis/measure.hpp"
 #include "python/bindings.hpp"
+#include "python/stream_args.hpp"
 #include "sweeps/run_checks.hpp"
 
 namespace py = pybind11;
@@ -38,14 +39,7 @@ py::dict count(const std::string& variant, std::int64_t n, std::int64_t d,
   if (!single && scalar != "double")
     throw InputError("scalar must be float64 or float32, got '" + scalar + "'");
   const auto conv = convention_of(convention, "convention");
-  RunRequest r;
-  r.variant = variant;
-  r.n = n;
-  r.d = d;
-  r.m = m;
-  r.heads = heads;
-  r.layers = layers;
-  r.feature_seed = feature_seed;
+  RunRequest r = python_request(variant, n, d, m, heads, layers, feature_seed);
   r.default_m = 1;
   const Point p = point_of(check_run(r, Spelling::python()));
   Cost c;

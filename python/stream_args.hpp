@@ -21,6 +21,20 @@ struct Setup : RunPlan {
   bool single = false;  // float arithmetic
 };
 
+// The request of a Python call: the variant and its shape, as count(), Stream and time_step
+// take them (the rest of RunRequest as each sets it).
+inline RunRequest python_request(const std::string& variant, std::int64_t n, std::int64_t d,
+                                 std::optional<std::int64_t> m, std::int64_t heads,
+                                 std::int64_t layers, std::optional<std::int64_t> feature_seed) {
+  return {.variant = variant,
+          .n = n,
+          .d = d,
+          .m = m,
+          .heads = heads,
+          .layers = layers,
+          .feature_seed = feature_seed};
+}
+
 // The request checked; scalar is "double" or "float" (InputError otherwise).
 Setup check_args(const RunRequest& r, const std::string& scalar);
 

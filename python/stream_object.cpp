@@ -101,14 +101,7 @@ class Stream {
                             std::optional<std::int64_t> m, std::int64_t heads, std::int64_t layers,
                             bool landmarks, bool exact_pinv, bool exp_shift,
                             std::optional<std::int64_t> feature_seed) {
-    RunRequest r;
-    r.variant = variant;
-    r.n = n;
-    r.d = d;
-    r.m = m;
-    r.heads = heads;
-    r.layers = layers;
-    r.feature_seed = feature_seed;
+    RunRequest r = python_request(variant, n, d, m, heads, layers, feature_seed);
     r.landmarks = landmarks;
     r.exact_pinv = exact_pinv;
     r.exp_shift = exp_shift;

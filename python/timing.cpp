@@ -52,14 +52,7 @@ std::vector<double> time_step(const std::string& variant, std::int64_t n, std::i
   if (number < 1 || repeat < 1)
     throw InputError("number and repeat must be at least 1, got number = " +
                      std::to_string(number) + ", repeat = " + std::to_string(repeat));
-  RunRequest r;
-  r.variant = variant;
-  r.n = n;
-  r.d = d;
-  r.m = m;
-  r.heads = heads;
-  r.layers = layers;
-  r.feature_seed = feature_seed;
+  RunRequest r = python_request(variant, n, d, m, heads, layers, feature_seed);
   const Setup s = check_args(r, scalar);
   if (s.traits->landmarks == LandmarkKind::kFixed)
     throw InputError(s.id +
