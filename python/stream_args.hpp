@@ -26,13 +26,11 @@ struct Setup : RunPlan {
 inline RunRequest python_request(const std::string& variant, std::int64_t n, std::int64_t d,
                                  std::optional<std::int64_t> m, std::int64_t heads,
                                  std::int64_t layers, std::optional<std::int64_t> feature_seed) {
-  return {.variant = variant,
-          .n = n,
-          .d = d,
-          .m = m,
-          .heads = heads,
-          .layers = layers,
-          .feature_seed = feature_seed};
+  RunRequest r;
+  r.variant = variant;
+  r.n = n, r.d = d, r.m = m, r.heads = heads, r.layers = layers;
+  r.feature_seed = feature_seed;
+  return r;
 }
 
 // The request checked; scalar is "double" or "float" (InputError otherwise).
