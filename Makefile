@@ -18,10 +18,10 @@ DEPS_PACKAGES = $(PACKAGES)
 SANITIZE ?= 1
 
 FUZZ_SECONDS ?= 30
-# clang-tidy reads the kernels (attention/*.hpp) through attention/*.cpp, where each variant is
+# clang-tidy reads the kernels (attention/, models/) through their .cpp files, where each variant is
 # instantiated for every policy, and the analysis, command and benchmark sources; the tests are
 # left out.
-TIDY_FILES := $(shell git ls-files 'attention/*.cpp' 'analysis/*.cpp' 'sweeps/*.cpp' \
+TIDY_FILES := $(shell git ls-files 'attention/*.cpp' 'attention/**/*.cpp' 'models/*.cpp' 'analysis/*.cpp' 'sweeps/*.cpp' \
                 'bench/*.cpp' | grep -v -e fuzz_ -e peer_torch)
 
 .PHONY: all deps build build-asan test test-release test-asan fuzz tidy lint reproduce format \

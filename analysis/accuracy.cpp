@@ -6,8 +6,8 @@
 #include <memory>
 #include <stdexcept>
 
-#include "attention/landmarks.hpp"
-#include "attention/pinv.hpp"
+#include "attention/families/landmarks.hpp"
+#include "attention/families/pinv.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {

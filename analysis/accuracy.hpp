@@ -49,7 +49,7 @@ MatX<T> exact_attention(const MatX<T>& q, const MatX<T>& k, const MatX<T>& v) {
   return stable_row_softmax<T>(MatX<T>(q * k.transpose() * r)) * v;
 }
 
-// The Razavi iteration of attention/pinv.hpp on plain matrices (iterations >= 0).
+// The Razavi iteration of attention/families/pinv.hpp on plain matrices (iterations >= 0).
 template <class T>
 MatX<T> razavi_pinv(const MatX<T>& x, int iterations) {
   const std::int64_t m = x.rows();
@@ -83,8 +83,8 @@ MatX<T> nystrom_attention(const MatX<T>& q, const MatX<T>& k, const MatX<T>& v,
   return b * (gp * (delta * v));
 }
 
-// Segment means of the rows of x (attention/landmarks.hpp sizes: the first n mod m segments
-// one row longer).
+// Segment means of the rows of x (attention/families/landmarks.hpp sizes: the first n mod m
+// segments one row longer).
 Eigen::MatrixXd segment_means(const Eigen::MatrixXd& x, std::int64_t m);
 
 struct ErrorSummary {
@@ -130,8 +130,8 @@ std::vector<ErrorSummary> approximation_errors(const Qkv& x, const ApproxSetup& 
 // Gamma_phi = s(Qt Kt^T / sqrt(d)) for segment-means landmarks of one window.
 Eigen::MatrixXd landmark_kernel(const Qkv& window, std::int64_t m);
 
-// Relative Frobenius error of attention/pinv.hpp's iteration (Pinv<Plain<double>>) against the
-// exact pseudo-inverse of x, one entry per iteration count in `iterations`.
+// Relative Frobenius error of attention/families/pinv.hpp's iteration (Pinv<Plain<double>>) against
+// the exact pseudo-inverse of x, one entry per iteration count in `iterations`.
 std::vector<double> pinv_errors(const Eigen::MatrixXd& x, const std::vector<int>& iterations);
 
 // 2-norm condition number sigma_max / sigma_min (+inf for a singular matrix).

@@ -10,8 +10,8 @@
 #include <tuple>
 #include <utility>
 
+#include "analysis/kmeans.hpp"
 #include "analysis/measure.hpp"
-#include "attention/kmeans.hpp"
 #include "attention/registry.hpp"
 #include "io/plot.hpp"
 

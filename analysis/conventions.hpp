@@ -1,5 +1,5 @@
-// Counting conventions: one executed count (five typed buckets, attention/op_counts.hpp) read
-// the ways people report FLOPs. Every number cosda reports names its convention by `id`.
+// Counting conventions: one executed count (five typed buckets, attention/counting/op_counts.hpp)
+// read the ways people report FLOPs. Every number cosda reports names its convention by `id`.
 //
 //   all      all operations: mul + add + div + exp + other. cosda's own "flops": one executed
 //            scalar operation is one FLOP.
@@ -23,7 +23,7 @@
 #include <string_view>
 
 #include "analysis/exact.hpp"
-#include "attention/op_counts.hpp"
+#include "attention/counting/op_counts.hpp"
 
 namespace cosda::conventions {
 

@@ -1,5 +1,5 @@
 // Evaluation of the frozen exact forms; the forms themselves are each variant's
-// (attention/<id>.cpp). The derivation notes are in attention/closed_form.hpp.
+// (attention/variants/<id>.cpp). The derivation notes are in attention/counting/closed_form.hpp.
 #include "analysis/exact.hpp"
 
 #include <algorithm>

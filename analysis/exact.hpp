@@ -1,5 +1,6 @@
-// Evaluation of the exact closed forms (attention/closed_form.hpp; each variant's own forms
-// are in attention/<id>.cpp): what measure() reports for a point, from the forms alone.
+// Evaluation of the exact closed forms (attention/counting/closed_form.hpp; each variant's own
+// forms are in attention/variants/<id>.cpp): what measure() reports for a point, from the forms
+// alone.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +10,7 @@
 #include <vector>
 
 #include "analysis/measure.hpp"
-#include "attention/closed_form.hpp"
+#include "attention/counting/closed_form.hpp"
 
 namespace cosda::exact {
 

@@ -3,8 +3,9 @@
 //  - fit_form(): integer coefficients over a basis of monomials n^a d^b m^c s^e (e <= 1),
 //    by least squares on the samples, rounded and then checked exactly: every sample must be
 //    reproduced in integer arithmetic, otherwise the fit fails (std::nullopt). A fit is only
-//    evidence; the frozen forms live beside each kernel (closed_forms() in attention/<id>.hpp
-//    or .cpp, attention/closed_form.hpp), read through exact::forms() (analysis/exact.hpp).
+//    evidence; the frozen forms live beside each kernel (closed_forms() in
+//    attention/variants/<id>.hpp or .cpp, attention/counting/closed_form.hpp), read through
+//    exact::forms() (analysis/exact.hpp).
 //  - fit_loglog(): slope and intercept of log y = intercept + slope log x by least squares,
 //    the local growth exponent of a cost over one parameter.
 #pragma once
@@ -17,7 +18,7 @@
 #include <vector>
 
 #include "analysis/exact.hpp"
-#include "attention/poly.hpp"
+#include "attention/counting/poly.hpp"
 
 namespace cosda::fit {
 

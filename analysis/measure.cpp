@@ -5,9 +5,9 @@
 
 #include "analysis/heap.hpp"
 #include "analysis/policy.hpp"
-#include "attention/footprint.hpp"
-#include "attention/liveness.hpp"
-#include "attention/multi_head.hpp"
+#include "attention/counting/footprint.hpp"
+#include "attention/counting/liveness.hpp"
+#include "models/multi_head.hpp"
 
 namespace cosda {
 

@@ -1,6 +1,6 @@
 // Executed cost of one variant at one shape: operations per steady-state step (counted by
 // running the kernels under Tally or Exact), logical valley and peak memory (the liveness of
-// what the kernels read and write, attention/liveness.hpp), and physical heap bytes (the
+// what the kernels read and write, attention/counting/liveness.hpp), and physical heap bytes (the
 // malloc wrapper).
 //
 // Protocol: feed n tokens (warm-up and priming, not counted), then one full landmark cycle of
@@ -17,7 +17,7 @@
 #include <ostream>
 #include <string>
 
-#include "attention/op_counts.hpp"
+#include "attention/counting/op_counts.hpp"
 
 namespace cosda {
 
@@ -42,8 +42,8 @@ struct Cost {
   std::int64_t valley = 0, peak = 0;
   // The peak over plain steps and over landmark-update steps (0 where the cycle has none).
   std::int64_t plain_peak = 0, update_peak = 0;
-  // Bytes a step touches (attention/footprint.hpp; with Touched::kRecord under Tally, else 0):
-  // a plain step, the update step of update_step, and the whole cycle's steps summed.
+  // Bytes a step touches (attention/counting/footprint.hpp; with Touched::kRecord under Tally, else
+  // 0): a plain step, the update step of update_step, and the whole cycle's steps summed.
   std::int64_t plain_bytes = 0, update_bytes = 0, cycle_bytes = 0;
   std::int64_t heap_retained_bytes = -1, heap_peak_bytes = -1, steady_allocations = -1;
 

@@ -1,4 +1,4 @@
-// Executed cost of a whole model (attention/encoder.hpp) per steady-state step, by part and by
+// Executed cost of a whole model (models/encoder.hpp) per steady-state step, by part and by
 // block, and the models of the counters the Continual Transformers paper's tables were made
 // with (its Tables 1-4), which explain the printed numbers from the executed ones.
 //
@@ -16,7 +16,7 @@
 
 #include "analysis/conventions.hpp"
 #include "analysis/measure.hpp"
-#include "attention/encoder.hpp"
+#include "models/encoder.hpp"
 
 namespace cosda {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "analysis/model_cost.hpp"
-#include "attention/encoder.hpp"
+#include "models/encoder.hpp"
 
 namespace cosda {
 

@@ -6,8 +6,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "attention/kmeans.hpp"
-#include "attention/random_features.hpp"
+#include "analysis/kmeans.hpp"
+#include "attention/families/random_features.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
@@ -44,7 +44,7 @@ void set_fixed_landmarks(Config& c, const Qkv& calibration) {
 }
 
 // Random-feature attention of a window in scalar R with the family's features for
-// (d, m, feature_seed) (attention/random_features.hpp), every query's exponents shifted by
+// (d, m, feature_seed) (attention/families/random_features.hpp), every query's exponents shifted by
 // their maximum and the keys' by the window's largest: the same ratio, no overflow.
 template <class R>
 MatX<R> random_feature_attention(const MatX<R>& q, const MatX<R>& k, const MatX<R>& v,

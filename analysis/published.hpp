@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "attention/poly.hpp"
+#include "attention/counting/poly.hpp"
 
 namespace cosda::published {
 

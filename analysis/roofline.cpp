@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "attention/blas.hpp"
 #include "attention/exec.hpp"
+#include "attention/kernels/blas.hpp"
 
 namespace cosda::roofline {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "analysis/numerics.hpp"
 #include "analysis/policy.hpp"
-#include "attention/multi_head.hpp"
+#include "models/multi_head.hpp"
 
 namespace cosda {
 namespace {

@@ -219,9 +219,10 @@ void section_exact(Text& r, const std::vector<Check>& checks) {
   }
   if (bad) r.p("\n");
   for (const Check& c : checks)
-    r.csv.row("exact", "attention/<id>.cpp", c.point.variant, "cycle flops", "all", c.point.n,
-              c.point.d, c.point.m, c.point.heads, 1, std::nullopt, double(c.executed_cycle_flops),
-              double(c.exact_cycle_flops), c.ok() ? "equal" : "mismatch",
+    r.csv.row("exact", "attention/variants/<id>.cpp", c.point.variant, "cycle flops", "all",
+              c.point.n, c.point.d, c.point.m, c.point.heads, 1, std::nullopt,
+              double(c.executed_cycle_flops), double(c.exact_cycle_flops),
+              c.ok() ? "equal" : "mismatch",
               c.ok() ? "reproduced" : "unexplained");  // self-checks: not in the class summary
 }
 

@@ -162,7 +162,8 @@ Report build_report(const Grid& g, const fs::path& config, const fs::path& corre
       out.status == 0 ? "pass" : "FAIL", out.checks, out.mismatches, out.status);
   head.p("## Findings (one line each)\n\n");
   head.p(
-      "- cosda's exact forms (attention/<id>.cpp) equal execution at all {} points run, field "
+      "- cosda's exact forms (attention/variants/<id>.cpp) equal execution at all {} points run, "
+      "field "
       "by field{} (memory where its forms are exact: n >= 3, 2 <= m < n, and valleys only for "
       "the continual-landmark variants, whose peaks are measured only).\n",
       out.checks, out.mismatches ? fmt::format(" except {}", out.mismatches) : "");

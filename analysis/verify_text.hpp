@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "analysis/exact.hpp"
-#include "attention/poly.hpp"
+#include "attention/counting/poly.hpp"
 
 namespace cosda::verify {
 

@@ -27,12 +27,12 @@
 namespace cosda {
 
 namespace exact {
-struct Forms;  // attention/closed_form.hpp
+struct Forms;  // attention/counting/closed_form.hpp
 }
 
 // What the rank coordinate m of a variant is: none (m is ignored), a Nyström variant's
 // landmarks (segment means of the window, continual segment means, or a fixed set), or the
-// number of random features of the random-feature family (attention/random_features.hpp).
+// number of random features of the random-feature family (attention/families/random_features.hpp).
 // Everything with landmarks != kNone takes m as a coordinate.
 enum class LandmarkKind { kNone, kSegmentMeans, kContinual, kFixed, kRandomFeatures };
 
@@ -59,7 +59,7 @@ struct VariantTraits {
   bool continual = false;      // reuses the previous step's results
   LandmarkKind landmarks = LandmarkKind::kNone;
   PlotStyle style;
-  // Its exact closed forms: operations per step, valley and peak (attention/<id>.cpp).
+  // Its exact closed forms: operations per step, valley and peak (attention/variants/<id>.cpp).
   const exact::Forms& (*closed_forms)() = nullptr;
 };
 
@@ -78,7 +78,7 @@ struct Config {
   // (analysis/numerics.hpp calibrate_shift). Unset: exp(s), as in the papers.
   std::optional<double> exp_shift{};
   // The seed of the random features (rf, corf_si, corf_re): they are a deterministic function
-  // of (d, m, feature_seed), drawn at construction (attention/random_features.hpp).
+  // of (d, m, feature_seed), drawn at construction (attention/families/random_features.hpp).
   std::uint64_t feature_seed = 0x5eed;
 };
 
@@ -102,8 +102,9 @@ class Attention {
   virtual const Mat<Scalar>* landmarks_k() const { return nullptr; }
 
   // One object holding several heads that can share them out among the OpenMP threads
-  // (attention/nystrom_heads.hpp, rf_heads.hpp): step_split is step with each thread computing a
-  // range of heads, the same bits. MultiHead times one against the other (multi_head.hpp).
+  // (attention/families/nystrom_heads.hpp, rf_heads.hpp): step_split is step with each thread
+  // computing a range of heads, the same bits. MultiHead times one against the other
+  // (multi_head.hpp).
   virtual bool splits_heads() const { return false; }
   virtual bool step_split(const Scalar* q, const Scalar* k, const Scalar* v) {
     return step(q, k, v);

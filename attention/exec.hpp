@@ -8,15 +8,15 @@
 //   Exact     scalar-level counting: Scalar is Counted, every executed operation counts
 //             itself; seam calls run the textbook loops. Tests prove Tally == Exact.
 // Under Tally and Exact the seam also reports what each op reads and writes, from which
-// attention/liveness.hpp measures the logical memory (valley and peak).
+// attention/counting/liveness.hpp measures the logical memory (valley and peak).
 #pragma once
 
 #include <Eigen/Core>
 #include <algorithm>
 #include <cstdint>
 
-#include "attention/counted.hpp"
-#include "attention/op_counts.hpp"
+#include "attention/counting/counted.hpp"
+#include "attention/counting/op_counts.hpp"
 
 namespace cosda {
 

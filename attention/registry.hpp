@@ -1,7 +1,7 @@
 // The one list of variants. Adding a variant (docs/adding-a-variant.md): write
-// attention/<id>.hpp (a class with its description kTraits and a Config constructor) and
-// attention/<id>.cpp (COSDA_DEFINE_VARIANT and its exact closed forms), then add one line to
-// COSDA_VARIANTS. Everything else asks this registry: tests, CLI values, sweeps, figures.
+// attention/variants/<id>.hpp (a class with its description kTraits and a Config constructor) and
+// attention/variants/<id>.cpp (COSDA_DEFINE_VARIANT and its exact closed forms), then add one line
+// to COSDA_VARIANTS. Everything else asks this registry: tests, CLI values, sweeps, figures.
 #pragma once
 
 #include <array>
@@ -12,18 +12,18 @@
 #include <string>
 #include <string_view>
 
-#include "attention/att.hpp"
-#include "attention/co_re.hpp"
-#include "attention/co_si.hpp"
-#include "attention/cony_re_cont.hpp"
-#include "attention/cony_re_fix.hpp"
-#include "attention/cony_si_cont.hpp"
-#include "attention/cony_si_fix.hpp"
-#include "attention/corf_re.hpp"
-#include "attention/corf_si.hpp"
-#include "attention/ny.hpp"
-#include "attention/ny_fix.hpp"
-#include "attention/rf.hpp"
+#include "attention/variants/att.hpp"
+#include "attention/variants/co_re.hpp"
+#include "attention/variants/co_si.hpp"
+#include "attention/variants/cony_re_cont.hpp"
+#include "attention/variants/cony_re_fix.hpp"
+#include "attention/variants/cony_si_cont.hpp"
+#include "attention/variants/cony_si_fix.hpp"
+#include "attention/variants/corf_re.hpp"
+#include "attention/variants/corf_si.hpp"
+#include "attention/variants/ny.hpp"
+#include "attention/variants/ny_fix.hpp"
+#include "attention/variants/rf.hpp"
 
 // X(id, Class)
 #define COSDA_VARIANTS(X)     \
@@ -187,8 +187,8 @@ inline const VariantTraits& variant(std::string_view id) {
 
 // The factories are compiled once, with each variant's explicit instantiations: a translation
 // unit that builds models through make_variant or make_model compiles no kernel, which keeps
-// the build to minutes. make_<id><E> is defined in attention/<id>.cpp by COSDA_DEFINE_VARIANT,
-// make_two_block<E> in attention/two_block.cpp.
+// the build to minutes. make_<id><E> is defined in attention/variants/<id>.cpp by
+// COSDA_DEFINE_VARIANT, make_two_block<E> in models/two_block.cpp.
 #define COSDA_DECLARE_FACTORY(id, Class) \
   template <class E>                     \
   std::unique_ptr<Attention<E>> make_##id(const Config& c);
@@ -198,8 +198,8 @@ template <class E>
 std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
                                              std::unique_ptr<Attention<E>> first, const Config& c);
 // The variants with a head-batched kernel, X(id, Class): one object for all heads of a block
-// (attention/<id>_heads.hpp), made in attention/<id>.cpp by COSDA_DEFINE_BATCHED. c.d is the
-// full width.
+// (attention/variants/<id>_heads.hpp), made in attention/variants/<id>.cpp by COSDA_DEFINE_BATCHED.
+// c.d is the full width.
 #define COSDA_BATCHED(X)           \
   X(att, AttHeads)                 \
   X(co_si, CoSiHeads)              \
@@ -222,7 +222,7 @@ COSDA_BATCHED(COSDA_DECLARE_BATCHED)
 inline constexpr std::array kBatchedIds{COSDA_BATCHED(COSDA_BATCHED_ID)};
 #undef COSDA_BATCHED_ID
 
-// In attention/<id>.cpp: the factory, then Class<E> and make_<id><E> for every policy.
+// In attention/variants/<id>.cpp: the factory, then Class<E> and make_<id><E> for every policy.
 #define COSDA_INSTANTIATE_VARIANT(E, id, Class) \
   template class Class<E>;                      \
   template std::unique_ptr<Attention<E>> make_##id<E>(const Config&);
@@ -233,8 +233,8 @@ inline constexpr std::array kBatchedIds{COSDA_BATCHED(COSDA_BATCHED_ID)};
   }                                                          \
   COSDA_POLICIES(COSDA_INSTANTIATE_VARIANT, id, Class)
 
-// In attention/<id>.cpp of a variant in COSDA_BATCHED: its head-batched factory, then Class<E>
-// and make_<id>_heads<E> for every policy.
+// In attention/variants/<id>.cpp of a variant in COSDA_BATCHED: its head-batched factory, then
+// Class<E> and make_<id>_heads<E> for every policy.
 #define COSDA_INSTANTIATE_BATCHED(E, id, Class) \
   template class Class<E>;                      \
   template std::unique_ptr<Attention<E>> make_##id##_heads<E>(const Config&, std::int64_t);

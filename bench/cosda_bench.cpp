@@ -23,7 +23,7 @@
 // Counters: flops per step as counted by executing the kernels under Tally (measure(), the
 // fast counting path; for update steps the cycle's update steps on average); FLOP/s; bytes,
 // the memory the step's operations read and write, each byte once (measured the same way,
-// attention/footprint.hpp); flop/byte; and, when
+// attention/counting/footprint.hpp); flop/byte; and, when
 // results/roofline/machine.json exists, bound_GFLOP/s and roofline, the fraction of the bound
 // (analysis/roofline_model.hpp) reached. With --cosda_report=DIR the run also writes
 // DIR/timing/realized.md (FLOP ratio vs att beside the time ratio vs att; the ring, head
@@ -50,11 +50,11 @@
 #include "analysis/measure.hpp"
 #include "analysis/policy.hpp"
 #include "analysis/roofline_model.hpp"
-#include "attention/elementwise_kernels.hpp"
-#include "attention/multi_head.hpp"
+#include "attention/kernels/elementwise.hpp"
 #include "bench/bench_case.hpp"
 #include "bench/streams.hpp"
 #include "bench/timing_config.hpp"
+#include "models/multi_head.hpp"
 
 namespace cosda::bench {
 

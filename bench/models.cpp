@@ -1,5 +1,5 @@
 // cosda-bench's whole models: time per steady-state step of every model of configs/models
-// (attention/encoder.hpp, as `cosda models` builds them), each scalar of configs/timing.toml,
+// (models/encoder.hpp, as `cosda models` builds them), each scalar of configs/timing.toml,
 // one thread. Benchmark names: model/<name>/<scalar>/one/step.
 //
 // Each benchmark runs a warmed-up Plain<T> model (no instrumentation) fed from a pool of seeded

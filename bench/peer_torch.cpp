@@ -27,10 +27,10 @@
 #include <random>
 
 #include "analysis/roofline_model.hpp"
-#include "attention/blas.hpp"
-#include "attention/multi_head.hpp"
+#include "attention/kernels/blas.hpp"
 #include "bench/timing_config.hpp"
 #include "io/atomic_file.hpp"
+#include "models/multi_head.hpp"
 
 namespace cosda::bench {
 namespace {

@@ -1,4 +1,4 @@
-// cosda-peer-torch --models: whole models (attention/encoder.hpp) in cosda and in libtorch
+// cosda-peer-torch --models: whole models (models/encoder.hpp) in cosda and in libtorch
 // (bench/torch_model.hpp), one thread, per steady-state step; writes results/timing/models.md.
 //
 // Every model of the report config's folder (configs/models) is timed at its own shape, and the
@@ -130,7 +130,7 @@ std::string models_md(const Options& o, const ReportConfig& r, const std::vector
   md += fmt::format(
       "Written by `{}` from `{}` on {}: libtorch {} (Debian libtorch-dev), one thread "
       "(torch::set_num_threads(1), one OpenMP thread for cosda), OPENBLAS_CORETYPE={}. Each "
-      "model is built in cosda (attention/encoder.hpp, Plain policy, no instrumentation) and in "
+      "model is built in cosda (models/encoder.hpp, Plain policy, no instrumentation) and in "
       "libtorch (nn::Linear, nn::LayerNorm, GELU/ReLU, attention with matmul and softmax; "
       "continual blocks keep K and V in in-place ring buffers) from the same weights; their "
       "predictions matched on the first three outputs before timing (**rel. err.**, the largest "

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "attention/multi_head.hpp"
 #include "io/errors.hpp"
+#include "models/multi_head.hpp"
 
 namespace cosda::bench {
 

@@ -109,7 +109,7 @@ std::string preamble(const Options& o, const std::optional<roofline::Machine>& m
       "**roofline ratio** = FLOP ratio x bound(variant) / bound(att), the time ratio the "
       "roofline predicts if both ran at their bound. Bytes per step are the memory the step's "
       "operations read and write, each byte once, recorded by executing the step under Tally "
-      "(attention/footprint.hpp).\n\n";
+      "(attention/counting/footprint.hpp).\n\n";
   return md;
 }
 

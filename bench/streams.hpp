@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "analysis/policy.hpp"
-#include "attention/multi_head.hpp"
 #include "bench/bench_case.hpp"
 #include "bench/plain_ring.hpp"
+#include "models/multi_head.hpp"
 
 namespace cosda::bench {
 

@@ -1,10 +1,10 @@
-// A whole model of attention/encoder.hpp written with libtorch modules, as a libtorch user
+// A whole model of models/encoder.hpp written with libtorch modules, as a libtorch user
 // would write it, for cosda-peer-torch --models (bench/peer_torch_models.cpp).
 //
 // torch::nn::Linear, LayerNorm, GELU (tanh form, as ops::gelu_inplace) or ReLU, and the
 // attention with matmul and softmax, heads as a batch dimension ((h, rows, d/h) tensors). The
 // weights are cosda's (make_weights), copied into the modules. A block runs as its plan says
-// (attention/encoder.hpp):
+// (models/encoder.hpp):
 //   window_all   regular attention over the block's input window (block 1: the whole model,
 //                embedding included, re-runs over the window of raw tokens, rolled with cat)
 //   window_last  K and V of every window row, Q of the newest, one output row
@@ -23,9 +23,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "attention/encoder.hpp"
 #include "attention/registry.hpp"
 #include "bench/peer_torch.hpp"
+#include "models/encoder.hpp"
 
 namespace cosda::bench::peer {
 

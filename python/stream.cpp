@@ -14,9 +14,9 @@
 #include <cmath>
 #include <optional>
 
-#include "attention/kmeans.hpp"
-#include "attention/multi_head.hpp"
+#include "analysis/kmeans.hpp"
 #include "io/errors.hpp"
+#include "models/multi_head.hpp"
 #include "python/bindings.hpp"
 #include "python/stream_args.hpp"
 #include "sweeps/args.hpp"

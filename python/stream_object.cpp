@@ -14,8 +14,8 @@
 #include <variant>
 
 #include "analysis/measure.hpp"
-#include "attention/multi_head.hpp"
 #include "io/errors.hpp"
+#include "models/multi_head.hpp"
 #include "python/bindings.hpp"
 #include "python/stream_args.hpp"
 

@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "attention/multi_head.hpp"
+#include "models/multi_head.hpp"
 #include "python/bindings.hpp"
 #include "python/stream_args.hpp"
 

@@ -5,8 +5,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "analysis/kmeans.hpp"
 #include "analysis/token_stream.hpp"
-#include "attention/kmeans.hpp"
 #include "attention/registry.hpp"
 #include "io/npy.hpp"
 #include "io/paths.hpp"

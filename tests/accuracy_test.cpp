@@ -13,10 +13,10 @@
 #include <limits>
 #include <memory>
 
+#include "analysis/kmeans.hpp"
 #include "analysis/measure.hpp"
 #include "analysis/numerics.hpp"
 #include "analysis/streams.hpp"
-#include "attention/kmeans.hpp"
 #include "attention/registry.hpp"
 #include "io/errors.hpp"
 #include "io/strict_toml.hpp"

@@ -1,14 +1,14 @@
 // Evaluation order of the product chains (docs/counting.md, "Product chains"): a matrix-chain
 // helper computes the cheapest association of each chain from its dimensions alone, and the
 // multiplications each variant executes for the chain in a steady-state step (ChainScope,
-// attention/chain_tally.hpp) equal it; where cosda keeps another order on purpose, they equal
-// that order's cost, which the table in docs/counting.md gives beside the optimum.
+// attention/counting/chain_tally.hpp) equal it; where cosda keeps another order on purpose, they
+// equal that order's cost, which the table in docs/counting.md gives beside the optimum.
 #include <algorithm>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "attention/chain_tally.hpp"
+#include "attention/counting/chain_tally.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {

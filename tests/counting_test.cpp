@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "analysis/measure.hpp"
-#include "attention/multi_head.hpp"
+#include "models/multi_head.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {
@@ -176,7 +176,7 @@ TEST_P(TransposedForms, MatchTheRowForms) {
 }
 INSTANTIATE_TEST_SUITE_P(Seam, TransposedForms, ::testing::Values(7, 19));
 
-// The shallow product kernels (attention/shallow_gemm.hpp) compute A B on the shapes they
+// The shallow product kernels (attention/kernels/shallow_gemm.hpp) compute A B on the shapes they
 // take: wide and narrow, odd and even rows, columns with and without a tail past whole blocks or
 // packets, depth 1 and kShallowMaxDepth, operands that are blocks of larger matrices (strides)
 // and contiguous ones (the narrow kernel stores whole packets into later rows then), B or B^T

@@ -1,4 +1,4 @@
-// The seam ops of whole models (attention/ops.hpp, used by attention/encoder.hpp): they count
+// The seam ops of whole models (attention/ops/seam.hpp, used by models/encoder.hpp): they count
 // what they execute, and GELU, ReLU and LayerNorm compute their definitions.
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "attention/encoder.hpp"
+#include "models/encoder.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {

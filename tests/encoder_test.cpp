@@ -1,10 +1,10 @@
-// Whole models (attention/encoder.hpp; the seam ops they add: tests/encoder_seam_test.cpp): the
+// Whole models (models/encoder.hpp; the seam ops they add: tests/encoder_seam_test.cpp): the
 // regular model equals an independent plain-Eigen Transformer Encoder; continual models equal
 // regular ones built from the same weights on long streams (one block, and the retroactive-then-
 // single-output two-block stack of CoTrans Fig. 1, with recycling positions and a class token);
 // per-part counts are the same under Tally and Exact and sit in the right parts; model configs
 // are strict.
-#include "attention/encoder.hpp"
+#include "models/encoder.hpp"
 
 #include <gtest/gtest.h>
 

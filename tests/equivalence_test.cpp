@@ -4,7 +4,7 @@
 #include <map>
 #include <mutex>
 
-#include "attention/multi_head.hpp"
+#include "models/multi_head.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {

@@ -1,14 +1,14 @@
-// Footprint (attention/footprint.hpp): the bytes a step touches, recorded by the seam ops
+// Footprint (attention/counting/footprint.hpp): the bytes a step touches, recorded by the seam ops
 // under Tally; the "bytes" of the roofline bound in cosda-bench (analysis/roofline_model.hpp,
 // whose bound and machine name are tested here too).
-#include "attention/footprint.hpp"
+#include "attention/counting/footprint.hpp"
 
 #include <sstream>
 
 #include "analysis/heap.hpp"
 #include "analysis/measure.hpp"
 #include "analysis/roofline_model.hpp"
-#include "attention/ops.hpp"
+#include "attention/ops/seam.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {

@@ -147,7 +147,7 @@ OpCounts cony_re_cont_update(I n, I d, I m, I s, I it) {
          product(n, m, d);
 }
 
-// The feature maps (attention/random_features.hpp): a query's m features, w . q for m
+// The feature maps (attention/families/random_features.hpp): a query's m features, w . q for m
 // features, their max (m - 1 other), exp(u - max) (m add, m exp); a key's, w . k, then
 // |k|^2 / (2 sqrt d) (a dot of d and one mul), exp(u - that) (m add, m exp).
 OpCounts query_features(I d, I m) {

@@ -1,6 +1,6 @@
 // Independent anchors for the memory figures: valley and peak of a steady-state step counted
 // by hand, buffer by buffer, from what each kernel keeps and when it reads it, against what
-// measure() finds by tracing the kernel's reads and writes (attention/liveness.hpp).
+// measure() finds by tracing the kernel's reads and writes (attention/counting/liveness.hpp).
 //
 // The rules the hand counts follow (docs/counting.md, "Memory"): a value is live from its
 // write to its last read; the valley is what crosses a step boundary, the peak the most live

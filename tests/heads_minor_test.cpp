@@ -1,8 +1,10 @@
-// The seam's head-minor ops (attention/ops_heads_minor.hpp) and ny's per-step landmarks of every
-// head at once (attention/ops_heads_landmarks.hpp): each counts what it executes, and the
+// The seam's head-minor ops (attention/ops/heads_minor.hpp) and ny's per-step landmarks of every
+// head at once (attention/ops/heads_landmarks.hpp): each counts what it executes, and the
 // segment means over a ring of tokens by column, the head-minor products, sums, scalings and
 // retroactive updates, and the landmark kernels and pseudo-inverses compute and count what the
 // per-head ops they stand for do.
+#include "attention/ops/heads_minor.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -10,14 +12,13 @@
 #include <utility>
 #include <vector>
 
-#include "attention/landmarks.hpp"
-#include "attention/nystrom.hpp"
-#include "attention/ops_heads.hpp"
-#include "attention/ops_heads_attention.hpp"
-#include "attention/ops_heads_landmarks.hpp"
-#include "attention/ops_heads_minor.hpp"
-#include "attention/ops_retro.hpp"
-#include "attention/window.hpp"
+#include "attention/families/landmarks.hpp"
+#include "attention/families/nystrom.hpp"
+#include "attention/families/window.hpp"
+#include "attention/ops/heads.hpp"
+#include "attention/ops/heads_attention.hpp"
+#include "attention/ops/heads_landmarks.hpp"
+#include "attention/ops/retro.hpp"
 #include "tests/heads_util.hpp"
 
 namespace cosda::test {

@@ -1,4 +1,4 @@
-// The seam's ops over rings in head panels (attention/ops_heads_attention.hpp), att's, co_si's
+// The seam's ops over rings in head panels (attention/ops/heads_attention.hpp), att's, co_si's
 // and co_re's batched heads: each computes and counts what the per-head ops it stands for do.
 #include <algorithm>
 #include <cmath>
@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "attention/ops.hpp"
-#include "attention/ops_heads.hpp"
-#include "attention/ops_heads_attention.hpp"
-#include "attention/window.hpp"
+#include "attention/families/window.hpp"
+#include "attention/ops/heads.hpp"
+#include "attention/ops/heads_attention.hpp"
+#include "attention/ops/seam.hpp"
 #include "tests/heads_util.hpp"
 
 namespace cosda::test {

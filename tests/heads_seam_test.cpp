@@ -1,16 +1,16 @@
-// The seam's head-batched ops (attention/ops_heads.hpp, attention/ops_heads_rf.hpp): each counts
+// The seam's head-batched ops (attention/ops/heads.hpp, attention/ops/heads_rf.hpp): each counts
 // what it executes, and computes and counts what the per-head ops it stands for compute and count.
 #include <algorithm>
 #include <cmath>
 #include <utility>
 #include <vector>
 
-#include "attention/landmarks.hpp"
-#include "attention/ops_heads.hpp"
-#include "attention/ops_heads_landmarks.hpp"
-#include "attention/ops_heads_rf.hpp"
-#include "attention/random_features.hpp"
-#include "attention/window.hpp"
+#include "attention/families/landmarks.hpp"
+#include "attention/families/random_features.hpp"
+#include "attention/families/window.hpp"
+#include "attention/ops/heads.hpp"
+#include "attention/ops/heads_landmarks.hpp"
+#include "attention/ops/heads_rf.hpp"
 #include "tests/heads_util.hpp"
 
 namespace cosda::test {
@@ -274,7 +274,7 @@ Mat<S> positive(std::int64_t r, std::int64_t c, std::uint64_t seed) {
   return m;
 }
 
-// corf_re's window of outputs (attention/ops_heads_rf.hpp): m features per head for a ring of
+// corf_re's window of outputs (attention/ops/heads_rf.hpp): m features per head for a ring of
 // n queries, stored a token per column with the columns padded to whole packets as
 // CoRfReHeads pads them, or not (the op's other path), the ring's oldest slot at n / 3.
 TEST(HeadsSeam, RandomFeatureWindowOpTalliesWhatItExecutes) {

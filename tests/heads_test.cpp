@@ -1,12 +1,12 @@
-// Head-batched kernels (attention/<id>_heads.hpp, the variants of COSDA_BATCHED): one object
-// for h heads computes and counts what h single-head objects do, and MultiHead steps it in the
-// timed build only. Every batched variant runs every test here: adding one to COSDA_BATCHED
-// is all it takes (docs/adding-a-variant.md).
+// Head-batched kernels (attention/variants/<id>_heads.hpp, the variants of COSDA_BATCHED): one
+// object for h heads computes and counts what h single-head objects do, and MultiHead steps it in
+// the timed build only. Every batched variant runs every test here: adding one to COSDA_BATCHED is
+// all it takes (docs/adding-a-variant.md).
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
 
-#include "attention/multi_head.hpp"
+#include "models/multi_head.hpp"
 #include "tests/heads_util.hpp"
 
 namespace cosda::test {

@@ -2,7 +2,7 @@
 // of every scalar as double, and seeded matrices of any scalar.
 #pragma once
 
-#include "attention/counted.hpp"
+#include "attention/counting/counted.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {

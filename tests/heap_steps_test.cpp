@@ -5,7 +5,7 @@
 #include <omp.h>
 
 #include "analysis/heap.hpp"
-#include "attention/multi_head.hpp"
+#include "models/multi_head.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {

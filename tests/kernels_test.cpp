@@ -1,4 +1,4 @@
-// The timed build's kernels for rows of any length (attention/row_kernels.hpp,
+// The timed build's kernels for rows of any length (attention/kernels/rows.hpp,
 // elementwise_kernels.hpp, vector_matrix.hpp) compute what plain loops compute. Their counts
 // are the seam's (tests/counting_test.cpp); these hold their arithmetic and their bounds.
 #include <Eigen/Core>
@@ -9,18 +9,18 @@
 #include <random>
 #include <string>
 
-#include "attention/elementwise_kernels.hpp"
-#include "attention/heads_kernels.hpp"
-#include "attention/packet_exp.hpp"
-#include "attention/packet_transpose.hpp"
-#include "attention/row_kernels.hpp"
-#include "attention/vector_matrix.hpp"
+#include "attention/kernels/elementwise.hpp"
+#include "attention/kernels/heads.hpp"
+#include "attention/kernels/packet_exp.hpp"
+#include "attention/kernels/packet_transpose.hpp"
+#include "attention/kernels/rows.hpp"
+#include "attention/kernels/vector_matrix.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {
 namespace {
 
-// The row kernels (attention/row_kernels.hpp) compute what plain loops
+// The row kernels (attention/kernels/rows.hpp) compute what plain loops
 // compute, at every length from below one packet to past several (tails of every size, odd
 // and even packet counts), on rows starting off a packet boundary, and write nothing beyond
 // the row.
@@ -58,7 +58,7 @@ TEST(RowKernels, EqualPlainLoopsAtEveryLength) {
   expect_row_kernels<double>(1e-14);
 }
 
-// The element-wise kernels (attention/elementwise_kernels.hpp: whole, half and quarter
+// The element-wise kernels (attention/kernels/elementwise.hpp: whole, half and quarter
 // packets, then single elements) compute what plain loops compute at every length up to
 // five packets and three, on rows starting off a packet boundary, and write nothing outside
 // the row. Products, quotients and sums of two terms are exact in both; sums and
@@ -140,7 +140,7 @@ TEST(ElementwiseKernels, TransposeMovesEveryElementAtEveryShape) {
   expect_transpose<double>();
 }
 
-// kernels::transpose_block (attention/packet_transpose.hpp) turns a block of W packets of W
+// kernels::transpose_block (attention/kernels/packet_transpose.hpp) turns a block of W packets of W
 // distinct values into its transpose, for T's full packet and its half packet. (Packet types as
 // template arguments: GCC's warning about their vector attributes does not matter here.)
 #pragma GCC diagnostic push
@@ -178,8 +178,8 @@ TEST(ElementwiseKernels, TransposeBlockTransposesEveryPacketWidth) {
   expect_transpose_blocks<double>();
 }
 
-// kernels::vector_matrix (attention/vector_matrix.hpp) equals the plain sum of scaled rows at
-// every row length up to its limit (every mix of 4-, 2- and 1-packet blocks, half and quarter
+// kernels::vector_matrix (attention/kernels/vector_matrix.hpp) equals the plain sum of scaled rows
+// at every row length up to its limit (every mix of 4-, 2- and 1-packet blocks, half and quarter
 // packets and single columns), at depths 1 to 9, on rows starting off a packet boundary and
 // ldb apart with a gap, and writes nothing beyond y's n elements.
 template <class T>
@@ -304,8 +304,8 @@ void expect_packet_exp(const T* x, std::int64_t max_ulps) {
   }
 }
 
-// The timed build's exponentials (attention/packet_exp.hpp) are within 2 ulp of libm over the
-// whole domain, on packets entirely inside their fast path (|x| <= 708 in double, 87 in float)
+// The timed build's exponentials (attention/kernels/packet_exp.hpp) are within 2 ulp of libm over
+// the whole domain, on packets entirely inside their fast path (|x| <= 708 in double, 87 in float)
 // and on packets with one lane beyond it (the other path, for every other lane too), and give
 // libm's inf, 0, subnormals and NaN at and beyond the ends.
 template <class T>

@@ -7,10 +7,12 @@
       closing brace (functions and lambdas as universal-ctags lists them);
   (c) each variant id of attention/registry.hpp's COSDA_VARIANTS, as a quoted string "id",
       appears in no C++ source but attention/registry.hpp and analysis/published.cpp, not
-      counting attention/<id>.hpp/.cpp, tests/, bench/peer_torch.cpp, configs/, results/, docs/
-      and the fuzzers' seed and regression folders.
+      counting attention/variants/<id>.hpp/.cpp, tests/, bench/peer_torch.cpp, configs/, results/, docs/
+      and the fuzzers' seed and regression folders;
+  (d) at most 25 files lie directly in attention/: the kernels sit in sub-folders by role
+      (variants/, families/, ops/, kernels/, counting/), whole models in models/.
 
-(a), (b) and (c) fail the check, except for what KNOWN_OVERSIZE allows.
+(a) to (d) fail the check, except for what KNOWN_OVERSIZE allows.
 
 usage: layout_check.py [ROOT]   (ROOT: the source tree, default: this file's ../)
 """
@@ -27,11 +29,12 @@ KNOWN_OVERSIZE = []
 
 MAX_FILE_LINES = 500
 MAX_FUNCTION_LINES = 80
-SIZED_DIRS = ("attention/", "analysis/", "sweeps/", "io/", "bench/", "tests/", "python/")
+SIZED_DIRS = ("attention/", "models/", "analysis/", "sweeps/", "io/", "bench/", "tests/", "python/")
 CPP_EXTENSIONS = (".cpp", ".hpp", ".h")
 ID_ALLOWED = ("attention/registry.hpp", "analysis/published.cpp")
 ID_EXCLUDED_DIRS = ("tests/", "configs/", "results/", "docs/")
 ID_EXCLUDED_FILES = ("bench/peer_torch.cpp",)
+MAX_TOP_FILES = {"attention/": 25}
 FUZZ_DATA = re.compile(r"(^|/)fuzz/[^/]*_(seeds|regressions)/")
 
 
@@ -96,7 +99,7 @@ def check_function_lengths(root, files):
     the limit is measured again by closing_line(), which is used when the two differ (with a
     note), as is a function ctags gives no end for. Names may contain spaces ("operator <<"),
     so ctags' fields are tab-separated: split on white space, "operator <<" at line 163 of
-    attention/poly.hpp reads as a 164-line function."""
+    attention/counting/poly.hpp reads as a 164-line function."""
     sources = [p for p in files if p.endswith(CPP_EXTENSIONS) and not p.startswith("tests/")]
     ctags = shutil.which("ctags-universal") or shutil.which("universal-ctags")
     if ctags is None:
@@ -149,7 +152,7 @@ def check_ids(root, files):
             continue
         text = "\n".join(read_lines(root, path))
         for i in ids:
-            if path in (f"attention/{i}.hpp", f"attention/{i}.cpp"):
+            if path in (f"attention/variants/{i}.hpp", f"attention/variants/{i}.cpp"):
                 continue
             if f'"{i}"' in text:
                 found[i].append(path)
@@ -199,6 +202,12 @@ def main(argv):
     if not ids:
         print("  none")
     failed |= bool(ids)
+
+    for folder, limit in MAX_TOP_FILES.items():
+        top = [p for p in files if p.startswith(folder) and "/" not in p[len(folder):]]
+        over = len(top) > limit
+        failed |= over
+        print(f"(d) files directly in {folder}: {len(top)} (at most {limit}){'  FAIL' if over else ''}")
 
     print("layout_check: " + ("FAILED" if failed else "passed"))
     return 1 if failed else 0

@@ -10,8 +10,8 @@
 #pragma once
 
 #include "attention/attention.hpp"
-#include "attention/closed_form.hpp"
-#include "attention/ops.hpp"
+#include "attention/counting/closed_form.hpp"
+#include "attention/ops/seam.hpp"
 
 namespace cosda {
 

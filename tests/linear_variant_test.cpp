@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "attention/liveness.hpp"
+#include "attention/counting/liveness.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {

@@ -1,7 +1,7 @@
-// Memory measured by liveness (attention/liveness.hpp): the recorder's rules on hand traces,
-// and kernels whose buffers differ from co_si's by one unread buffer or by one n x d buffer
+// Memory measured by liveness (attention/counting/liveness.hpp): the recorder's rules on hand
+// traces, and kernels whose buffers differ from co_si's by one unread buffer or by one n x d buffer
 // read in the next step. The measurement must follow what the code does with its buffers.
-#include "attention/liveness.hpp"
+#include "attention/counting/liveness.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 #include <random>
 
 #include "analysis/measure.hpp"
-#include "attention/co_si.hpp"
-#include "attention/multi_head.hpp"
+#include "attention/variants/co_si.hpp"
+#include "models/multi_head.hpp"
 
 namespace cosda::test {
 namespace {

@@ -1,6 +1,6 @@
 // The op-footprint check (tests/op_footprint_test.cpp): a scalar that observes every element
 // it reads or writes, a policy that runs the seam's textbook loops on it and sees the seam's
-// memory record (attention/ops_core.hpp: in, out, inout), and a checker comparing the two.
+// memory record (attention/ops/core.hpp: in, out, inout), and a checker comparing the two.
 #pragma once
 
 #include <Eigen/Core>
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "attention/exec.hpp"
-#include "attention/ops_core.hpp"
+#include "attention/ops/core.hpp"
 
 namespace cosda::footprint_probe {
 
@@ -22,7 +22,7 @@ namespace cosda::footprint_probe {
 using Element = std::pair<int, std::int64_t>;
 
 // What one op run touched and recorded, per element. Reads follow the liveness trace's rule
-// (attention/liveness.hpp): a read of an element the same op (begin_op to begin_op) wrote
+// (attention/counting/liveness.hpp): a read of an element the same op (begin_op to begin_op) wrote
 // earlier is the op's own business, not a read of its operand.
 struct Watch {
   std::vector<std::pair<const char*, const char*>> buffers;  // [begin, end) of each
@@ -154,8 +154,8 @@ class Bench {
   }
   // A scratch buffer of the op (a work area): its record may name more writes than the
   // textbook loop makes, the whole packets and query blocks of the fast path, since a value
-  // written and never read is never live (attention/liveness.hpp). Its reads, and writes not
-  // recorded, are checked as any operand's.
+  // written and never read is never live (attention/counting/liveness.hpp). Its reads, and writes
+  // not recorded, are checked as any operand's.
   P* scratch(const std::string& name, std::int64_t n) {
     scratch_.push_back(int(mats_.size()));
     return vec(name, n);

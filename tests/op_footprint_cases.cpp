@@ -1,7 +1,7 @@
 // The op-footprint cases (tests/op_footprint_test.cpp): each seam op on small operands of
 // distinct shapes, strided views where the kernels pass them, under the Watched policy.
-#include "attention/ops.hpp"
-#include "attention/ops_single.hpp"
+#include "attention/ops/seam.hpp"
+#include "attention/ops/single.hpp"
 #include "tests/op_footprint.hpp"
 
 namespace cosda::footprint_probe {

@@ -1,12 +1,12 @@
 // The op-footprint cases of the head-batched seam ops (tests/op_footprint_test.cpp): h heads
 // side by side, at the scalar level (one head per block, packets of one Probe).
-#include "attention/landmarks.hpp"
-#include "attention/ops_heads.hpp"
-#include "attention/ops_heads_attention.hpp"
-#include "attention/ops_heads_landmarks.hpp"
-#include "attention/ops_heads_minor.hpp"
-#include "attention/ops_heads_rf.hpp"
-#include "attention/ops_heads_rows.hpp"
+#include "attention/families/landmarks.hpp"
+#include "attention/ops/heads.hpp"
+#include "attention/ops/heads_attention.hpp"
+#include "attention/ops/heads_landmarks.hpp"
+#include "attention/ops/heads_minor.hpp"
+#include "attention/ops/heads_rf.hpp"
+#include "attention/ops/heads_rows.hpp"
 #include "tests/op_footprint.hpp"
 
 namespace cosda::footprint_probe {

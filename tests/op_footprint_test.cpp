@@ -1,4 +1,4 @@
-// Every seam op records exactly the elements it touches (attention/ops_core.hpp: in, out,
+// Every seam op records exactly the elements it touches (attention/ops/core.hpp: in, out,
 // inout): each op of tests/op_footprint_cases.cpp runs on Probe scalars, which observe every
 // element read and written independently of the record, and the two sets must be equal, reads
 // and writes apart. A header scan keeps the case list complete. What is observed is the
@@ -14,7 +14,7 @@
 #include <regex>
 #include <sstream>
 
-#include "attention/ops.hpp"
+#include "attention/ops/seam.hpp"
 
 namespace cosda::footprint_probe {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "analysis/published.hpp"
-#include "attention/poly.hpp"
+#include "attention/counting/poly.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {

@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "attention/poly.hpp"
+#include "attention/counting/poly.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {

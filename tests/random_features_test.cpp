@@ -1,9 +1,9 @@
-// The random-feature family (attention/random_features.hpp): the drawing of the features, the
-// estimator they give, and the continual variants against the variant of their family that
+// The random-feature family (attention/families/random_features.hpp): the drawing of the features,
+// the estimator they give, and the continual variants against the variant of their family that
 // re-runs over the window (the registry's recomputed_of), on long streams.
 #include <cmath>
 
-#include "attention/multi_head.hpp"
+#include "models/multi_head.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {

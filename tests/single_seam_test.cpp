@@ -1,10 +1,10 @@
-// The single-output step's fused seam ops (attention/ops_single.hpp) and their kernels
-// (attention/score_kernels.hpp): each op counts what it executes, and computes and counts what
+// The single-output step's fused seam ops (attention/ops/single.hpp) and their kernels
+// (attention/kernels/scores.hpp): each op counts what it executes, and computes and counts what
 // the chain of ops it replaces computes and counts, on every kernel path it takes.
 #include <cmath>
 #include <string>
 
-#include "attention/ops_single.hpp"
+#include "attention/ops/single.hpp"
 #include "tests/heads_util.hpp"
 
 namespace cosda::test {

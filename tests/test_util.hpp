@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "attention/landmarks.hpp"
+#include "attention/families/landmarks.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda::test {

@@ -5,8 +5,8 @@
 // The shapes cross blas::kMinWork, so both the Eigen and the BLAS products are covered.
 #include <omp.h>
 
-#include "attention/multi_head.hpp"
 #include "bench/plain_ring.hpp"
+#include "models/multi_head.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {

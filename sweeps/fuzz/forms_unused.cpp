@@ -1,9 +1,9 @@
 // The config fuzzer (sweeps/fuzz/run.sh) links the config parser without the kernels: the
-// registry's descriptions point at each variant's exact forms (attention/<id>.cpp), which
+// registry's descriptions point at each variant's exact forms (attention/variants/<id>.cpp), which
 // parsing a config never evaluates. These stand in for them and stop the run if reached.
 #include <cstdlib>
 
-#include "attention/closed_form.hpp"
+#include "attention/counting/closed_form.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {

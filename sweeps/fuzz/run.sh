@@ -15,7 +15,7 @@ flags=(-std=c++20 -g -O1 -DNDEBUG -fsanitize=fuzzer,address,undefined -fno-sanit
        -DEIGEN_DONT_PARALLELIZE $(pkg-config --cflags eigen3))
 build() {  # target, sources...
   local target=$1; shift
-  if [ ! -x "$out/$target" ] || [ -n "$(find "$@" sweeps/*.hpp attention/*.hpp -newer "$out/$target")" ]; then
+  if [ ! -x "$out/$target" ] || [ -n "$(find "$@" sweeps/*.hpp attention models -type f -newer "$out/$target")" ]; then
     echo "building $out/$target"
     "$cxx" "${flags[@]}" "$@" -o "$out/$target" -ltomlplusplus -lfmt
   fi

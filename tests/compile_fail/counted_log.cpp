@@ -3,7 +3,7 @@
 // which Counted does overload, and must compile (so the failure is the missing overload).
 #include <cmath>
 
-#include "attention/counted.hpp"
+#include "attention/counting/counted.hpp"
 
 cosda::Counted kernel(cosda::Counted x) {
 #ifdef COSDA_CONTROL

@@ -1,0 +1,164 @@
+// State shared by the head-minor continual Nyström kernels (cony_si_fix_heads.hpp,
+// cony_re_fix_heads.hpp, cony_si_cont_heads.hpp, cony_re_cont_heads.hpp), as cony_common.hpp's
+// DeltaState and beta_row serve their one-head kernels: every head's Delta V (m x dh) and
+// phi(Delta) (m x 1) with the window's K and V rings (n x dh), all head-minor
+// (ops_heads_minor.hpp), every head's landmark row, and the fixed landmarks.
+#pragma once
+
+#include <cmath>
+
+#include "attention/counting/chain_tally.hpp"
+#include "attention/families/window.hpp"
+#include "attention/ops/heads_minor.hpp"
+#include "attention/variants/ny_fix.hpp"
+
+namespace cosda {
+
+template <class E>
+class DeltaHeads {
+ public:
+  using S = typename E::Scalar;
+
+  DeltaHeads(std::int64_t n, std::int64_t dh, std::int64_t m, std::int64_t h,
+             const ops::Shift<S>& shift)
+      : n_(n),
+        dh_(dh),
+        m_(m),
+        h_(h),
+        d_(h * dh),
+        dv_(1, h * m * dh),
+        dvn_(1, h * m * dh),
+        phi_(1, h * m),
+        inv_(1, h * m),
+        e_old_(1, h * m),
+        e_new_(1, h * m),
+        a_(1, h * m * n),
+        k_(n, d_),
+        v_(n, d_),
+        k_new_(1, d_),
+        v_new_(1, d_),
+        shift_(shift) {}
+
+  const ops::Shift<S>& shift() const { return shift_; }
+  const Mat<S>& k() const { return k_; }  // the ring of keys, head-minor, a token per row
+
+  // The token after `seen` (heads order) enters ring slot seen % n; once the window is full,
+  // the slot's token first leaves every head's Delta rows but skip (-1: all)  (Eqs. 24, 25).
+  // qt: every head's landmark queries, m x dh head-minor.
+  void slide(std::int64_t seen, const S* qt, const S* k, const S* v, std::int64_t skip) {
+    const std::int64_t j = seen % n_;
+    if (seen < n_) {
+      ops::heads_minor_from_heads<E>(h_, dh_, k, &k_(j, 0));
+      ops::heads_minor_from_heads<E>(h_, dh_, v, &v_(j, 0));
+      return;
+    }
+    ops::heads_minor_from_heads<E>(h_, dh_, k, k_new_.data());
+    ops::heads_minor_from_heads<E>(h_, dh_, v, v_new_.data());
+    for_rows_except(m_, skip, [&](std::int64_t first, std::int64_t count) {
+      ops::heads_minor_retro_update<E>(count, dh_, dh_, h_, qt + first * d_, &k_(j, 0),
+                                       k_new_.data(), &v_(j, 0), v_new_.data(),
+                                       e_old_.data() + first * h_, e_new_.data() + first * h_,
+                                       phi_.data() + first * h_, dv_.data() + first * d_, shift_);
+    });
+    ops::copy<E>(k_new_.data(), k_new_.data() + d_, &k_(j, 0));
+    ops::copy<E>(v_new_.data(), v_new_.data() + d_, &v_(j, 0));
+  }
+
+  // Every head's Delta rows [first, first + count) from scratch over the window, as
+  // DeltaState::recompute_row computes them: a = rho(Qt, K), phi = a 1, Delta V = a V
+  // (Eqs. 17, 20).
+  void recompute_rows(const S* qt, std::int64_t first, std::int64_t count) {
+    ops::heads_minor_gemm_nt<E>(count, dh_, n_, h_, qt + first * d_, k_.data(), a_.data());
+    ops::exp_inplace<E>(a_.data(), count * n_ * h_, shift_);
+    ops::heads_minor_row_sums<E>(count, n_, h_, a_.data(), phi_.data() + first * h_);
+    ops::heads_minor_gemm<E>(count, n_, dh_, h_, a_.data(), v_.data(), dv_.data() + first * d_);
+  }
+
+  // Delta_phi V_i = diag(phi(Delta)_i)^-1 Delta V_i of every head, m x dh head-minor (Eq. 26).
+  const S* normalized() {
+    ops::reciprocals<E>(phi_.data(), inv_.data(), h_ * m_);
+    ops::heads_minor_scale_rows<E>(m_, dh_, h_, dv_.data(), inv_.data(), dvn_.data());
+    return dvn_.data();
+  }
+
+  // out_i = row_i Delta_phi V_i of every head, out 1 x dh head-minor, as
+  // (row_i diag(phi(Delta)_i)^-1) Delta V_i: the row is scaled (hm), not Delta V (hm dh).
+  // row is overwritten.  (Eq. 26)
+  void attend(S* row, S* out) {
+    ops::reciprocals<E>(phi_.data(), inv_.data(), h_ * m_);
+    const ChainScope<E> chain("row Delta_phi V");
+    ops::multiply<E>(inv_.data(), row, h_ * m_);
+    ops::heads_minor_gemm<E>(1, m_, dh_, h_, row, dv_.data(), out);
+  }
+
+ private:
+  std::int64_t n_, dh_, m_, h_, d_;
+  Mat<S> dv_, dvn_, phi_, inv_, e_old_, e_new_, a_, k_, v_, k_new_, v_new_;
+  ops::Shift<S> shift_;
+};
+
+// row_i = (beta_i / beta_i 1^T) G_i of every head from its scores beta_i = q_i Kt_i^T (1 x m,
+// exponentiated here); beta and sums: scratch, h m each; G m x m head-minor (Eqs. 22, 23, 26).
+template <class E>
+void landmark_rows_heads(std::int64_t m, std::int64_t h, typename E::Scalar* beta,
+                         const typename E::Scalar* g, typename E::Scalar* sums,
+                         typename E::Scalar* row, const ops::Shift<typename E::Scalar>& shift) {
+  ops::exp_inplace<E>(beta, h * m, shift);
+  ops::heads_minor_normalize_rows<E>(1, m, h, beta, sums);
+  const ChainScope<E> chain("beta_phi G");
+  ops::heads_minor_gemm<E>(1, m, m, h, beta, g, row);
+}
+
+// Every head's fixed landmarks, head-minor: the scaled landmark queries Qt_i (m x dh), the
+// transposed landmark keys Kt_i^T (dh x m) and Gamma_phi^+_i (m x m), each head's from its
+// slice of c.fixed_q and c.fixed_k as MultiHead slices them (FixedLandmarks, ny_fix.hpp); and
+// the newest query's landmark row of every head, as cony_si_fix's and cony_re_fix's batched
+// heads compute it.
+template <class E>
+class FixedLandmarkRows {
+ public:
+  using S = typename E::Scalar;
+
+  FixedLandmarkRows(const Config& c, std::int64_t heads)
+      : h_(heads),
+        dh_(head_width(c, heads)),
+        m_(c.m),
+        inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
+        qt_(1, c.m * c.d),
+        ktt_(1, c.m * c.d),
+        g_(1, heads * c.m * c.m),
+        q_(1, c.d),
+        beta_(1, heads * c.m),
+        sums_(1, heads * c.m),
+        row_(1, heads * c.m) {
+    for (std::int64_t i = 0; i < h_; ++i) {
+      const FixedLandmarks<E> head(head_config(c, heads, i));
+      for (std::int64_t a = 0; a < m_; ++a) {
+        for (std::int64_t l = 0; l < dh_; ++l) {
+          qt_((a * dh_ + l) * h_ + i) = head.qt(a, l);
+          ktt_((l * m_ + a) * h_ + i) = head.kt(a, l);
+        }
+        for (std::int64_t b = 0; b < m_; ++b) g_((a * m_ + b) * h_ + i) = head.g(a, b);
+      }
+    }
+  }
+
+  const S* qt() const { return qt_.data(); }
+
+  // row_i = (beta_i / beta_i 1^T) G_i with beta_i = exp(q_i Kt_i^T / sqrt(dh)) for the query
+  // q (heads order), 1 x m head-minor per head  (Eqs. 22, 23, 26).
+  S* row(const S* q, const ops::Shift<S>& shift) {
+    ops::heads_minor_from_heads<E>(h_, dh_, q, q_.data());
+    ops::scale<E>(q_.data(), h_ * dh_, inv_sqrt_dh_);
+    ops::heads_minor_gemm<E>(1, dh_, m_, h_, q_.data(), ktt_.data(), beta_.data());
+    landmark_rows_heads<E>(m_, h_, beta_.data(), g_.data(), sums_.data(), row_.data(), shift);
+    return row_.data();
+  }
+
+ private:
+  std::int64_t h_, dh_, m_;
+  S inv_sqrt_dh_;
+  Mat<S> qt_, ktt_, g_, q_, beta_, sums_, row_;
+};
+
+}  // namespace cosda

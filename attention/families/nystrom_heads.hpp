@@ -1,0 +1,176 @@
+// ny and ny_fix for h heads in one object: every head's Att_Ny = B_phi Gamma_phi^+ (Delta_phi V)
+// over the window (Nyström paper Eqs. 8-12, per head; CoTrans Eq. 9 without the projections),
+// with landmarks fixed at construction (ny_fix) or the segment means of the window (ny, Eq. 8
+// with Sec. IV-C's segments). MultiHead (models/multi_head.hpp) steps this object instead of
+// h NyFix or Ny objects in the plain build: one chain of seam ops per step instead of h, every
+// product on rows of n tokens instead of dh features. The operations are exactly those of h
+// single-head objects (tests/heads_test.cpp).
+// Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output n x d in window
+// order. State: Q, K and V rings (d x n, a token per column) and the landmarks landmark-major:
+// row l of Q~ and K~ (m x d) holds every head's landmark l, row l h + i of an h m-row matrix
+// is head i's row l.
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "attention/families/landmarks.hpp"
+#include "attention/families/window_heads.hpp"
+#include "attention/ops/heads.hpp"
+#include "attention/ops/heads_landmarks.hpp"
+#include "attention/variants/ny_fix.hpp"
+
+namespace cosda {
+
+template <class E, LandmarkKind kLandmarks>
+class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
+  static_assert(kLandmarks == LandmarkKind::kFixed || kLandmarks == LandmarkKind::kSegmentMeans);
+  static constexpr bool kFixed = kLandmarks == LandmarkKind::kFixed;
+
+ public:
+  using S = typename E::Scalar;
+
+  // c.d is the full width; heads must divide it. Fixed landmarks: c.fixed_q and c.fixed_k are
+  // m x d, sliced per head as MultiHead slices them.
+  NystromHeads(const Config& c, std::int64_t heads)
+      : WindowHeads<E, NystromHeads<E, kLandmarks>>(c, heads),
+        d_(c.d),
+        m_(c.m),
+        inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
+        qt_(m_, d_),
+        kt_(m_, d_),
+        gt_(h_ * m_, m_),
+        qs_(d_, n_),
+        bt_(h_ * m_, n_),
+        bgt_(h_ * m_, n_),
+        delta_(h_ * m_, n_),
+        sums_(h_, n_),
+        phi_(1, h_ * m_),
+        dv_(m_, d_),
+        out_(n_, d_) {
+    if constexpr (kFixed) {
+      for (std::int64_t i = 0; i < h_; ++i) {  // each head's landmarks and Gamma_phi^+
+        const FixedLandmarks<E> head(head_config(c, heads, i));
+        qt_.middleCols(i * dh_, dh_) = head.qt;
+        kt_.middleCols(i * dh_, dh_) = head.kt;
+        gt_.middleRows(i * m_, m_) = head.g.transpose();
+      }
+    } else {
+      require(m_ >= 1 && m_ <= n_, "ny: needs 1 <= m <= n");
+      sizes_ = segment_sizes(n_, m_);
+      iterations_ = c.pinv_iterations;
+      if (c.exact_pinv)  // the reference pseudo-inverse, a head at a time
+        pinv_.assign(std::size_t(h_), Pinv<E>(m_, c.pinv_iterations, true));
+      work_.resize(h_ * kWork * m_ * m_ + h_ * m_);
+    }
+  }
+
+  MatCRef<S> output() const override { return out_; }
+
+ private:
+  friend WindowHeads<E, NystromHeads<E, kLandmarks>>;
+  using Base = WindowHeads<E, NystromHeads<E, kLandmarks>>;
+  using Base::n_, Base::h_, Base::dh_, Base::q_, Base::k_, Base::v_;
+
+  // Att_Ny of heads [first, first + count) over the window into their columns of out_.
+  void attend(std::int64_t first, std::int64_t count) {
+    const std::int64_t f = first * dh_, w = count * dh_, oldest = this->seen() % n_;
+    ops::scale_into<E>(q_.middleRows(f, w), inv_sqrt_dh_, qs_.middleRows(f, w));
+    if constexpr (!kFixed) landmarks(first, count, oldest);
+    // B_phi^T, row l h + i = head i's exp(Kt_il Q_i^T / sqrt(dh)) over the ring   (Eq. 10)
+    for (std::int64_t l = 0; l < m_; ++l) {
+      const MatRef<S> b = bt_.middleRows(l * h_ + first, count);
+      ops::heads_gemm_nn<E>(kt_.row(l).segment(f, w), qs_.middleRows(f, w), b);
+      ops::exp_inplace<E>(b);
+    }
+    normalise_landmarks(first, count);
+    ops::heads_gemm_lm<E>(gt_, bt_, bgt_, first, count);  // (B_phi Gamma_phi^+)^T   (Eq. 8)
+    // Delta_phi V = diag(phi(Delta))^-1 Delta V, row l of every head side by side   (Eq. 12)
+    for (std::int64_t l = 0; l < m_; ++l) {
+      const MatRef<S> delta = delta_.middleRows(l * h_ + first, count);
+      S* phi = phi_.data() + l * h_ + first;
+      ops::heads_exp_scores<E>(qt_.row(l).segment(f, w), k_.middleRows(f, w), delta, phi, {});
+      ops::heads_gemm_nt<E>(delta, v_.middleRows(f, w), dv_.row(l).segment(f, w));
+      ops::reciprocals<E>(phi, phi, count);
+      ops::scale_rows<E>(Eigen::Map<Mat<S>>(dv_.data() + (l * h_ + first) * dh_, count, dh_), phi);
+    }
+    // out_i = (B_phi Gamma_phi^+)_i (Delta_phi V)_i in window order   (Eq. 8)
+    ops::heads_ring_gemm_lm<E>(bgt_, dv_, oldest, out_, first, count);
+  }
+
+  // ny: every head's landmarks, the segment means of its scaled queries and its keys in window
+  // order (Eq. 8, Sec. IV-C), then its Gamma_phi^+ (Eq. 11).
+  void landmarks(std::int64_t first, std::int64_t count, std::int64_t oldest) {
+    const std::int64_t f = first * dh_, w = count * dh_;
+    for (std::int64_t l = 0, at = oldest; l < m_; at += sizes_[std::size_t(l)], ++l) {
+      const std::int64_t size = sizes_[std::size_t(l)];
+      ops::segment_mean_cols<E>(qs_.middleRows(f, w), at, size, &qt_(l, f));
+      ops::segment_mean_cols<E>(k_.middleRows(f, w), at, size, &kt_(l, f));
+    }
+    landmark_kernel_pinvs(first, count);
+  }
+
+  // Every head's Gamma_phi^+ (landmark_kernel_pinv of each head), transposed into gt_.
+  void landmark_kernel_pinvs(std::int64_t first, std::int64_t count) {
+    const std::int64_t f = first * dh_, w = count * dh_;
+    S* region = work_.data() + first * (kWork * m_ * m_ + m_);
+    if (!pinv_.empty()) {  // a head at a time, its scratch in its part of work_
+      for (std::int64_t i = first; i < first + count; ++i, region += kWork * m_ * m_ + m_) {
+        Eigen::Map<Mat<S>> gamma(region, m_, m_), g(region + m_ * m_, m_, m_);
+        landmark_kernel_pinv<E>(qt_.middleCols(i * dh_, dh_), kt_.middleCols(i * dh_, dh_),
+                                pinv_[std::size_t(i)], gamma, region + 2 * m_ * m_, g);
+        ops::transpose_into<E>(g, gt_.middleRows(i * m_, m_));
+      }
+      return;
+    }
+    // All heads at once, head-minor (attention/ops/heads_landmarks.hpp)
+    const std::int64_t mm = count * m_ * m_;
+    S* x = region;
+    S *z = x + mm, *sums = z + mm;
+    ops::heads_minor_gram<E>(qt_.middleCols(f, w), kt_.middleCols(f, w), count, x);  // (Eq. 11)
+    ops::exp_inplace<E>(x, mm);
+    ops::heads_minor_normalize_rows<E>(m_, m_, count, x, sums);
+    ops::heads_minor_pinv<E>(m_, count, iterations_, x, z, sums + count * m_);
+    for (std::int64_t i = 0; i < count; ++i)  // head i's Gamma_phi^+ transposed into gt_
+      for (std::int64_t l = 0; l < m_; ++l)
+        for (std::int64_t j = 0; j < m_; ++j)
+          gt_((first + i) * m_ + l, j) = z[(j * m_ + l) * count + i];
+  }
+
+  // Every head's B rows divided by their sums over the head's m landmarks (normalize_rows of
+  // each head's n x m B, here along columns).
+  void normalise_landmarks(std::int64_t first, std::int64_t count) {
+    const std::int64_t size = count * n_;
+    const auto rows = [&](std::int64_t l) { return bt_.data() + (l * h_ + first) * n_; };
+    S* sums = sums_.data() + first * n_;
+    ops::copy<E>(rows(0), rows(0) + size, sums);
+    for (std::int64_t l = 1; l < m_; ++l) ops::add<E>(rows(l), sums, size);
+    ops::reciprocals<E>(sums, sums, size);
+    for (std::int64_t l = 0; l < m_; ++l) ops::multiply<E>(sums, rows(l), size);
+  }
+
+  std::int64_t d_, m_;
+  S inv_sqrt_dh_;
+  Mat<S> qt_, kt_, gt_, qs_, bt_, bgt_, delta_, sums_, phi_, dv_, out_;
+  // ny only: the segments' sizes, the iteration's steps, its scratch (kWork m x m matrices and
+  // m sums a head) and, for the exact pseudo-inverse, one Pinv a head.
+  std::vector<std::int64_t> sizes_;
+  static constexpr std::int64_t kWork = 5;
+  int iterations_ = 0;
+  std::vector<S> work_;
+  std::vector<Pinv<E>> pinv_;
+};
+
+// ny_fix's and ny's batched heads (COSDA_BATCHED).
+template <class E>
+class NyFixHeads final : public NystromHeads<E, LandmarkKind::kFixed> {
+ public:
+  using NystromHeads<E, LandmarkKind::kFixed>::NystromHeads;
+};
+template <class E>
+class NyHeads final : public NystromHeads<E, LandmarkKind::kSegmentMeans> {
+ public:
+  using NystromHeads<E, LandmarkKind::kSegmentMeans>::NystromHeads;
+};
+
+}  // namespace cosda

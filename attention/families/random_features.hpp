@@ -1,0 +1,235 @@
+// The random-feature family's feature map (rf, corf_si, corf_re): positive orthogonal random
+// features, the Performer (FAVOR+) estimator of the softmax kernel.
+//
+//   phi(x) = exp(-|x|^2 / 2) / sqrt(m) [exp(w_1 . x), ..., exp(w_m . x)],  E[phi(x) . phi(y)]
+//          = exp(x . y),
+// applied to x = q / d^(1/4) and y = k / d^(1/4), so that phi(q) . phi(k) estimates
+// exp(q . k / sqrt(d)) without bias, and random-feature attention of a window is
+//   out_i = phi(q_i) S / (phi(q_i) . z),  S = sum_j phi(k_j) v_j^T (m x d),  z = sum_j phi(k_j).
+//
+// Drawing (set-up, not a step, never counted, like fixed landmarks): w_1..w_m are rows of
+// blocks of d; each block is d x d standard normal draws, orthonormalised by Gram-Schmidt on
+// its rows, and each row is rescaled to a norm drawn from the chi distribution with d degrees
+// of freedom (the norm of d further normal draws), so every w_i is N(0, I_d) and the rows of a
+// block are orthogonal. The last block keeps its first m mod d rows. The normal draws come from
+// a std::mt19937_64 seeded with Config::feature_seed through our own Box-Muller transform, not
+// from <random>'s distributions, so the features are a function of (d, m, seed) alone on every
+// standard library (up to the last bit of the C library's log, sin, cos and sqrt). The three
+// variants draw the same features at the same (d, m, seed). The 1 / d^(1/4) of q and k is
+// folded into the stored features, w_i / d^(1/4), at drawing time.
+//
+// What is computed per token (through the seam, counted), with the factors that cancel left
+// out of the ratio and two stabilisers that cancel exactly:
+//   query:  u_i = exp(w_i . q' - max_l w_l . q')
+//           the query's own factors exp(-|q'|^2 / 2) / sqrt(m) multiply numerator and
+//           denominator alike, and so does the per-query exp(-max); the features are then in
+//           (0, 1] with the largest exactly 1: they never overflow, and the denominator never
+//           vanishes through the query. mul md, add m(d-1) + m, exp m, other m-1.
+//   key:    u_i = exp(w_i . k' - |k'|^2 / 2 [- C])
+//           1/sqrt(m) is common to every key and cancels; the exponent is at most |w_i|^2 / 2
+//           (|w_i|^2 is chi-square with d degrees of freedom), whatever the key, so the keys'
+//           features overflow only for very wide heads; the stabilised mode (Config::exp_shift,
+//           continual variants) subtracts a fixed C from every key exponent, which cancels in
+//           the ratio and holds for a sliding window because it is the same for every token.
+//           |k'|^2 / 2 = (k . k) / (2 sqrt(d)). mul md + d + 1, add m(d-1) + (d-1) + m [+ 1],
+//           exp m.
+// Only the keys' features enter the running sums, so only they can underflow to zero; a window
+// whose keys all do has no denominator, as exact attention without max-subtraction overflows.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+
+#include "attention/attention.hpp"
+#include "attention/counting/chain_tally.hpp"
+#include "attention/families/window.hpp"
+#include "attention/ops/seam.hpp"
+
+namespace cosda {
+
+// Standard normal draws from a std::mt19937_64: Box-Muller on 53-bit uniforms.
+class FeatureNormal {
+ public:
+  explicit FeatureNormal(std::uint64_t seed) : rng_(seed) {}
+  double operator()() {
+    if (has_spare_) {
+      has_spare_ = false;
+      return spare_;
+    }
+    double u1 = 0;
+    while (u1 == 0) u1 = uniform();
+    const double u2 = uniform(), r = std::sqrt(-2.0 * std::log(u1));
+    const double a = 2.0 * 3.14159265358979323846 * u2;
+    spare_ = r * std::sin(a);
+    has_spare_ = true;
+    return r * std::cos(a);
+  }
+
+ private:
+  double uniform() { return double(rng_() >> 11) * 0x1.0p-53; }  // [0, 1)
+  std::mt19937_64 rng_;
+  double spare_ = 0;
+  bool has_spare_ = false;
+};
+
+// The m x d features w_i (unscaled), orthogonal in blocks of d, for (d, m, seed).
+inline Mat<double> draw_random_features(std::int64_t d, std::int64_t m, std::uint64_t seed) {
+  require(d >= 1 && m >= 1, "random features: needs d >= 1 and m >= 1");
+  FeatureNormal normal(seed);
+  Mat<double> w(m, d), block(d, d);
+  for (std::int64_t first = 0; first < m; first += d) {
+    for (std::int64_t i = 0; i < d; ++i)
+      for (std::int64_t j = 0; j < d; ++j) block(i, j) = normal();
+    for (std::int64_t i = 0; i < d; ++i) {  // Gram-Schmidt on the rows
+      for (std::int64_t j = 0; j < i; ++j)
+        block.row(i) -= block.row(i).dot(block.row(j)) * block.row(j);
+      block.row(i).normalize();
+    }
+    for (std::int64_t i = 0; i < std::min(d, m - first); ++i) {
+      double chi2 = 0;
+      for (std::int64_t j = 0; j < d; ++j) {
+        const double x = normal();
+        chi2 += x * x;
+      }
+      w.row(first + i) = std::sqrt(chi2) * block.row(i);
+    }
+  }
+  return w;
+}
+
+// The feature map of one head, in the policy's scalar: the drawn features scaled by d^(-1/4),
+// and the per-token maps through the seam.
+template <class E>
+class FeatureMap {
+ public:
+  using S = typename E::Scalar;
+
+  explicit FeatureMap(const Config& c)
+      : d_(c.d),
+        m_(c.m),
+        half_inv_sqrt_d_(0.5 / std::sqrt(double(c.d))),
+        w_(c.m, c.d),
+        shift_(ops::shift_of<S>(c.exp_shift)) {
+    require(c.m >= 1, "random features: needs m >= 1");
+    const Mat<double> w = draw_random_features(c.d, c.m, c.feature_seed);
+    const double s = 1.0 / std::sqrt(std::sqrt(double(c.d)));
+    for (std::int64_t i = 0; i < m_; ++i)
+      for (std::int64_t j = 0; j < d_; ++j) w_(i, j) = S(w(i, j) * s);
+  }
+
+  std::int64_t m() const { return m_; }
+  // The drawn features w_i / d^(1/4) (m x d) and 1 / (2 sqrt(d)), the keys' offset per unit of
+  // k . k: what a head-batched kernel stacks (attention/variants/corf_si_heads.hpp).
+  const Mat<S>& features() const { return w_; }
+  S key_scale() const { return half_inv_sqrt_d_; }
+
+  // u (m) = the query features of q (d), up to a positive factor of q's own.
+  void query(const S* q, S* u) const {
+    ops::gemm_nt<E>(CRow(q, 1, d_), w_, Row(u, 1, m_));
+    stabilise_query(u);
+  }
+
+  // u (m) = the key features of k (d), up to a factor common to every key.
+  void key(const S* k, S* u) const {
+    ops::gemm_nt<E>(CRow(k, 1, d_), w_, Row(u, 1, m_));
+    ops::exp_inplace<E>(u, m_, ops::Shift<S>{true, key_offset(k)});
+  }
+
+  // u (n x m): the query features of a ring of n queries, in window order (`oldest`: the ring
+  // slot of the oldest query). The same counts as n query() calls.
+  void queries(MatCRef<S> ring, std::int64_t oldest, MatRef<S> u) const {
+    for_ring_in_window_order(
+        ring.rows(), oldest, [&](std::int64_t first, std::int64_t count, std::int64_t row) {
+          ops::gemm_nt<E>(ring.middleRows(first, count), w_, u.middleRows(row, count));
+        });
+    for (std::int64_t i = 0; i < u.rows(); ++i) stabilise_query(&u(i, 0));
+  }
+
+  // ut (m x n): the key features of n keys (rows of k, any order) as columns; h (n) is
+  // scratch. The same counts as n key() calls.
+  void keys_transposed(MatCRef<S> k, S* h, MatRef<S> ut) const {
+    const std::int64_t n = k.rows();
+    ops::gemm_nt<E>(w_, k, ut);
+    for (std::int64_t j = 0; j < n; ++j) ops::store<E>(key_offset(k.row(j).data()), &h[j]);
+    for (std::int64_t i = 0; i < m_; ++i) {
+      ops::add<E>(h, &ut(i, 0), n, -1);
+      ops::exp_inplace<E>(&ut(i, 0), n);
+    }
+  }
+
+ private:
+  using Row = Eigen::Map<Mat<S>>;
+  using CRow = Eigen::Map<const Mat<S>>;
+
+  // u <- exp(u - max u).
+  void stabilise_query(S* u) const {
+    const S top = ops::max_value<E>(u, m_);
+    ops::exp_inplace<E>(u, m_, ops::Shift<S>{true, top});
+  }
+  // |k'|^2 / 2 [+ C] = (k . k) / (2 sqrt(d)) [+ C].
+  S key_offset(const S* k) const {
+    S h = ops::product<E>(ops::dot<E>(k, k, d_), half_inv_sqrt_d_);
+    return shift_.on ? ops::plus<E>(h, shift_.c) : h;
+  }
+
+  std::int64_t d_, m_;
+  S half_inv_sqrt_d_;
+  Mat<S> w_;  // m x d: w_i / d^(1/4)
+  ops::Shift<S> shift_;
+};
+
+// The running sums of a window, S = sum_j phi(k_j) v_j^T (m x d) and z = sum_j phi(k_j) (m),
+// and the outputs they give: out_i = u_i S / (u_i . z) for query features u (rows).
+template <class E>
+struct FeatureSums {
+  using S = typename E::Scalar;
+  Mat<S> s, z;  // m x d, m x 1
+
+  FeatureSums(std::int64_t m, std::int64_t d) : s(m, d), z(m, 1) {
+    s.setConstant(S(0.0));
+    z.setConstant(S(0.0));
+  }
+
+  // The token with key features a and value v enters the sums (the warm-up: no token leaves).
+  // mul m d, add m d + m.
+  void enter(const S* a, const S* v) {
+    ops::add<E>(a, z.data(), z.rows(), +1);
+    for (std::int64_t i = 0; i < s.rows(); ++i) ops::axpy<E>(a[i], v, &s(i, 0), s.cols(), +1);
+  }
+  // (a_old, v_old) leaves, (a_new, v_new) enters. mul 2 m d, add 2 m d + 2 m.
+  void slide(const S* a_old, const S* v_old, const S* a_new, const S* v_new) {
+    ops::slide_sums<E>(a_old, a_new, v_old, v_new, z.data(), s);
+  }
+
+  // The sums of a window from scratch: the key features of its n keys (rows of k, any order)
+  // into ut (m x n, scratch; h: n more), then S = ut v and z = ut 1.
+  // The keys' counts (FeatureMap::keys_transposed), mul m d n, add m d (n-1) + m (n-1).
+  void recompute(const FeatureMap<E>& f, MatCRef<S> k, MatCRef<S> v, S* h, MatRef<S> ut) {
+    f.keys_transposed(k, h, ut);
+    const ChainScope<E> chain("phi(K)^T V");
+    ops::gemm_nn<E>(ut, v, s);
+    ops::row_sums<E>(ut, z.data());
+  }
+
+  // out (r x d) = rows of u (r x m) against the sums, u's rows oldest..newest taken from ring
+  // slots `oldest`.. (0 for rows in order); den (r) is scratch.
+  // mul r d m + r m + r d, add r d (m-1) + r (m-1), div r.
+  void attend(MatCRef<S> u, S* den, MatRef<S> out, std::int64_t oldest = 0) const {
+    const std::int64_t r = u.rows();
+    for_ring_in_window_order(
+        r, oldest, [&](std::int64_t first, std::int64_t count, std::int64_t row) {
+          {
+            const ChainScope<E> chain("D phi(Q) S");
+            ops::gemm_nn<E>(u.middleRows(first, count), s, out.middleRows(row, count));
+          }
+          ops::gemm_nn<E>(u.middleRows(first, count), z, Eigen::Map<Mat<S>>(den + row, count, 1));
+        });
+    ops::reciprocals<E>(den, den, r);
+    const ChainScope<E> chain("D phi(Q) S");
+    ops::scale_rows<E>(out, den);
+  }
+};
+
+}  // namespace cosda

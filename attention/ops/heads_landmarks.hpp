@@ -1,0 +1,122 @@
+// The seam's ops for ny's per-step landmarks of every head at once
+// (attention/families/nystrom_heads.hpp): the segment means over a ring of tokens by column, and
+// every head's Gamma_phi^+ by the iteration of attention/families/pinv.hpp run on all heads side by
+// side. The m x m matrices of the heads are stored head-minor (ops_heads_minor.hpp): element (a, b)
+// of head i at (a m + b) h + i, so that each step of the iteration is a loop over the heads, h
+// wide, where one head's would be m wide. Each op's count is the sum over heads of the per-head
+// ops' counts it stands for.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "attention/ops/core.hpp"
+#include "attention/ops/elementwise.hpp"
+#include "attention/ops/heads_minor.hpp"
+
+namespace cosda::ops {
+
+// ny's segment-means landmarks of every head at once: y[r] = mean of row r of x over columns
+// first, ..., first + count - 1, taken modulo x.cols() (x a ring of tokens by column). As
+// segment_mean (landmarks.hpp) for each head's rows.  add (count-1)*rows, div rows.
+template <class E>
+void segment_mean_cols(MatCRef<S<E>> x, std::int64_t first, std::int64_t count, S<E>* y) {
+  const std::int64_t n = x.cols(), rows = x.rows(), start = (first % n + n) % n;
+  const std::int64_t run = std::min(count, n - start), wrapped = count - run;
+  begin_op<E>(), in<E>(x.middleCols(start, run)), out<E>(y, rows);
+  if (wrapped > 0) in<E>(x.leftCols(wrapped));
+  if (skip_arithmetic<E>()) return;
+  const OneOp<E> one;  // the sums of the runs, their joins and the divisions
+  if constexpr (!kScalarLevel<E>)
+    if (wrapped > 0) E::tally({.add = rows});
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const S<E>* row = x.row(r).data();
+    y[r] = sum<E>(row + start, run);
+    if (wrapped > 0) y[r] += sum<E>(row, wrapped);
+  }
+  divide<E>(y, rows, S<E>(static_cast<double>(count)));
+}
+
+// Every head's landmark kernel before its exponentials, head-minor: y[(a m + b) h + i] =
+// x_i(a) . z_i(b), where row a of x (m x h dh) holds every head's landmark a (head i's
+// features at [i dh, (i+1) dh)). As gemm_nt of each head's m x dh blocks.
+// mul h m m dh, add h m m (dh-1).
+template <class E>
+void heads_minor_gram(MatCRef<S<E>> x, MatCRef<S<E>> z, std::int64_t h, S<E>* y) {
+  const std::int64_t m = x.rows(), dh = x.cols() / h;
+  begin_op<E>(), in<E>(x), in<E>(z), out<E>(y, h * m * m);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (!kScalarLevel<E>) E::tally({.mul = h * m * m * dh, .add = h * m * m * (dh - 1)});
+  for (std::int64_t a = 0; a < m; ++a)
+    for (std::int64_t b = 0; b < m; ++b)
+      for (std::int64_t i = 0; i < h; ++i) {
+        const S<E>* xa = x.row(a).data() + i * dh;
+        const S<E>* zb = z.row(b).data() + i * dh;
+        S<E> acc = xa[0] * zb[0];
+        for (std::int64_t f = 1; f < dh; ++f) acc += xa[f] * zb[f];
+        y[(a * m + b) * h + i] = acc;
+      }
+}
+
+// The start of every head's iteration (Pinv::iterate): z_i = x_i^T / max_b sum_a x_i(a, b);
+// scale: h scratch.  add h m (m-1), other h (m-1), div h, mul h m m.
+template <class E>
+void heads_minor_pinv_start(std::int64_t m, std::int64_t h, const S<E>* x, S<E>* z, S<E>* scale) {
+  begin_op<E>(), in<E>(x, h * m * m), out<E>(z, h * m * m), out<E>(scale, h);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (!kScalarLevel<E>)
+    E::tally({.mul = h * m * m, .add = h * m * (m - 1), .div = h, .other = h * (m - 1)});
+  using std::max;
+  for (std::int64_t b = 0; b < m; ++b) {  // column sums of x_i, the largest in scale
+    S<E>* col = z + b * h;                // scratch: row b of z, written over below
+    for (std::int64_t i = 0; i < h; ++i) col[i] = x[b * h + i];
+    for (std::int64_t a = 1; a < m; ++a)
+      for (std::int64_t i = 0; i < h; ++i) col[i] += x[(a * m + b) * h + i];
+    for (std::int64_t i = 0; i < h; ++i) scale[i] = b == 0 ? col[i] : max(scale[i], col[i]);
+  }
+  for (std::int64_t i = 0; i < h; ++i) scale[i] = S<E>(1) / scale[i];
+  for (std::int64_t a = 0; a < m; ++a)
+    for (std::int64_t b = 0; b < m; ++b)
+      for (std::int64_t i = 0; i < h; ++i)
+        z[(a * m + b) * h + i] = x[(b * m + a) * h + i] * scale[i];
+}
+
+// y_i = c I - x_i for every head (shifted_negation per head).  add h m m.
+template <class E>
+void heads_minor_shifted_negation(std::int64_t m, std::int64_t h, const S<E>* x, S<E> c, S<E>* y) {
+  begin_op<E>(), in<E>(x, h * m * m), out<E>(y, h * m * m);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (!kScalarLevel<E>) E::tally({.add = h * m * m});
+  for (std::int64_t a = 0; a < m; ++a)
+    for (std::int64_t b = 0; b < m; ++b) {
+      const S<E>* xab = x + (a * m + b) * h;
+      S<E>* yab = y + (a * m + b) * h;
+      if (a == b)
+        for (std::int64_t i = 0; i < h; ++i) yab[i] = c - xab[i];
+      else
+        for (std::int64_t i = 0; i < h; ++i) yab[i] = -xab[i];
+    }
+}
+
+// Pinv::iterate (attention/families/pinv.hpp) for every head: z_i = the pseudo-inverse of x_i by
+// `iterations` steps, head-minor; work: 3 h m m scratch. The counts of h Pinv::iterate.
+template <class E>
+void heads_minor_pinv(std::int64_t m, std::int64_t h, int iterations, const S<E>* x, S<E>* z,
+                      S<E>* work) {
+  const std::int64_t mm = h * m * m;
+  S<E>*xz = work, *t = xz + mm, *u = t + mm;
+  heads_minor_pinv_start<E>(m, h, x, z, u);
+  for (int it = 0; it < iterations; ++it) {
+    heads_minor_gemm<E>(m, m, m, h, x, z, xz);
+    heads_minor_shifted_negation<E>(m, h, xz, S<E>(7), t);
+    heads_minor_gemm<E>(m, m, m, h, xz, t, u);
+    heads_minor_shifted_negation<E>(m, h, u, S<E>(15), t);
+    heads_minor_gemm<E>(m, m, m, h, xz, t, u);
+    heads_minor_shifted_negation<E>(m, h, u, S<E>(13), t);
+    heads_minor_gemm<E>(m, m, m, h, z, t, u);
+    copy<E>(u, u + mm, z);
+    scale<E>(z, mm, S<E>(0.25));
+  }
+}
+
+}  // namespace cosda::ops

@@ -1,0 +1,348 @@
+// The seam's head-minor ops: every head's small matrices side by side, element (a, b) of head
+// i's r x c matrix at (a c + b) h + i, so that each op is a loop over the heads, h wide, where
+// one head's would be c wide (Table III: dh = 12 features, m = 4 landmarks). A token of width
+// d = h w in heads order (head i's features at [i w, (i+1) w)) is, head-minor, a 1 x w matrix
+// of every head; a ring of n such tokens, one per row, an n x w matrix of every head. Used by
+// ny's landmarks (ops_heads_landmarks.hpp) and cony_si_fix's batched heads. Each op's count is
+// the sum over heads of the per-head ops' counts it stands for.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+
+#include "attention/kernels/elementwise.hpp"
+#include "attention/ops/core.hpp"
+#include "attention/ops/elementwise.hpp"
+#include "attention/ops/retro.hpp"
+
+namespace cosda::ops {
+
+namespace detail {
+
+// f(i, Heads<E, w>{}) for blocks of a cache line of heads [i, i + w), then for the heads left
+// one at a time. A block is a fixed-size Eigen array, so its arithmetic runs in whole packets
+// whatever h is; at the scalar level every block is one head.
+template <class E, std::int64_t W>
+using Heads = Eigen::Array<S<E>, W, 1>;
+template <class E, class F>
+[[gnu::always_inline]] inline void for_head_blocks(std::int64_t h, F f) {
+  constexpr std::int64_t kBlock = kScalarLevel<E> ? 1 : 64 / std::int64_t(sizeof(S<E>));
+  std::int64_t i = 0;
+  for (; i + kBlock <= h; i += kBlock) f(i, Heads<E, kBlock>{});
+  for (; i < h; ++i) f(i, Heads<E, 1>{});
+}
+
+// The block of heads at p.
+template <class A>
+Eigen::Map<const A> at(const typename A::Scalar* p) {
+  return Eigen::Map<const A>(p);
+}
+template <class A>
+Eigen::Map<A> at(typename A::Scalar* p) {
+  return Eigen::Map<A>(p);
+}
+
+}  // namespace detail
+
+// y = x, head-minor, for a token x of width h w in heads order: y[l h + i] = x[i w + l], the
+// transpose of x as h x w. No arithmetic.
+template <class E>
+void heads_minor_from_heads(std::int64_t h, std::int64_t w, const S<E>* x, S<E>* y) {
+  begin_op<E>(), in<E>(x, h * w), out<E>(y, h * w);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>)
+    for (std::int64_t l = 0; l < w; ++l)
+      for (std::int64_t i = 0; i < h; ++i) y[l * h + i] = x[i * w + l];
+  else
+    kernels::transpose(h, w, x, w, y, h);
+}
+
+// The inverse: y[i w + l] = x[l h + i]. No arithmetic.
+template <class E>
+void heads_minor_to_heads(std::int64_t h, std::int64_t w, const S<E>* x, S<E>* y) {
+  begin_op<E>(), in<E>(x, h * w), out<E>(y, h * w);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>)
+    for (std::int64_t i = 0; i < h; ++i)
+      for (std::int64_t l = 0; l < w; ++l) y[i * w + l] = x[l * h + i];
+  else
+    kernels::transpose(w, h, x, h, y, w);
+}
+
+namespace detail {
+
+// y_i(a, b) = sum over l of x_i(a, l) z_i(l, b), first to last, z_i(l, b) at (l zl + b zb) h +
+// i: four columns of y at a time, four independent chains of multiply-adds where one column's
+// would wait on each other (k = 12 terms of a head's dot product at Table III).
+template <class E>
+void heads_minor_product(std::int64_t r, std::int64_t k, std::int64_t c, std::int64_t h,
+                         const S<E>* x, const S<E>* z, std::int64_t zl, std::int64_t zb, S<E>* y) {
+  for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
+    const auto columns = [=]<int N>(std::int64_t a, std::int64_t b) {
+      const S<E>* xa = x + a * k * h + i;
+      const S<E>* zbt = z + b * zb * h + i;
+      A acc[N];
+      for (int t = 0; t < N; ++t) acc[t] = at<A>(xa) * at<A>(zbt + t * zb * h);
+      for (std::int64_t l = 1; l < k; ++l)
+        for (int t = 0; t < N; ++t)
+          acc[t] += at<A>(xa + l * h) * at<A>(zbt + (l * zl + t * zb) * h);
+      for (int t = 0; t < N; ++t) at<A>(y + (a * c + b + t) * h + i) = acc[t];
+    };
+    for (std::int64_t a = 0; a < r; ++a) {
+      std::int64_t b = 0;
+      for (; b + 4 <= c; b += 4) columns.template operator()<4>(a, b);
+      for (; b < c; ++b) columns.template operator()<1>(a, b);
+    }
+  });
+}
+
+}  // namespace detail
+
+// y_i = x_i z_i (r x k by k x c) for every head: gemm_nn per head, each sum first to last;
+// y aliases neither.  mul h r c k, add h r c (k-1).
+template <class E>
+void heads_minor_gemm(std::int64_t r, std::int64_t k, std::int64_t c, std::int64_t h, const S<E>* x,
+                      const S<E>* z, S<E>* y) {
+  begin_op<E>(), in<E>(x, h * r * k), in<E>(z, h * k * c), out<E>(y, h * r * c);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (!kScalarLevel<E>) E::tally({.mul = h * r * c * k, .add = h * r * c * (k - 1)});
+  detail::heads_minor_product<E>(r, k, c, h, x, z, c, 1, y);
+}
+
+// y_i = x_i z_i^T (r x k by (c x k)^T) for every head: gemm_nt per head.
+// mul h r c k, add h r c (k-1).
+template <class E>
+void heads_minor_gemm_nt(std::int64_t r, std::int64_t k, std::int64_t c, std::int64_t h,
+                         const S<E>* x, const S<E>* z, S<E>* y) {
+  begin_op<E>(), in<E>(x, h * r * k), in<E>(z, h * c * k), out<E>(y, h * r * c);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (!kScalarLevel<E>) E::tally({.mul = h * r * c * k, .add = h * r * c * (k - 1)});
+  detail::heads_minor_product<E>(r, k, c, h, x, z, 1, k, y);
+}
+
+// sums_i(a) = the sum of row a of x_i (r x c), first to last, for every head: row_sums per
+// head; sums is r x 1 head-minor.  add h r (c-1).
+template <class E>
+void heads_minor_row_sums(std::int64_t r, std::int64_t c, std::int64_t h, const S<E>* x,
+                          S<E>* sums) {
+  begin_op<E>(), in<E>(x, h * r * c), out<E>(sums, h * r);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (!kScalarLevel<E>) E::tally({.add = h * r * (c - 1)});
+  detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
+    using detail::at;
+    for (std::int64_t a = 0; a < r; ++a) {
+      const S<E>* row = x + a * c * h + i;
+      A acc = at<A>(row);
+      for (std::int64_t b = 1; b < c; ++b) acc += at<A>(row + b * h);
+      at<A>(sums + a * h + i) = acc;
+    }
+  });
+}
+
+// Rows of every head's r x c matrix divided by their sums: row_sums, reciprocals and scale_rows
+// per head (normalize_rows); sums: h r scratch.  add h r (c-1), div h r, mul h r c.
+template <class E>
+void heads_minor_normalize_rows(std::int64_t r, std::int64_t c, std::int64_t h, S<E>* x,
+                                S<E>* sums) {
+  begin_op<E>(), inout<E>(x, h * r * c), out<E>(sums, h * r);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (!kScalarLevel<E>)
+    E::tally({.mul = h * r * c, .add = h * r * (c - 1), .div = h * r});
+  detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
+    using detail::at;
+    for (std::int64_t a = 0; a < r; ++a) {
+      S<E>* row = x + a * c * h + i;
+      A acc = at<A>(row);
+      for (std::int64_t b = 1; b < c; ++b) acc += at<A>(row + b * h);
+      acc = S<E>(1) / acc;
+      at<A>(sums + a * h + i) = acc;
+      for (std::int64_t b = 0; b < c; ++b) at<A>(row + b * h) *= acc;
+    }
+  });
+}
+
+// y_i(a, b) = s_i(a) x_i(a, b) for every head's r x c matrix, s r x 1 head-minor: scale_rows
+// per head; y may be x.  mul h r c.
+template <class E>
+void heads_minor_scale_rows(std::int64_t r, std::int64_t c, std::int64_t h, const S<E>* x,
+                            const S<E>* s, S<E>* y) {
+  begin_op<E>(), in<E>(x, h * r * c), in<E>(s, h * r), out<E>(y, h * r * c);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (!kScalarLevel<E>) E::tally({.mul = h * r * c});
+  detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
+    using detail::at;
+    for (std::int64_t a = 0; a < r; ++a) {
+      const A sa = at<A>(s + a * h + i);
+      for (std::int64_t b = 0; b < c; ++b) {
+        const std::int64_t ab = (a * c + b) * h + i;
+        at<A>(y + ab) = at<A>(x + ab) * sa;
+      }
+    }
+  });
+}
+
+namespace detail {
+
+// y_i(a, b) <- y_i(a, b) - w_old_i(a) v_old_i(b) + w_new_i(a) v_new_i(b) for every head: the
+// rows' side of retro_update and slide_sums (w r x 1, v 1 x dv, y_i r x dv).
+template <class E>
+void slide_rows(std::int64_t r, std::int64_t dv, std::int64_t h, const S<E>* w_old,
+                const S<E>* w_new, const S<E>* v_old, const S<E>* v_new, S<E>* y) {
+  for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
+    for (std::int64_t a = 0; a < r; ++a) {
+      const A wo = at<A>(w_old + a * h + i), wn = at<A>(w_new + a * h + i);
+      for (std::int64_t b = 0; b < dv; ++b) {
+        S<E>* yab = y + (a * dv + b) * h + i;
+        at<A>(yab) = at<A>(yab) - wo * at<A>(v_old + b * h + i) + wn * at<A>(v_new + b * h + i);
+      }
+    }
+  });
+}
+
+}  // namespace detail
+
+// retro_update (ops_retro.hpp) for every head, head-minor: x_i r x dh, the tokens k_old, k_new
+// 1 x dh and v_old, v_new 1 x dv, y_i r x dv, e_old, e_new and sums r x 1. The counts of h
+// retro_updates of r rows: retro_counts(h r, dh, dv).
+template <class E>
+void heads_minor_retro_update(std::int64_t r, std::int64_t dh, std::int64_t dv, std::int64_t h,
+                              const S<E>* x, const S<E>* k_old, const S<E>* k_new,
+                              const S<E>* v_old, const S<E>* v_new, S<E>* e_old, S<E>* e_new,
+                              S<E>* sums, S<E>* y, const Shift<S<E>>& s) {
+  begin_op<E>(), in<E>(x, h * r * dh), in<E>(k_old, h * dh), in<E>(k_new, h * dh);
+  in<E>(v_old, h * dv), in<E>(v_new, h * dv), out<E>(e_old, h * r), out<E>(e_new, h * r);
+  inout<E>(sums, h * r), inout<E>(y, h * r * dv);
+  if (skip_arithmetic<E>()) return;
+  const OneOp<E> one;  // the exponentials' ops at the scalar level
+  if constexpr (!kScalarLevel<E>) E::tally(retro_counts(h * r, dh, dv, s.on));
+  detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
+    using detail::at;
+    for (std::int64_t a = 0; a < r; ++a) {  // both dot products of a row in one pass
+      const S<E>* xa = x + a * dh * h + i;
+      A eo = at<A>(xa) * at<A>(k_old + i), en = at<A>(xa) * at<A>(k_new + i);
+      for (std::int64_t l = 1; l < dh; ++l) {
+        eo += at<A>(xa + l * h) * at<A>(k_old + l * h + i);
+        en += at<A>(xa + l * h) * at<A>(k_new + l * h + i);
+      }
+      at<A>(e_old + a * h + i) = eo;
+      at<A>(e_new + a * h + i) = en;
+    }
+  });
+  retro_exp_sums<E>(e_old, e_new, sums, h * r, s);
+  detail::slide_rows<E>(r, dv, h, e_old, e_new, v_old, v_new, y);
+}
+
+// slide_sums (ops_retro.hpp) for every head, head-minor: the token with weights a_old (r x 1)
+// and value v_old (1 x dv) leaves head i's sums (r x 1) and y_i (r x dv), the one with a_new
+// and v_new enters. The counts of h slide_sums: mul 2 h r dv, add 2 h r dv + 2 h r.
+template <class E>
+void heads_minor_slide_sums(std::int64_t r, std::int64_t dv, std::int64_t h, const S<E>* a_old,
+                            const S<E>* a_new, const S<E>* v_old, const S<E>* v_new, S<E>* sums,
+                            S<E>* y) {
+  begin_op<E>(), in<E>(a_old, h * r), in<E>(a_new, h * r), in<E>(v_old, h * dv);
+  in<E>(v_new, h * dv), inout<E>(sums, h * r), inout<E>(y, h * r * dv);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (!kScalarLevel<E>)
+    E::tally({.mul = 2 * h * r * dv, .add = 2 * h * r * dv + 2 * h * r});
+  detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
+    using detail::at;
+    for (std::int64_t a = 0; a < r; ++a)
+      at<A>(sums + a * h + i) =
+          at<A>(sums + a * h + i) - at<A>(a_old + a * h + i) + at<A>(a_new + a * h + i);
+  });
+  detail::slide_rows<E>(r, dv, h, a_old, a_new, v_old, v_new, y);
+}
+
+// The token with weights a (r x 1) and value v (1 x dv) enters every head's sums (r x 1) and
+// y_i (r x dv), none leaves: add and r axpys per head (FeatureSums::enter).
+// mul h r dv, add h r + h r dv.
+template <class E>
+void heads_minor_enter(std::int64_t r, std::int64_t dv, std::int64_t h, const S<E>* a,
+                       const S<E>* v, S<E>* sums, S<E>* y) {
+  begin_op<E>(), in<E>(a, h * r), in<E>(v, h * dv), inout<E>(sums, h * r);
+  inout<E>(y, h * r * dv);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (!kScalarLevel<E>) E::tally({.mul = h * r * dv, .add = h * r + h * r * dv});
+  detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
+    using detail::at;
+    for (std::int64_t b = 0; b < r; ++b) {
+      const A ab = at<A>(a + b * h + i);
+      at<A>(sums + b * h + i) = at<A>(sums + b * h + i) + ab;
+      for (std::int64_t l = 0; l < dv; ++l) {
+        S<E>* ybl = y + (b * dv + l) * h + i;
+        at<A>(ybl) = at<A>(ybl) + ab * at<A>(v + l * h + i);
+      }
+    }
+  });
+}
+
+// u_i = x_i W^T for every head with one W (c x k, row-major, the same for every head): x_i
+// 1 x k, u_i 1 x c (gemm_nt of the h x k rows by W, as the heads-order kernels run it).
+// mul h c k, add h c (k-1).
+template <class E>
+void heads_minor_gemm_nt_shared(std::int64_t k, std::int64_t c, std::int64_t h, const S<E>* x,
+                                MatCRef<S<E>> w, S<E>* u) {
+  begin_op<E>(), in<E>(x, h * k), in<E>(w), out<E>(u, h * c);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (!kScalarLevel<E>) E::tally({.mul = h * c * k, .add = h * c * (k - 1)});
+  detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
+    using detail::at;
+    const auto columns = [=]<int N>(std::int64_t b) {  // N independent chains, as in products
+      A acc[N];
+      for (int t = 0; t < N; ++t) acc[t] = at<A>(x + i) * w(b + t, 0);
+      for (std::int64_t l = 1; l < k; ++l)
+        for (int t = 0; t < N; ++t) acc[t] += at<A>(x + l * h + i) * w(b + t, l);
+      for (int t = 0; t < N; ++t) at<A>(u + (b + t) * h + i) = acc[t];
+    };
+    std::int64_t b = 0;
+    for (; b + 4 <= c; b += 4) columns.template operator()<4>(b);
+    for (; b < c; ++b) columns.template operator()<1>(b);
+  });
+}
+
+// u_i <- exp(u_i - (k_i . k_i) a [- c]) for every head, head-minor (u m x 1, k 1 x dh): the
+// random-feature keys' exponentials after u_i = W k_i, as heads_key_exp (ops_heads.hpp).
+// mul h (dh+1), add h (dh-1) + h m (+ h shifted), exp h m.
+template <class E>
+void heads_minor_key_exp(std::int64_t m, std::int64_t dh, std::int64_t h, const S<E>* k, S<E> a,
+                         const Shift<S<E>>& shift, S<E>* u) {
+  begin_op<E>(), in<E>(k, h * dh), inout<E>(u, h * m);
+  if (skip_arithmetic<E>()) return;
+  const OneOp<E> one;  // the exponentials' op at the scalar level
+  if constexpr (!kScalarLevel<E>)
+    E::tally({.mul = h * (dh + 1), .add = h * (dh - 1) + h * m + (shift.on ? h : 0)});
+  detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
+    using detail::at;
+    A offset = at<A>(k + i) * at<A>(k + i);
+    for (std::int64_t l = 1; l < dh; ++l) offset += at<A>(k + l * h + i) * at<A>(k + l * h + i);
+    offset *= a;
+    if (shift.on) offset += shift.c;
+    for (std::int64_t b = 0; b < m; ++b) at<A>(u + b * h + i) -= offset;
+  });
+  exp_inplace<E>(u, h * m);
+}
+
+// u_i <- exp(u_i - max u_i) for every head, head-minor (u m x 1): the random-feature queries'
+// stabiliser, as heads_max_exp (ops_heads.hpp).  add h m, exp h m, other h (m-1).
+template <class E>
+void heads_minor_max_exp(std::int64_t m, std::int64_t h, S<E>* u) {
+  begin_op<E>(), inout<E>(u, h * m);
+  if (skip_arithmetic<E>()) return;
+  const OneOp<E> one;  // the exponentials' op at the scalar level
+  if constexpr (!kScalarLevel<E>) E::tally({.add = h * m, .other = h * (m - 1)});
+  detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
+    using detail::at;
+    A top = at<A>(u + i);
+    for (std::int64_t b = 1; b < m; ++b) {
+      const A ub = at<A>(u + b * h + i);
+      for (Eigen::Index j = 0; j < top.size(); ++j) {
+        using std::max;
+        top[j] = max(top[j], ub[j]);
+      }
+    }
+    for (std::int64_t b = 0; b < m; ++b) at<A>(u + b * h + i) -= top;
+  });
+  exp_inplace<E>(u, h * m);
+}
+
+}  // namespace cosda::ops

@@ -1,0 +1,166 @@
+// The seam's products (attention/ops/seam.hpp): C = op(A) op(B) and its three forms.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "attention/kernels/blas.hpp"
+#include "attention/kernels/shallow_gemm.hpp"
+#include "attention/kernels/vector_matrix.hpp"
+#include "attention/ops/core.hpp"
+
+namespace cosda::ops {
+
+// Whether the timed build may split a large product's rows among threads: off unless the
+// caller turns it on for a step (MultiHead does, for one head, where its trial steps timed
+// that faster: under load from other processes a split product waits for a busy core).
+inline bool& split_products() {
+  thread_local bool on = false;
+  return on;
+}
+
+// Threads for one product of r rows and work multiply-adds: when splits are on, all the threads
+// OpenMP allows outside a parallel region, each with at least kParallelWork multiply-adds and
+// kSplitRowAlign rows.
+inline constexpr std::int64_t kParallelWork = std::int64_t(1) << 20;
+// The parts of a split product start at multiples of kSplitRowAlign rows. Kernels compute C in
+// blocks of rows (OpenBLAS: of columns of C^T) and the last, partial block by other code, with
+// another order of additions: a part starting off a block boundary changes the bits of its
+// rows (OpenBLAS 0.3.21's Haswell sgemm at splits off multiples of 24, its SkylakeX kernels
+// off multiples of 48; docs/performance.md).
+inline constexpr std::int64_t kSplitRowAlign = 48;
+inline int product_threads(std::int64_t r, std::int64_t work) {
+  if (!split_products() || work < 2 * kParallelWork || r < 2 * kSplitRowAlign || omp_in_parallel())
+    return 1;
+  return int(
+      std::min<std::int64_t>({omp_get_max_threads(), work / kParallelWork, r / kSplitRowAlign}));
+}
+// The first row of part p of a product of r rows split into t (p = t: r).
+inline std::int64_t split_row(std::int64_t r, int p, int t) {
+  return p == t ? r : r * p / t / kSplitRowAlign * kSplitRowAlign;
+}
+
+// The kernel of the timed path for a product of r x n outputs and depth k: shallow products,
+// BLAS, then Eigen.
+struct ProductPath {
+  kernels::Shallow shallow = kernels::Shallow::kNone;
+  bool blas = false;
+  bool operator==(const ProductPath&) const = default;
+};
+template <class T>
+ProductPath path_of(bool trans_a, bool trans_b, std::int64_t r, std::int64_t n, std::int64_t k) {
+  ProductPath p;
+  if (!trans_a) p.shallow = kernels::shallow_kind<T>(trans_b, r, n, k);
+  p.blas = p.shallow == kernels::Shallow::kNone && blas::takes<T>(r, n, k);
+  return p;
+}
+
+// C = op(A) op(B) by the kernel of `path` (path_of C's shape, or of the product C's rows are
+// part of).
+template <class T>
+void block_product(const ProductPath& path, bool trans_a, bool trans_b, MatCRef<T> a, MatCRef<T> b,
+                   MatRef<T> c) {
+  const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();
+  if (path.shallow != kernels::Shallow::kNone)
+    return kernels::shallow_gemm(path.shallow, trans_b, r, n, k, a.data(), a.outerStride(),
+                                 b.data(), b.outerStride(), c.data(), c.outerStride());
+  if (path.blas && blas::gemm(trans_a, trans_b, r, n, k, a.data(), a.outerStride(), b.data(),
+                              b.outerStride(), c.data(), c.outerStride()))
+    return;
+  if (trans_a && trans_b)
+    c.noalias() = a.transpose() * b.transpose();
+  else if (trans_a)
+    c.noalias() = a.transpose() * b;
+  else if (trans_b)
+    c.noalias() = a * b.transpose();
+  else
+    c.noalias() = a * b;
+}
+
+// C = op(A) op(B) with its rows split among threads where product_threads allows it and every
+// part takes the whole product's kernel (their rows then keep the unsplit product's bits);
+// false (and nothing done) otherwise.
+template <class T>
+bool split_product(bool trans_a, bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRef<T> c) {
+  const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();
+  const int t = product_threads(r, r * n * k);
+  if (t < 2) return false;
+  const ProductPath path = path_of<T>(trans_a, trans_b, r, n, k);
+  for (int p = 0; p < t; ++p)
+    if (path_of<T>(trans_a, trans_b, split_row(r, p + 1, t) - split_row(r, p, t), n, k) != path)
+      return false;
+#pragma omp parallel for num_threads(t) schedule(static)
+  for (int p = 0; p < t; ++p) {
+    const std::int64_t lo = split_row(r, p, t), rows = split_row(r, p + 1, t) - lo;
+    block_product<T>(
+        path, trans_a, trans_b,
+        trans_a ? MatCRef<T>(a.middleCols(lo, rows)) : MatCRef<T>(a.middleRows(lo, rows)), b,
+        c.middleRows(lo, rows));
+  }
+  return true;
+}
+
+// C = A op(B) for one row A (1 x k), the timed path of gemm's one-row products: x B and x B^T
+// to the kernels of vector_matrix.hpp where they take them, other rows to Eigen's
+// matrix-vector kernels, without the run-time dispatch (and zeroing of C) of a dynamic-size
+// product.
+template <class T>
+void row_product(bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRef<T> c) {
+  const std::int64_t n = c.cols(), k = a.cols();
+  if (!trans_b && k >= 1 && kernels::vector_matrix_fits<T>(k, n))
+    return kernels::vector_matrix(k, a.data(), b.data(), b.outerStride(), n, c.data());
+  if (trans_b && k >= 1 && n * k <= kernels::kMatrixVectorMaxElements<T>)
+    return kernels::matrix_vector(k, a.data(), b.data(), b.outerStride(), n, c.data());
+  auto y = c.row(0).transpose();
+  if (trans_b)
+    y.noalias() = b * a.row(0).transpose();
+  else
+    y.noalias() = b.transpose() * a.row(0).transpose();
+}
+
+// C = op(A) op(B), op(X) = X, or X^T when trans_x: the product behind gemm_nt, gemm_nn and
+// gemm_tn. C is r x c and the depth is k.  mul r*c*k, add r*c*(k-1).
+template <class E>
+void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
+  const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();
+  begin_op<E>(), in<E>(a), in<E>(b), out<E>(c);
+  if (skip_arithmetic<E>()) return;
+  if constexpr (kScalarLevel<E>) {
+    const auto at = [&](std::int64_t i, std::int64_t l) { return trans_a ? a(l, i) : a(i, l); };
+    const auto bt = [&](std::int64_t l, std::int64_t j) { return trans_b ? b(j, l) : b(l, j); };
+    for (std::int64_t i = 0; i < r; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        S<E> acc = at(i, 0) * bt(0, j);
+        for (std::int64_t l = 1; l < k; ++l) acc += at(i, l) * bt(l, j);
+        c(i, j) = acc;
+      }
+  } else {
+    E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
+    if (r == 1 && !trans_a) return row_product<S<E>>(trans_b, a, b, c);
+    if constexpr (!E::kCounting)  // the timed build alone: counts never see threads
+      if (split_product<S<E>>(trans_a, trans_b, a, b, c)) return;
+    block_product<S<E>>(path_of<S<E>>(trans_a, trans_b, r, n, k), trans_a, trans_b, a, b, c);
+  }
+}
+
+// C = A B^T, A: r x k, B: c x k.
+template <class E>
+void gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
+  gemm<E>(false, true, a, b, c);
+}
+
+// C = A B, A: r x k, B: k x c.
+template <class E>
+void gemm_nn(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
+  gemm<E>(false, false, a, b, c);
+}
+
+// C = A^T B, A: k x r, B: k x c.
+template <class E>
+void gemm_tn(MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
+  gemm<E>(true, false, a, b, c);
+}
+
+}  // namespace cosda::ops

@@ -1,0 +1,24 @@
+#include "attention/variants/co_re.hpp"
+
+#include "attention/counting/closed_form.hpp"
+#include "attention/registry.hpp"
+#include "attention/variants/co_re_heads.hpp"
+
+namespace cosda {
+
+// Exact forms (attention/counting/closed_form.hpp): n - 1 kept queries against k_old and k_new, the
+// newest query's row, Eq. 6.
+const exact::Forms& closed_forms_co_re() {
+  using exact::Buckets, exact::f;
+  static const exact::Forms forms{{f({{7, 1, 1}, {-3, 0, 1}}), f({{6, 1, 1}, {-5, 0, 1}, {-1}}),
+                                   f({{1, 1}}), f({{3, 1}, {-2}}), f({})},
+                                  std::nullopt,
+                                  f({{4, 1, 1}, {1, 1}, {-2, 0, 1}, {-1}}),
+                                  {Poly{{1, 1, 1}, {1, 1}}},
+                                  {}};
+  return forms;
+}
+
+COSDA_DEFINE_VARIANT(co_re, CoRe)
+COSDA_DEFINE_BATCHED(co_re, CoReHeads)
+}  // namespace cosda

@@ -1,0 +1,138 @@
+// cony_re_cont for h heads in one object: every head's Att_CoNyRe^Cont (Nyström paper Sec.
+// IV-A: Eq. 21 on landmark-update steps, Eq. 23 on the others) with its own continual
+// landmarks, all heads' landmarks replaced on the same steps. MultiHead
+// (models/multi_head.hpp) steps this object instead of h CoNyReCont objects in the plain
+// build. The landmarks, Delta state, B and the rows of B_phi Gamma_phi^+ are head-minor
+// (attention/ops/heads_minor.hpp), as in cony_si_cont_heads.hpp, so each op of a step runs on
+// all heads at once; the n x d output is one ring product of every head's rows of
+// B_phi Gamma_phi^+ (kept head-strided, head i's m at [i m, (i+1) m)) by its Delta_phi V, as
+// in cony_re_fix_heads.hpp. The operations are exactly those of h CoNyReCont heads
+// (tests/heads_test.cpp). Input: q, k, v of width d, head i's features at [i dh, (i+1) dh).
+// Output n x d in window order, head i's at columns [i dh, (i+1) dh). State, head-minor:
+// the continual landmarks (ContinualLandmarkHeads), the K and V rings and Delta state
+// (DeltaHeads), the ring of scaled queries (n x dh), B (n x m) and phi(B) (n x 1) of every
+// head; head-strided: the rows of B_phi Gamma_phi^+ (n x h m).
+#pragma once
+
+#include <cmath>
+
+#include "attention/families/continual_landmark_heads.hpp"
+#include "attention/families/cony_heads_common.hpp"
+#include "attention/ops/heads_rows.hpp"
+
+namespace cosda {
+
+template <class E>
+class CoNyReContHeads final : public Attention<E> {
+ public:
+  using S = typename E::Scalar;
+
+  CoNyReContHeads(const Config& c, std::int64_t heads)
+      : n_(c.n),
+        d_(c.d),
+        h_(heads),
+        dh_(head_width(c, heads)),
+        m_(c.m),
+        inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
+        lm_(n_, dh_, m_, h_, c.pinv_iterations, c.exact_pinv, ops::shift_of<S>(c.exp_shift)),
+        delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift)),
+        q_(n_, d_),
+        b_(n_, h_ * m_),
+        phi_b_(n_, h_),
+        inv_(n_, h_),
+        bphi_(n_, h_ * m_),
+        bg_minor_(n_, h_ * m_),
+        bg_(n_, h_ * m_),
+        col_(n_, h_),
+        new_(2, d_),
+        dvn_(h_ * m_, dh_),
+        out_(n_, d_) {}
+
+  bool step(const S* q, const S* k, const S* v) override {
+    const std::int64_t t = seen_, j = t % n_;
+    updated_ = t >= n_ && lm_.tick();
+    const std::int64_t l = lm_.slot();
+    delta_.slide(t, lm_.qt(), k, v, updated_ ? l : -1);  // (Eqs. 24, 25)
+    S* qs = &q_(j, 0);
+    ops::heads_minor_from_heads<E>(h_, dh_, q, qs);
+    ops::scale<E>(qs, d_, inv_sqrt_dh_);
+    if (t < n_) lm_.warm(qs, &delta_.k()(j, 0), t);
+    if (++seen_ < n_) return false;
+    if (t == n_ - 1) {
+      prime();
+    } else if (updated_) {
+      const std::int64_t s = lm_.segment();
+      segment_mean<E>(q_, t - s + 1, s, &new_(0, 0));  // Eqs. 13-14
+      segment_mean<E>(delta_.k(), t - s + 1, s, &new_(1, 0));
+      lm_.replace(&new_(0, 0), &new_(1, 0));  // (Eqs. 16, 19)
+      delta_.recompute_rows(lm_.qt(), l, 1);  // Eqs. 17, 20
+      replace_column(j, l);                   // Eqs. 15, 18
+      newest_row(j);
+      recompute_bg();
+    } else {
+      newest_row(j);  // (Eqs. 22, 23)
+      ops::reciprocals<E>(&phi_b_(j, 0), &inv_(j, 0), h_);
+      ops::heads_minor_scale_rows<E>(1, m_, h_, &b_(j, 0), &inv_(j, 0), &bphi_(j, 0));
+      ops::heads_minor_gemm<E>(1, m_, m_, h_, &bphi_(j, 0), lm_.g(), &bg_minor_(j, 0));
+      ops::heads_minor_to_heads<E>(h_, m_, &bg_minor_(j, 0), &bg_(j, 0));
+    }
+    // out_i = (B_phi Gamma_phi^+)_i (Delta_phi V)_i in window order  (Eqs. 21, 23)
+    ops::heads_minor_to_heads<E>(h_, m_ * dh_, delta_.normalized(), dvn_.data());
+    ops::heads_ring_gemm_nn<E>(bg_, dvn_, seen_ % n_, out_);
+    return true;
+  }
+  MatCRef<S> output() const override { return out_; }
+  bool updated_landmarks() const override { return updated_; }
+
+ private:
+  // The end of the first window: the landmark kernel (Eq. 16), every Delta row (Eqs. 17, 20),
+  // B = rho(Q, Kt) with phi(B) (Eqs. 15, 18), and B_phi Gamma_phi^+.
+  void prime() {
+    lm_.prime();
+    delta_.recompute_rows(lm_.qt(), 0, m_);
+    ops::heads_minor_gemm_nt<E>(n_, dh_, m_, h_, q_.data(), lm_.kt(), b_.data());
+    ops::exp_inplace<E>(b_.data(), n_ * h_ * m_, delta_.shift());
+    ops::heads_minor_row_sums<E>(n_, m_, h_, b_.data(), phi_b_.data());
+    recompute_bg();
+  }
+
+  // Column l of every head's B for every query but the newest (in ring slot j), phi(B) with
+  // the old column's entries out and the new ones in  (Eqs. 15, 18).
+  void replace_column(std::int64_t j, std::int64_t l) {
+    for_rows_except(n_, j, [&](std::int64_t first, std::int64_t count) {
+      S* col = &col_(first, 0);
+      ops::heads_minor_gemm_nt<E>(1, dh_, count, h_, lm_.kt() + l * d_, &q_(first, 0), col);
+      ops::exp_inplace<E>(col, count * h_, delta_.shift());
+      for (std::int64_t i = first; i < first + count; ++i) {
+        ops::add<E>(&b_(i, l * h_), &phi_b_(i, 0), h_, -1);
+        ops::add<E>(&col_(i, 0), &phi_b_(i, 0), h_, +1);
+        ops::copy<E>(&col_(i, 0), &col_(i, 0) + h_, &b_(i, l * h_));
+      }
+    });
+  }
+
+  // The newest query's row of every head's B (ring slot j) and its phi(B).
+  void newest_row(std::int64_t j) {
+    ops::heads_minor_gemm_nt<E>(1, dh_, m_, h_, &q_(j, 0), lm_.kt(), &b_(j, 0));
+    ops::exp_inplace<E>(&b_(j, 0), h_ * m_, delta_.shift());
+    ops::heads_minor_row_sums<E>(1, m_, h_, &b_(j, 0), &phi_b_(j, 0));
+  }
+
+  // B_phi Gamma_phi^+ for every query: rows of B divided by phi(B), times Gamma_phi^+.
+  void recompute_bg() {
+    ops::reciprocals<E>(phi_b_.data(), inv_.data(), n_ * h_);
+    ops::heads_minor_scale_rows<E>(n_, m_, h_, b_.data(), inv_.data(), bphi_.data());
+    ops::heads_minor_gemm<E>(n_, m_, m_, h_, bphi_.data(), lm_.g(), bg_minor_.data());
+    for (std::int64_t i = 0; i < n_; ++i)
+      ops::heads_minor_to_heads<E>(h_, m_, &bg_minor_(i, 0), &bg_(i, 0));
+  }
+
+  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
+  bool updated_ = false;
+  S inv_sqrt_dh_;
+  ContinualLandmarkHeads<E> lm_;
+  DeltaHeads<E> delta_;
+  Mat<S> q_, b_, phi_b_, inv_, bphi_, bg_minor_, bg_, col_, new_, dvn_, out_;
+};
+
+}  // namespace cosda

@@ -1,0 +1,53 @@
+#include "attention/variants/cony_si_cont.hpp"
+
+#include "attention/counting/closed_form.hpp"
+#include "attention/registry.hpp"
+#include "attention/variants/cony_si_cont_heads.hpp"
+
+namespace cosda {
+
+namespace {
+using exact::Buckets, exact::f;
+
+// The fixed-landmark variant's every step: slide (m rows) + beta_row + the row scaled by
+// 1/phi(Delta) (m) + its product with Delta V (dm).
+Buckets single_output_nystrom_step() {
+  return {f({{6, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 1}, {2, 0, 0, 1}}),
+          f({{6, 0, 1, 1}, {1, 0, 0, 2}, {-1, 0, 1}, {-1, 0, 0, 1}, {-1}}), f({{1, 0, 0, 1}, {1}}),
+          f({{3, 0, 0, 1}}), f({})};
+}
+}  // namespace
+
+// The fixed-landmark variant's step (attention/variants/cony_si_fix.cpp).
+exact::Buckets closed_forms_cony_si_step() { return single_output_nystrom_step(); }
+
+// Exact forms (attention/counting/closed_form.hpp): update steps add two segment means, the Gamma
+// row and column, the pseudo-inverse and the replaced landmark's row of Delta (over the window).
+const exact::Forms& closed_forms_cony_si_cont() {
+  using exact::Buckets, exact::f;
+  static const exact::Forms forms{
+      // The plain step: the fixed-landmark step + the running sum of the segment's queries (d).
+      Buckets{f({{6, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 1}, {2, 0, 0, 1}}),
+              f({{6, 0, 1, 1}, {1, 0, 0, 2}, {-1, 0, 0, 1}, {-1}}), f({{1, 0, 0, 1}, {1}}),
+              f({{3, 0, 0, 1}}), f({})},
+      Buckets{f({{24, 0, 0, 3}, {2, 1, 1}, {8, 0, 1, 1}, {9, 0, 0, 2}, {-4, 0, 1}, {2, 0, 0, 1}}),
+              f({{24, 0, 0, 3},
+                 {2, 1, 1},
+                 {8, 0, 1, 1},
+                 {-4, 0, 0, 2},
+                 {-7, 0, 1},
+                 {-1, 0, 0, 1},
+                 {-4}},
+                {{1, 0, 1}}),
+              f({{2, 0, 1}, {2, 0, 0, 1}, {2}}), f({{1, 1}, {5, 0, 0, 1}, {-3}}),
+              f({{1, 0, 0, 1}, {-1}})},
+      f({{2, 1, 1}, {3, 0, 1, 1}, {2, 0, 0, 2}, {1, 0, 0, 1}, {1, 0, 1}, {-1}}),
+      {Poly{{3, 0, 1}}, Poly{{2, 0, 0, 1}}},
+      {Poly{{4, 0, 0, 2}, {1, 1}, {2, 0, 1}, {2, 0, 0, 1}}, Poly{{3, 0, 1}}}};
+  return forms;
+}
+
+COSDA_DEFINE_VARIANT(cony_si_cont, CoNySiCont)
+
+COSDA_DEFINE_BATCHED(cony_si_cont, CoNySiContHeads)
+}  // namespace cosda

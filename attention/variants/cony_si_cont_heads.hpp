@@ -1,0 +1,92 @@
+// cony_si_cont for h heads in one object: every head's Att_CoNySi^Cont (Nyström paper Sec.
+// IV-A: Eq. 22 on landmark-update steps, Eq. 26 on the others) with its own continual
+// landmarks, all heads' landmarks replaced on the same steps. MultiHead
+// (models/multi_head.hpp) steps this object instead of h CoNySiCont objects in the plain
+// build. Every per-head matrix is head-minor (attention/ops/heads_minor.hpp), as in
+// cony_si_fix_heads.hpp, so each op of a step runs on all heads at once; the landmark kernel's
+// pseudo-inverses run head-minor too (ops_heads_landmarks.hpp). The operations are exactly
+// those of h CoNySiCont heads (tests/heads_test.cpp). Input: q, k, v of width d, head i's
+// features at [i dh, (i+1) dh); output 1 x d in the same order. State, head-minor: the K and
+// V rings (n x dh) and Delta state of every head (DeltaHeads,
+// attention/families/cony_heads_common.hpp), the running sum of the current segment's scaled
+// queries (d values), and the continual landmarks of every head (ContinualLandmarkHeads,
+// attention/families/continual_landmark_heads.hpp).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include "attention/families/continual_landmark_heads.hpp"
+#include "attention/families/cony_heads_common.hpp"
+
+namespace cosda {
+
+template <class E>
+class CoNySiContHeads final : public Attention<E> {
+ public:
+  using S = typename E::Scalar;
+
+  CoNySiContHeads(const Config& c, std::int64_t heads)
+      : n_(c.n),
+        d_(c.d),
+        h_(heads),
+        dh_(head_width(c, heads)),
+        m_(c.m),
+        inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
+        lm_(n_, dh_, m_, h_, c.pinv_iterations, c.exact_pinv, ops::shift_of<S>(c.exp_shift)),
+        delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift)),
+        beta_(1, h_ * m_),
+        row_(1, h_ * m_),
+        sums_(1, h_ * m_),
+        qs_(1, d_),
+        qsum_(1, d_),
+        new_(2, d_),
+        out_minor_(1, d_),
+        out_(1, d_) {
+    qsum_.setConstant(S(0.0));
+  }
+
+  bool step(const S* q, const S* k, const S* v) override {
+    const std::int64_t t = seen_, j = t % n_;
+    updated_ = t >= n_ && lm_.tick();
+    const std::int64_t l = lm_.slot();
+    delta_.slide(t, lm_.qt(), k, v, updated_ ? l : -1);  // (Eqs. 24, 25)
+    S* qs = qs_.data();
+    ops::heads_minor_from_heads<E>(h_, dh_, q, qs);
+    ops::scale<E>(qs, d_, inv_sqrt_dh_);
+    if (t < n_) lm_.warm(qs, &delta_.k()(j, 0), t);
+    if (t >= n_) ops::add<E>(qs, qsum_.data(), d_);  // the segment's queries so far
+    if (++seen_ < n_) return false;
+    if (t == n_ - 1) {
+      lm_.prime();                             // (Eq. 16)
+      delta_.recompute_rows(lm_.qt(), 0, m_);  // (Eqs. 17, 20)
+    } else if (updated_) {
+      const std::int64_t s = lm_.segment();
+      ops::copy<E>(qsum_.data(), qsum_.data() + d_, &new_(0, 0));  // Eqs. 13-14
+      ops::divide<E>(&new_(0, 0), d_, S(double(s)));
+      for (std::int64_t i = 0; i < d_; ++i) ops::store<E>(S(0.0), &qsum_(0, i));
+      segment_mean<E>(delta_.k(), t - s + 1, s, &new_(1, 0));
+      lm_.replace(&new_(0, 0), &new_(1, 0));  // (Eqs. 16, 19)
+      delta_.recompute_rows(lm_.qt(), l, 1);  // Eqs. 17, 20
+    }
+    // beta_i = rho(q_i, Kt_i), row_i = (beta_i / beta_i 1^T) G_i  (Eqs. 22, 23)
+    ops::heads_minor_gemm_nt<E>(1, dh_, m_, h_, qs, lm_.kt(), beta_.data());
+    landmark_rows_heads<E>(m_, h_, beta_.data(), lm_.g(), sums_.data(), row_.data(),
+                           delta_.shift());
+    delta_.attend(row_.data(), out_minor_.data());  // (Eqs. 22, 26)
+    ops::heads_minor_to_heads<E>(h_, dh_, out_minor_.data(), out_.data());
+    return true;
+  }
+  MatCRef<S> output() const override { return out_; }
+  bool updated_landmarks() const override { return updated_; }
+
+ private:
+  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
+  bool updated_ = false;
+  S inv_sqrt_dh_;
+  ContinualLandmarkHeads<E> lm_;
+  DeltaHeads<E> delta_;
+  Mat<S> beta_, row_, sums_, qs_, qsum_, new_, out_minor_, out_;
+};
+
+}  // namespace cosda

@@ -1,0 +1,27 @@
+#include "attention/variants/corf_si.hpp"
+
+#include "attention/counting/closed_form.hpp"
+#include "attention/registry.hpp"
+#include "attention/variants/corf_si_heads.hpp"
+
+namespace cosda {
+
+// Exact forms (attention/counting/closed_form.hpp): the new key's features (W k, |k|^2 / (2
+// sqrt(d)), offset, exp), the slide of S and z, the query's features (W q, max, offset, exp),
+// phi(q) S, phi(q) z, reciprocal, scaling.
+const exact::Forms& closed_forms_corf_si() {
+  using exact::Buckets, exact::f;
+  static const exact::Forms forms{
+      {f({{5, 0, 1, 1}, {2, 0, 1}, {1, 0, 0, 1}, {1}}), f({{5, 0, 1, 1}, {3, 0, 0, 1}, {-2}}),
+       f({{1}}), f({{2, 0, 0, 1}}), f({{1, 0, 0, 1}, {-1}})},
+      std::nullopt,
+      f({{1, 1, 1}, {1, 1, 0, 1}, {2, 0, 1, 1}, {1, 0, 0, 1}}),
+      {Poly{{3, 0, 1}, {1, 0, 0, 1}}},
+      {}};
+  return forms;
+}
+
+COSDA_DEFINE_VARIANT(corf_si, CoRfSi)
+
+COSDA_DEFINE_BATCHED(corf_si, CoRfSiHeads)
+}  // namespace cosda

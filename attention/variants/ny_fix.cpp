@@ -1,0 +1,33 @@
+#include "attention/variants/ny_fix.hpp"
+
+#include "attention/counting/closed_form.hpp"
+#include "attention/families/nystrom_heads.hpp"
+#include "attention/registry.hpp"
+
+namespace cosda {
+
+// Exact forms (attention/counting/closed_form.hpp): as ny without landmarks and without Gamma_phi^+
+// (stored).
+const exact::Forms& closed_forms_ny_fix() {
+  using exact::Buckets, exact::f;
+  static const exact::Forms forms{
+      {f({{4, 1, 1, 1}, {1, 1, 0, 2}, {1, 1, 1}, {1, 1, 0, 1}, {1, 0, 1, 1}}),
+       f({{4, 1, 1, 1},
+          {1, 1, 0, 2},
+          {-1, 1, 1},
+          {-1, 1, 0, 1},
+          {-1, 0, 1, 1},
+          {-1, 1},
+          {-1, 0, 0, 1}}),
+       f({{1, 1}, {1, 0, 0, 1}}), f({{2, 1, 0, 1}}), f({})},
+      std::nullopt,
+      f({{3, 1, 1}, {2, 0, 1, 1}, {1, 0, 0, 2}, {-3, 0, 1}}),
+      {Poly{{2, 1, 0, 1}, {1, 0, 1, 1}, {1, 0, 1}, {1, 0, 0, 1}},
+       Poly{{1, 1, 1}, {1, 1, 0, 1}, {1, 0, 1, 1}}},
+      {}};
+  return forms;
+}
+
+COSDA_DEFINE_VARIANT(ny_fix, NyFix)
+COSDA_DEFINE_BATCHED(ny_fix, NyFixHeads)
+}  // namespace cosda

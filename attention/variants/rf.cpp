@@ -1,0 +1,28 @@
+#include "attention/variants/rf.hpp"
+
+#include "attention/counting/closed_form.hpp"
+#include "attention/registry.hpp"
+#include "attention/variants/rf_heads.hpp"
+
+namespace cosda {
+
+// Exact forms (attention/counting/closed_form.hpp): the keys' features (W K^T, |k|^2 / (2 sqrt(d)),
+// offset, exp), S = phi(K)^T V, z, the queries' features (Q W^T, max, offset, exp), phi(Q) S,
+// phi(Q) z, reciprocals, row scaling.
+const exact::Forms& closed_forms_rf() {
+  using exact::Buckets, exact::f;
+  static const exact::Forms forms{
+      {f({{4, 1, 1, 1}, {2, 1, 1}, {1, 1, 0, 1}, {1, 1}}),
+       f({{4, 1, 1, 1}, {2, 1, 0, 1}, {-1, 0, 1, 1}, {-2, 1}, {-1, 0, 0, 1}}), f({{1, 1}}),
+       f({{2, 1, 0, 1}}), f({{1, 1, 0, 1}, {-1, 1}})},
+      std::nullopt,
+      f({{3, 1, 1}, {1, 0, 1, 1}, {-3, 0, 1}}),
+      {Poly{{1, 1, 1}, {1, 1, 0, 1}, {1, 0, 1, 1}, {1, 0, 0, 1}},
+       Poly{{1, 1, 1}, {1, 1, 0, 1}, {1, 1}, {1, 0, 0, 1}}},
+      {}};
+  return forms;
+}
+
+COSDA_DEFINE_VARIANT(rf, Rf)
+COSDA_DEFINE_BATCHED(rf, RfHeads)
+}  // namespace cosda

@@ -1,0 +1,235 @@
+// h heads of one variant (or its two-block model) side by side (CoTrans Eq. 9 without the
+// projections): the token's d features are split into h slices of d/h, each fed to its own head;
+// outputs are concatenated along features. With several threads the plain build runs the heads
+// in parallel (one head: splits its large products among the threads, ops_product.hpp) where
+// that is faster than one after another on one thread, as timed on the object's first
+// steady-state steps (chosen_step). Counting policies run them one after another (the counters
+// are per thread): entering a parallel region, even on one thread, can cost more than a whole
+// small step (docs/performance.md). Counts and logical memory are summed over heads: heads
+// running in parallel are all live at once. Variants with a head-batched kernel (registry.hpp
+// make_batched) run all heads in one object in the plain build, one chain of seam ops per step
+// instead of h, with the same operations (in parallel, where the object splits its heads
+// among the threads and that pays); counting policies keep the per-head objects and their
+// per-head traces.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "attention/counting/liveness.hpp"
+#include "attention/registry.hpp"
+
+namespace cosda {
+
+template <class E>
+class MultiHead {
+ public:
+  using S = typename E::Scalar;
+
+  // c.d is the full width; it must be divisible by heads. Fixed landmarks in c are m x d and
+  // are sliced per head likewise.
+  MultiHead(std::string_view id, const Config& c, std::int64_t heads, int layers = 1)
+      : h_(heads), dh_(0) {
+    dh_ = head_width(c, heads);
+    const VariantTraits* t = find_variant(id);
+    if (t == nullptr)
+      throw std::invalid_argument("unknown variant '" + std::string(id) +
+                                  "'; known: " + variant_list());
+    rows_ = (layers == 2 ? t->continual : t->single_output) ? 1 : c.n;  // see two_block.hpp
+    if constexpr (!E::kCounting) {
+      batched_ = make_batched<E>(id, c, heads, layers);
+      if (batched_) return;
+    }
+    for (std::int64_t i = 0; i < heads; ++i) {
+      heads_.push_back(make_model<E>(id, head_config(c, heads, i), layers));
+    }
+    out_.resize(rows_, c.d);
+  }
+
+  bool step(const S* q, const S* k, const S* v) {
+    if constexpr (!E::kCounting) {
+      if (batched_ && !batched_->splits_heads()) return batched_->step(q, k, v);
+      if (!omp_in_parallel()) {
+        const int threads = omp_get_max_threads();
+        if (threads > 1) return chosen_step(threads, q, k, v);
+      }
+    }
+    return serial_step(q, k, v);
+  }
+
+  MatCRef<S> output() const {
+    if (batched_) return batched_->output();
+    return h_ > 1 ? MatCRef<S>(out_) : heads_[0]->output();
+  }
+  bool updated_landmarks() const { return first().updated_landmarks(); }
+  std::int64_t heads() const { return h_; }
+  bool batched() const { return batched_ != nullptr; }
+  // Steps taken on more than one thread so far (heads in parallel or one head's products
+  // split): what cosda-bench reports beside an all-cores time.
+  std::int64_t parallel_steps() const { return parallel_steps_; }
+  // The thread choice's trials (chosen_step): 2 kTrials steps, blocks of kBlock each way.
+  static constexpr std::size_t kTrials = 15, kBlock = 5;
+
+  // Logical memory (counting policies; attention/counting/liveness.hpp): with traces attached, one
+  // per head, each head's seam ops report to its own trace, its input token written at the step's
+  // start and its output read at the step's end. Heads side by side are all live at once, so
+  // their figures add. measured: whether the steps from now on are the ones measured.
+  void attach(std::vector<Liveness>* traces) { traces_ = traces; }
+  void measure_steps(bool measured) { measured_ = measured; }
+
+ private:
+  const Attention<E>& first() const { return batched_ ? *batched_ : *heads_[0]; }
+
+  // Head i's step, and its output copied into its columns of the concatenation while it is
+  // still in this core's cache.
+  bool head_step(std::int64_t i, const S* q, const S* k, const S* v) {
+    const bool ready = traces_ != nullptr ? traced_step(i, q + i * dh_, k + i * dh_, v + i * dh_)
+                                          : heads_[i]->step(q + i * dh_, k + i * dh_, v + i * dh_);
+    if (ready && h_ > 1) {
+      const MatCRef<S> o = heads_[i]->output();
+      for (std::int64_t r = 0; r < rows_; ++r)
+        std::copy_n(o.row(r).data(), dh_, out_.row(r).data() + i * dh_);
+    }
+    return ready;
+  }
+
+  bool serial_step(const S* q, const S* k, const S* v) {
+    if (batched_) return batched_->step(q, k, v);
+    bool ready = false;
+    for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v) || ready;
+    return ready;
+  }
+
+  // Heads in parallel (a batched object's shared out among the threads); one head with its
+  // large products split among the threads.
+  bool parallel_step(const S* q, const S* k, const S* v) {
+    ++parallel_steps_;
+    if (batched_) return batched_->step_split(q, k, v);
+    if (h_ == 1) {
+      struct Split {  // on for this step only
+        Split() { ops::split_products() = true; }
+        ~Split() { ops::split_products() = false; }
+      } split;
+      return head_step(0, q, k, v);
+    }
+    bool ready = false;
+#pragma omp parallel for reduction(|| : ready)
+    for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v) || ready;
+    return ready;
+  }
+
+  // Heads in parallel only where that pays: the first 2 kTrials steady-state steps with this
+  // many threads alternate blocks of kBlock one after another and in parallel, each timed on
+  // the wall clock, and the object keeps the way whose median step is faster (parallel must
+  // win by kParallelMargin). Work per step decides it, as measured here: with a step of a few
+  // microseconds the fork and join of the parallel region cost more than the second core
+  // saves (docs/performance.md). On a shared machine a core taken by another process makes
+  // parallel steps wait for it, which a few trial steps do not see: parallel steps stay timed,
+  // and a window of kWindow of them whose mean exceeds the serial median turns the object
+  // back to one after another; that choice is timed again once kRetime has passed. Either way
+  // every head computes the same bits.
+  bool chosen_step(int threads, const S* q, const S* k, const S* v) {
+    if (threads != choice_threads_) {  // new thread count: time both ways again
+      choice_threads_ = threads;
+      trials_ = 0;
+      was_ready_ = false;
+    }
+    if (trials_ == 2 * kTrials) return chosen_way(q, k, v);
+    const bool parallel = trials_ / kBlock % 2 == 1;
+    const auto t0 = Clock::now();
+    const bool ready = parallel ? parallel_step(q, k, v) : serial_step(q, k, v);
+    const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (ready && was_ready_) {  // a steady-state step (the first output primes)
+      trial_seconds_[std::size_t(trials_)] = t;
+      if (++trials_ == 2 * kTrials) {
+        parallel_ = parallel_wins();
+        chosen_at_ = Clock::now();
+        window_seconds_ = 0, window_steps_ = 0;
+      }
+    }
+    was_ready_ = ready;
+    return ready;
+  }
+
+  // A step the chosen way: parallel steps timed by windows, serial ones timed again after
+  // kRetime (the clock looked at every 128 steps).
+  bool chosen_way(const S* q, const S* k, const S* v) {
+    if (!parallel_) {
+      if (++window_steps_ % 128 == 0 && Clock::now() - chosen_at_ > kRetime) trials_ = 0;
+      return serial_step(q, k, v);
+    }
+    const auto t0 = Clock::now();
+    const bool ready = parallel_step(q, k, v);
+    window_seconds_ += std::chrono::duration<double>(Clock::now() - t0).count();
+    if (++window_steps_ == kWindow) {
+      if (window_seconds_ > double(kWindow) * serial_median_) {
+        parallel_ = false;
+        chosen_at_ = Clock::now();
+      }
+      window_seconds_ = 0, window_steps_ = 0;
+    }
+    return ready;
+  }
+
+  // Median parallel step below (1 - kParallelMargin) times the median serial one, the first
+  // step of every block left out: it moves the heads' data between the cores.
+  bool parallel_wins() {
+    std::vector<double> serial, parallel;
+    for (std::size_t i = 0; i < 2 * kTrials; ++i)
+      if (i % kBlock != 0) (i / kBlock % 2 == 1 ? parallel : serial).push_back(trial_seconds_[i]);
+    const auto median = [](std::vector<double>& x) {
+      std::nth_element(x.begin(), x.begin() + std::ssize(x) / 2, x.end());
+      return x[x.size() / 2];
+    };
+    serial_median_ = median(serial);
+    return median(parallel) < (1 - kParallelMargin) * serial_median_;
+  }
+
+  using Clock = std::chrono::steady_clock;
+  static constexpr double kParallelMargin = 0.1;
+  static constexpr std::chrono::seconds kRetime{1};
+  static constexpr std::int64_t kWindow = 64;
+
+  bool traced_step(std::int64_t i, const S* q, const S* k, const S* v) {
+    if constexpr (!E::kCounting) {
+      return heads_[i]->step(q, k, v);
+    } else {
+      Liveness& l = (*traces_)[static_cast<std::size_t>(i)];
+      const std::int64_t bytes = dh_ * std::int64_t(sizeof(S));
+      thread_liveness() = &l;
+      l.begin_step(measured_);
+      l.write(q, bytes), l.write(k, bytes), l.write(v, bytes);
+      const bool ready = heads_[i]->step(q, k, v);
+      l.end_step();
+      if (ready) {
+        const MatCRef<S> o = heads_[i]->output();
+        for (std::int64_t r = 0; r < o.rows(); ++r)
+          l.read(o.row(r).data(), o.cols() * std::int64_t(sizeof(S)));
+      }
+      thread_liveness() = nullptr;
+      return ready;
+    }
+  }
+
+  std::vector<Liveness>* traces_ = nullptr;
+  bool measured_ = false;
+  std::int64_t h_, dh_, rows_ = 0, parallel_steps_ = 0;
+  std::vector<std::unique_ptr<Attention<E>>> heads_;
+  std::unique_ptr<Attention<E>> batched_;  // all heads in one object (make_batched), or null
+  Mat<S> out_;
+  int choice_threads_ = 0;  // the thread count parallel_ was chosen for (0: none yet)
+  std::size_t trials_ = 0;
+  std::int64_t window_steps_ = 0;  // steps since the choice or the last window
+  double window_seconds_ = 0, serial_median_ = 0;
+  Clock::time_point chosen_at_{};
+  bool was_ready_ = false, parallel_ = false;
+  std::array<double, 2 * kTrials> trial_seconds_{};
+};
+
+}  // namespace cosda

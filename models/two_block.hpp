@@ -1,0 +1,116 @@
+// The papers' two-block models (Nyström paper Sec. V-A and Fig. 4 b, d; CoTrans Sec. 3.8 and
+// Fig. 1): a first block of the variant's retroactive (or same) kind, whose n outputs per step
+// feed a second block: regular after regular, Nyström after Nyström, and for the continual
+// families (co_*, cony_*_cont, cony_*_fix, whether the id names the _si or the _re variant)
+// the single-output kind after the retroactive one. Only SDA is modelled (no projections, no
+// feed-forward): the second block is self-attention over the first block's output window.
+//
+// The second block's inputs are the first block's n retroactively updated outputs, and all of
+// them change at every step, so nothing of the second block can be carried over: it recomputes
+// over its whole window every step. For the continual families the papers instead compose the
+// cost as first block + one continual single-output step; the gap is what this class measures.
+// Second blocks: att/ny/ny_fix/rf re-run the window (their attend()); the single-output ones
+// compute the last query's row only: co_si's attend() for co_*, corf_si's for corf_*, and a
+// one-query Nyström core for cony_* (segment-means landmarks of the window for _cont, the
+// fixed set for _fix).
+#pragma once
+
+#include "attention/families/landmarks.hpp"
+#include "attention/registry.hpp"
+
+namespace cosda {
+
+template <class E>
+class TwoBlock final : public Attention<E> {
+ public:
+  using S = typename E::Scalar;
+
+  // first: the first block (a variant of kind traits.first_block, built by the caller).
+  TwoBlock(const VariantTraits& traits, std::unique_ptr<Attention<E>> first, const Config& c)
+      : n_(c.n),
+        d_(c.d),
+        m_(c.m),
+        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
+        first_(std::move(first)),
+        random_features_(traits.family == Family::kRandomFeatures) {
+    const bool fixed = traits.landmarks == LandmarkKind::kFixed;
+    if (!traits.continual) {  // continual families end in a single-output block
+      // Through the registry's factories: the blocks' kernels are compiled once, in their own
+      // translation units.
+      if (traits.landmarks == LandmarkKind::kNone) window_ = make_att<E>(c);
+      if (traits.landmarks == LandmarkKind::kSegmentMeans) window_ = make_ny<E>(c);
+      if (fixed) window_ = make_ny_fix<E>(c);
+      if (random_features_) window_ = make_rf<E>(c);
+    } else if (traits.landmarks == LandmarkKind::kNone) {
+      single_ = make_co_si<E>(c);
+    } else if (random_features_) {
+      single_ = make_corf_si<E>(c);
+    } else {
+      core_ = std::make_unique<NystromCore<E>>(n_, d_, m_, c.pinv_iterations, c.exact_pinv, 1);
+      if (fixed) fixed_ = std::make_unique<FixedLandmarks<E>>(c);
+      sizes_ = segment_sizes(n_, m_);
+      qt_.resize(m_, d_);
+      kt_.resize(m_, d_);
+      qs_.resize(1, d_);
+      out_.resize(1, d_);
+    }
+  }
+
+  bool step(const S* q, const S* k, const S* v) override {
+    if (!first_->step(q, k, v)) return false;
+    const MatCRef<S> y = first_->output();  // n x d, window order
+    if (window_)
+      window_->attend_window(y, y, y);
+    else if (single_ && random_features_)
+      static_cast<CoRfSi<E>&>(*single_).attend(y.row(n_ - 1).data(), y, y);
+    else if (single_)
+      static_cast<CoSi<E>&>(*single_).attend(y.row(n_ - 1).data(), y, y);
+    else
+      nystrom_single(y);
+    return true;
+  }
+
+  MatCRef<S> output() const override {
+    if (window_) return window_->output();
+    if (single_) return single_->output();
+    return out_;
+  }
+  bool updated_landmarks() const override { return first_->updated_landmarks(); }
+  // The first block's landmarks (the second block's are the window's or the fixed set).
+  const Mat<S>* landmarks_q_scaled() const override { return first_->landmarks_q_scaled(); }
+  const Mat<S>* landmarks_k() const override { return first_->landmarks_k(); }
+
+ private:
+  // The newest query's row of Att_Ny over the window y, one query through the core.
+  void nystrom_single(MatCRef<S> y) {
+    const Mat<S>* qt = &qt_;
+    const Mat<S>* kt = &kt_;
+    const Mat<S>* g = nullptr;
+    if (fixed_) {
+      qt = &fixed_->qt;
+      kt = &fixed_->kt;
+      g = &fixed_->g;
+    } else {  // segment means of the raw queries and keys; only the means are scaled
+      std::int64_t first = 0;
+      for (std::int64_t i = 0; i < m_; ++i) {
+        segment_mean<E>(y, first, sizes_[i], &qt_(i, 0));
+        segment_mean<E>(y, first, sizes_[i], &kt_(i, 0));
+        first += sizes_[i];
+      }
+      ops::scale<E>(qt_, inv_sqrt_d_);
+    }
+    ops::scale_into<E>(y.bottomRows(1), inv_sqrt_d_, qs_);
+    core_->attend(qs_, y, y, *qt, *kt, g, out_);
+  }
+
+  std::int64_t n_, d_, m_;
+  S inv_sqrt_d_;
+  std::unique_ptr<Attention<E>> first_, window_, single_;  // single_: a CoSi<E> or CoRfSi<E>
+  bool random_features_;
+  std::unique_ptr<NystromCore<E>> core_;
+  std::unique_ptr<FixedLandmarks<E>> fixed_;
+  std::vector<std::int64_t> sizes_;
+  Mat<S> qt_, kt_, qs_, out_;
+};
+
+}  // namespace cosda
