@@ -141,10 +141,10 @@ Check check_point(const Point& p) {
   return runs.checks.front();
 }
 
-int status(const std::vector<Check>& checks) {
+int status(const std::vector<Check>& checks, const std::vector<Classified>& classes) {
   for (const Check& c : checks)
     if (!c.ok()) return 1;
-  return 0;
+  return unexplained_rows(classes) == 0 ? 0 : 1;
 }
 
 }  // namespace cosda::verify

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "analysis/exact.hpp"
+#include "analysis/verify.hpp"
 #include "attention/counting/poly.hpp"
 
 namespace cosda::verify {
@@ -31,12 +32,6 @@ inline constexpr std::array<std::string_view, 6> kClasses = {
     "unexplained"};
 // A claim whose verdict cosda cannot compute: a state of its own, counted apart from kClasses.
 inline constexpr std::string_view kNotComputed = "not computed";
-
-// One classified key: its class, the detail of its notes entry and how many rows carry it.
-struct Classified {
-  std::string section, key, cls, detail;
-  int rows = 0;
-};
 
 class Csv {
  public:
