@@ -1,12 +1,13 @@
 // h heads of one variant (or its two-block model) side by side (CoTrans Eq. 9 without the
 // projections): the token's d features are split into h slices of d/h, each fed to its own head;
-// outputs are concatenated along features. With several threads the plain build runs the heads
-// in parallel (one head: splits its large products among the threads, ops_product.hpp) where
-// that is faster than one after another on one thread, as timed on the object's first
-// steady-state steps (chosen_step). Counting policies run them one after another (the counters
-// are per thread): entering a parallel region, even on one thread, can cost more than a whole
-// small step (docs/performance.md). Counts and logical memory are summed over heads: heads
-// running in parallel are all live at once. Variants with a head-batched kernel (registry.hpp
+// outputs are concatenated along features. With several threads the plain build splits one
+// head's large products among the threads, chosen by their size (split_step,
+// attention/ops/product.hpp), and runs several heads in parallel where that is faster than one
+// after another on one thread, as timed on the object's first steady-state steps
+// (chosen_step). Counting policies run them one after another (the counters are per thread):
+// entering a parallel region, even on one thread, can cost more than a whole small step
+// (docs/performance.md). Counts and logical memory are summed over heads: heads running in
+// parallel are all live at once. Variants with a head-batched kernel (registry.hpp
 // make_batched) run all heads in one object in the plain build, one chain of seam ops per step
 // instead of h, with the same operations (in parallel, where the object splits its heads
 // among the threads and that pays); counting policies keep the per-head objects and their
@@ -57,6 +58,7 @@ class MultiHead {
       if (batched_ && !batched_->splits_heads()) return batched_->step(q, k, v);
       if (!omp_in_parallel()) {
         const int threads = omp_get_max_threads();
+        if (threads > 1 && h_ == 1 && !batched_) return split_step(q, k, v);
         if (threads > 1) return chosen_step(threads, q, k, v);
       }
     }
@@ -111,16 +113,23 @@ class MultiHead {
   bool parallel_step(const S* q, const S* k, const S* v) {
     ++parallel_steps_;
     if (batched_) return batched_->step_split(q, k, v);
-    if (h_ == 1) {
-      struct Split {  // on for this step only
-        Split() { ops::split_products() = true; }
-        ~Split() { ops::split_products() = false; }
-      } split;
-      return head_step(0, q, k, v);
-    }
     bool ready = false;
 #pragma omp parallel for reduction(|| : ready)
     for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v) || ready;
+    return ready;
+  }
+
+  // One head on several threads: its products large enough to split are split among the
+  // threads, by their size alone (ops::product_threads), the same way every step; a step that
+  // split one counts as parallel. Small heads split nothing and run as on one thread.
+  bool split_step(const S* q, const S* k, const S* v) {
+    struct Split {  // on for this step only
+      Split() { ops::split_products() = true; }
+      ~Split() { ops::split_products() = false; }
+    } split;
+    const std::int64_t before = ops::split_count();
+    const bool ready = head_step(0, q, k, v);
+    parallel_steps_ += ops::split_count() != before;
     return ready;
   }
 

@@ -186,7 +186,7 @@ TEST(HeadsMinor, OpsEqualTheirPerHeadOps) {
 }
 
 // The random-feature head-minor ops (corf_si's batched heads) compute and count what the
-// heads-order batched ops do (ops_heads.hpp, themselves held to their per-head ops in
+// heads-order batched ops do (ops/heads.hpp, themselves held to their per-head ops in
 // tests/heads_seam_test.cpp): the key and query features of every head with one W, and the
 // sums' slide and warm-up.
 template <class E>

@@ -1,5 +1,5 @@
 // The timed build's kernels for rows of any length (attention/kernels/rows.hpp,
-// elementwise_kernels.hpp, vector_matrix.hpp) compute what plain loops compute. Their counts
+// kernels/elementwise.hpp, vector_matrix.hpp) compute what plain loops compute. Their counts
 // are the seam's (tests/counting_test.cpp); these hold their arithmetic and their bounds.
 #include <Eigen/Core>
 #include <bit>

@@ -10,7 +10,7 @@ namespace {
 using W = Watched;
 namespace o = ops;
 
-// ops_elementwise.hpp.
+// ops/elementwise.hpp.
 std::vector<OpCase> elementwise() {
   return {
       OpCase{"copy/range",
@@ -170,7 +170,7 @@ std::vector<OpCase> elementwise() {
   };
 }
 
-// ops_product.hpp, ops_rows.hpp, ops_retro.hpp and ops_single.hpp.
+// ops/product.hpp, ops/rows.hpp, ops/retro.hpp and ops/single.hpp.
 std::vector<OpCase> matrices() {
   return {
       OpCase{"gemm",
@@ -206,7 +206,7 @@ std::vector<OpCase> matrices() {
                M& c = b.mat("c", 2, 4);
                return b.check([&] { o::gemm_tn<W>(a, x, c); });
              }},
-      // ops_rows.hpp
+      // ops/rows.hpp
       OpCase{"row_sums",
              [] {
                Bench b;
@@ -277,7 +277,7 @@ std::vector<OpCase> matrices() {
                M& y = b.mat("y", 4, 3);
                return b.check([&] { o::transpose_into<W>(x, y); });
              }},
-      // ops_retro.hpp
+      // ops/retro.hpp
       OpCase{"retro_exp_sums",
              [] {
                Bench b;
@@ -327,7 +327,7 @@ std::vector<OpCase> matrices() {
                                          y, kOff);
                });
              }},
-      // ops_single.hpp
+      // ops/single.hpp
       OpCase{"exp_scores/rows",
              [] {
                Bench b;

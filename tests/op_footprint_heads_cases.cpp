@@ -116,7 +116,7 @@ std::vector<OpCase> heads_rows() {
                M& y = b.mat("out", 4, 6);
                return b.check([&] { o::heads_ring_gemm_lm<W>(w, x, 1, y, 1, 2); });
              }},
-      // ops_heads_rf.hpp: h = 2, m = 2, dh = 2, r = 3 ring slots of c = 5 columns
+      // ops/heads_rf.hpp: h = 2, m = 2, dh = 2, r = 3 ring slots of c = 5 columns
       OpCase{"heads_attend_cols",
              [] {
                Bench b;
@@ -145,7 +145,7 @@ std::vector<OpCase> heads_rows() {
   };
 }
 
-// Head panels (ops_heads_attention.hpp): h = 3 heads of dh = 2 over rings of n = 4 tokens.
+// Head panels (ops/heads_attention.hpp): h = 3 heads of dh = 2 over rings of n = 4 tokens.
 std::vector<OpCase> heads_panels() {
   return {
       OpCase{"heads_panels_enter",
@@ -212,7 +212,7 @@ std::vector<OpCase> heads_panels() {
   };
 }
 
-// Head-minor ops (ops_heads_minor.hpp, ops_heads_landmarks.hpp): h = 3 heads.
+// Head-minor ops (ops/heads_minor.hpp, ops/heads_landmarks.hpp): h = 3 heads.
 std::vector<OpCase> heads_minor() {
   return {
       OpCase{"heads_minor_from_heads",

@@ -189,7 +189,7 @@ TEST(OpFootprint, EveryOpOfTheSeamHasACase) {
       if (!cased.contains(name)) missing.push_back(entry.path().filename().string() + ": " + name);
     }
   }
-  EXPECT_GE(headers, 12);  // ops_core.hpp, the eleven op headers and landmarks.hpp today
+  EXPECT_GE(headers, 12);  // ops/core.hpp, the eleven op headers and landmarks.hpp today
   EXPECT_GT(ops_seen, 70);
   std::string all;
   for (const std::string& m : missing) all += "\n  " + m;

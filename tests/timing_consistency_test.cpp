@@ -116,9 +116,20 @@ TEST(SplitProducts, KeepTheUnsplitBitsOnEveryKernel) {
     bool trans_a, trans_b;
   };
   const Shape shapes[] = {
-      {160, 160, 160, false, true},  {160, 160, 160, false, false}, {160, 160, 160, true, false},
-      {333, 517, 129, false, false}, {1000, 8, 1000, false, true},  {1000, 1000, 8, false, false},
-      {200, 1000, 12, false, false}, {20000, 16, 8, false, false},  {20000, 16, 8, false, true}};
+      {160, 160, 160, false, true},
+      {160, 160, 160, false, false},
+      {160, 160, 160, true, false},
+      {333, 517, 129, false, false},
+      {1000, 8, 1000, false, true},
+      {1000, 1000, 8, false, false},
+      {200, 1000, 12, false, false},
+      {20000, 16, 8, false, false},
+      {20000, 16, 8, false, true},
+      // m rows: split by columns (ny's Q~ K^T and B V, rf's phi(K)^T V at n = d = 1000)
+      {8, 1000, 1000, false, true},
+      {8, 1000, 1000, false, false},
+      {8, 1000, 1000, true, false},
+      {4, 333, 5000, false, false}};
   for (const Shape& s : shapes)
     for (int threads : {2, 3}) {
       expect_split_keeps_bits<float>(s.trans_a, s.trans_b, s.r, s.n, s.k, threads);
@@ -133,6 +144,27 @@ TEST_P(TimingConsistency, ThreadChoiceNeverChangesOutputs) {
   omp_set_num_threads(2);
   expect_plain_equals_tally<float>(GetParam(), TimedShape{12, 32, 4, 8}, 60);
   omp_set_num_threads(before);
+}
+
+// One head on two threads splits its products by their size alone, from its first step: att at
+// n = d = 160 splits both window products every step, a small head (n = 12, d = 32) none. One
+// thread never splits.
+TEST(ThreadChoice, OneHeadSplitsBySize) {
+  const auto parallel_steps = [](std::int64_t n, std::int64_t d, int threads) {
+    Config c;
+    c.n = n, c.d = d;
+    const Mat<double> x = random_stream(n + 5, d, 29);
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    MultiHead<Plain<double>> mh("att", c, 1);
+    const std::int64_t splits = ops::split_count();
+    for (std::int64_t t = 0; t < x.rows(); ++t) mh.step(&x(t, 0), &x(t, 0), &x(t, 0));
+    omp_set_num_threads(before);
+    return std::pair{mh.parallel_steps(), ops::split_count() - splits};
+  };
+  EXPECT_EQ(parallel_steps(160, 160, 2), std::pair(std::int64_t(6), std::int64_t(12)));
+  EXPECT_EQ(parallel_steps(12, 32, 2), std::pair(std::int64_t(0), std::int64_t(0)));
+  EXPECT_EQ(parallel_steps(160, 160, 1), std::pair(std::int64_t(0), std::int64_t(0)));
 }
 
 // parallel_steps() (cosda-bench's share of parallel steps) counts the steps taken on several

@@ -1,7 +1,7 @@
 // Logical memory measured from what the kernels read and write (docs/counting.md, "Memory").
 //
 // Under the counting policies every seam op starts a new op time and reports the element
-// ranges it reads and writes (ops_core.hpp: Tally reports its operands' ranges, Exact reports
+// ranges it reads and writes (ops/core.hpp: Tally reports its operands' ranges, Exact reports
 // each Counted element it reads or assigns). From that trace, per element address:
 //   a value is live from the op that writes it to the last op that reads it before the next
 //   write; a value never read is never live. Reads of an element written earlier in the same

@@ -2,7 +2,7 @@
 // cony_re_fix_heads.hpp, cony_si_cont_heads.hpp, cony_re_cont_heads.hpp), as cony_common.hpp's
 // DeltaState and beta_row serve their one-head kernels: every head's Delta V (m x dh) and
 // phi(Delta) (m x 1) with the window's K and V rings (n x dh), all head-minor
-// (ops_heads_minor.hpp), every head's landmark row, and the fixed landmarks.
+// (ops/heads_minor.hpp), every head's landmark row, and the fixed landmarks.
 #pragma once
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Kernels of the seam's element-wise ops (ops_elementwise.hpp, ops_rows.hpp) on rows of any
+// Kernels of the seam's element-wise ops (ops/elementwise.hpp, ops/rows.hpp) on rows of any
 // length: whole packets, then a half and a quarter packet, then single elements
 // (packet_widths.hpp). Eigen's vectorised loops over a runtime length peel elements one by one
 // until a packet boundary and take the tail one by one: a head's rows of 12 floats (Table
@@ -101,7 +101,7 @@ inline void scaled_copy(const T* src, T a, T* dst, std::int64_t n) {
 
 // y = x^T for x rows x cols (rows ldx apart) into y cols x rows (rows ldy apart): tiles of 4 x
 // 4 transposed in registers (packets of four), the edges one element at a time. One element
-// at a time, the 16 x 12 blocks of a head-minor step (ops_heads_minor.hpp) took a quarter of
+// at a time, the 16 x 12 blocks of a head-minor step (ops/heads_minor.hpp) took a quarter of
 // cony_si_fix's batched step; tiles of 8 x 8 were no faster (docs/performance.md).
 template <class T>
 inline void transpose(std::int64_t rows, std::int64_t cols, const T* x, std::int64_t ldx, T* y,

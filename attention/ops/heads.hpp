@@ -6,7 +6,7 @@
 // attention/variants/corf_re_heads.hpp, attention/families/nystrom_heads.hpp,
 // attention/variants/rf_heads.hpp;
 // the ring of per-head products in attention/ops/heads_rows.hpp, the random-feature window
-// outputs in ops_heads_rf.hpp).
+// outputs in ops/heads_rf.hpp).
 // Features are head-strided: a d x n state stores a token per column, and head i owns rows
 // [i dh, (i+1) dh) with dh = d / h. Each op's count is the sum over heads of the per-head ops'
 // counts it stands for, with the same textbook order.
@@ -203,7 +203,7 @@ void heads_gemm_lm(MatCRef<S<E>> a, MatCRef<S<E>> x, MatRef<S<E>> y, std::int64_
   }
 }
 
-// slide_sums (ops_retro.hpp) for every head i: the rows [i r, (i+1) r) of sums and y are
+// slide_sums (ops/retro.hpp) for every head i: the rows [i r, (i+1) r) of sums and y are
 // head i's r rows (y: h r x dv), with its weights at [i r, (i+1) r) of a_old and a_new (h r
 // elements each), against its slices of the values v_old, v_new (width h dv). Counts h
 // slide_sums of r rows: mul 2*h*r*dv, add 2*h*r*dv + 2*h*r.
@@ -231,7 +231,7 @@ void heads_slide_sums(std::int64_t h, const S<E>* a_old, const S<E>* a_new, cons
   }
 }
 
-// retro_update_cols (ops_retro.hpp) for every head i over the n - 1 columns of [0, n) other
+// retro_update_cols (ops/retro.hpp) for every head i over the n - 1 columns of [0, n) other
 // than j, on a state stored a token per column: xt (d x c) and yt (h dv x c) hold head i's rows
 // at [i dh, (i+1) dh) and [i dv, (i+1) dv), as do the columns k_old, k_new (d x 1) and v_old,
 // v_new (h dv x 1); row i of e_old, e_new and sums (h x c each) is head i's. Every head's
@@ -282,7 +282,7 @@ void heads_retro_update_cols(std::int64_t n, std::int64_t j, MatCRef<S<E>> xt, M
   }
 }
 
-// scale_rows_into with src transposed (ops_rows.hpp) for every head i, the tokens of a ring
+// scale_rows_into with src transposed (ops/rows.hpp) for every head i, the tokens of a ring
 // put in window order: src is d x c (a token per column, head i's features at rows
 // [i dh, (i+1) dh)), s is h x c (head i's scales in row i) and dst r x d with r <= c; ring
 // slot t lands on row (t - oldest) mod r, dst(row, i dh + l) = s(i, t) src(i dh + l, t).

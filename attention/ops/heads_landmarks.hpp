@@ -1,7 +1,7 @@
 // The seam's ops for ny's per-step landmarks of every head at once
 // (attention/families/nystrom_heads.hpp): the segment means over a ring of tokens by column, and
 // every head's Gamma_phi^+ by the iteration of attention/families/pinv.hpp run on all heads side by
-// side. The m x m matrices of the heads are stored head-minor (ops_heads_minor.hpp): element (a, b)
+// side. The m x m matrices of the heads are stored head-minor (ops/heads_minor.hpp): element (a, b)
 // of head i at (a m + b) h + i, so that each step of the iteration is a loop over the heads, h
 // wide, where one head's would be m wide. Each op's count is the sum over heads of the per-head
 // ops' counts it stands for.

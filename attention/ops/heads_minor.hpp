@@ -3,7 +3,7 @@
 // one head's would be c wide (Table III: dh = 12 features, m = 4 landmarks). A token of width
 // d = h w in heads order (head i's features at [i w, (i+1) w)) is, head-minor, a 1 x w matrix
 // of every head; a ring of n such tokens, one per row, an n x w matrix of every head. Used by
-// ny's landmarks (ops_heads_landmarks.hpp) and cony_si_fix's batched heads. Each op's count is
+// ny's landmarks (ops/heads_landmarks.hpp) and cony_si_fix's batched heads. Each op's count is
 // the sum over heads of the per-head ops' counts it stands for.
 #pragma once
 
@@ -201,7 +201,7 @@ void slide_rows(std::int64_t r, std::int64_t dv, std::int64_t h, const S<E>* w_o
 
 }  // namespace detail
 
-// retro_update (ops_retro.hpp) for every head, head-minor: x_i r x dh, the tokens k_old, k_new
+// retro_update (ops/retro.hpp) for every head, head-minor: x_i r x dh, the tokens k_old, k_new
 // 1 x dh and v_old, v_new 1 x dv, y_i r x dv, e_old, e_new and sums r x 1. The counts of h
 // retro_updates of r rows: retro_counts(h r, dh, dv).
 template <class E>
@@ -232,7 +232,7 @@ void heads_minor_retro_update(std::int64_t r, std::int64_t dh, std::int64_t dv, 
   detail::slide_rows<E>(r, dv, h, e_old, e_new, v_old, v_new, y);
 }
 
-// slide_sums (ops_retro.hpp) for every head, head-minor: the token with weights a_old (r x 1)
+// slide_sums (ops/retro.hpp) for every head, head-minor: the token with weights a_old (r x 1)
 // and value v_old (1 x dv) leaves head i's sums (r x 1) and y_i (r x dv), the one with a_new
 // and v_new enters. The counts of h slide_sums: mul 2 h r dv, add 2 h r dv + 2 h r.
 template <class E>
@@ -301,7 +301,7 @@ void heads_minor_gemm_nt_shared(std::int64_t k, std::int64_t c, std::int64_t h, 
 }
 
 // u_i <- exp(u_i - (k_i . k_i) a [- c]) for every head, head-minor (u m x 1, k 1 x dh): the
-// random-feature keys' exponentials after u_i = W k_i, as heads_key_exp (ops_heads.hpp).
+// random-feature keys' exponentials after u_i = W k_i, as heads_key_exp (ops/heads.hpp).
 // mul h (dh+1), add h (dh-1) + h m (+ h shifted), exp h m.
 template <class E>
 void heads_minor_key_exp(std::int64_t m, std::int64_t dh, std::int64_t h, const S<E>* k, S<E> a,
@@ -323,7 +323,7 @@ void heads_minor_key_exp(std::int64_t m, std::int64_t dh, std::int64_t h, const 
 }
 
 // u_i <- exp(u_i - max u_i) for every head, head-minor (u m x 1): the random-feature queries'
-// stabiliser, as heads_max_exp (ops_heads.hpp).  add h m, exp h m, other h (m-1).
+// stabiliser, as heads_max_exp (ops/heads.hpp).  add h m, exp h m, other h (m-1).
 template <class E>
 void heads_minor_max_exp(std::int64_t m, std::int64_t h, S<E>* u) {
   begin_op<E>(), inout<E>(u, h * m);

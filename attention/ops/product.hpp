@@ -13,23 +13,28 @@
 
 namespace cosda::ops {
 
-// Whether the timed build may split a large product's rows among threads: off unless the
-// caller turns it on for a step (MultiHead does, for one head, where its trial steps timed
-// that faster: under load from other processes a split product waits for a busy core).
+// Whether the timed build may split a large product among threads: off unless the caller
+// turns it on for a step (MultiHead does, for one head on several threads; the product's size
+// then decides, product_threads).
 inline bool& split_products() {
   thread_local bool on = false;
   return on;
 }
+// Products this thread has split so far: what MultiHead counts as a step on several threads.
+inline std::int64_t& split_count() {
+  thread_local std::int64_t count = 0;
+  return count;
+}
 
-// Threads for one product of r rows and work multiply-adds: when splits are on, all the threads
-// OpenMP allows outside a parallel region, each with at least kParallelWork multiply-adds and
-// kSplitRowAlign rows.
+// Threads for one product of r rows (or columns) and work multiply-adds: when splits are on,
+// all the threads OpenMP allows outside a parallel region, each with at least kParallelWork
+// multiply-adds and kSplitRowAlign rows.
 inline constexpr std::int64_t kParallelWork = std::int64_t(1) << 20;
-// The parts of a split product start at multiples of kSplitRowAlign rows. Kernels compute C in
-// blocks of rows (OpenBLAS: of columns of C^T) and the last, partial block by other code, with
-// another order of additions: a part starting off a block boundary changes the bits of its
-// rows (OpenBLAS 0.3.21's Haswell sgemm at splits off multiples of 24, its SkylakeX kernels
-// off multiples of 48; docs/performance.md).
+// The parts of a split product start at multiples of kSplitRowAlign rows (or columns). Kernels
+// compute C in blocks of rows (OpenBLAS: of columns of C^T) and the last, partial block by
+// other code, with another order of additions: a part starting off a block boundary changes
+// the bits of its rows (OpenBLAS 0.3.21's Haswell sgemm at splits off multiples of 24, its
+// SkylakeX kernels off multiples of 48; docs/performance.md).
 inline constexpr std::int64_t kSplitRowAlign = 48;
 inline int product_threads(std::int64_t r, std::int64_t work) {
   if (!split_products() || work < 2 * kParallelWork || r < 2 * kSplitRowAlign || omp_in_parallel())
@@ -79,25 +84,37 @@ void block_product(const ProductPath& path, bool trans_a, bool trans_b, MatCRef<
     c.noalias() = a * b;
 }
 
-// C = op(A) op(B) with its rows split among threads where product_threads allows it and every
-// part takes the whole product's kernel (their rows then keep the unsplit product's bits);
+// C = op(A) op(B) with its rows split among threads where product_threads allows it, else its
+// columns (the landmark products of m rows: ny's Q~ K^T and B V, rf's phi(K)^T V), where every
+// part takes the whole product's kernel (their outputs then keep the unsplit product's bits);
 // false (and nothing done) otherwise.
 template <class T>
 bool split_product(bool trans_a, bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRef<T> c) {
   const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();
-  const int t = product_threads(r, r * n * k);
+  const bool by_rows = product_threads(r, r * n * k) >= 2;
+  const int t = by_rows ? product_threads(r, r * n * k) : product_threads(n, r * n * k);
   if (t < 2) return false;
+  const std::int64_t size = by_rows ? r : n;
   const ProductPath path = path_of<T>(trans_a, trans_b, r, n, k);
-  for (int p = 0; p < t; ++p)
-    if (path_of<T>(trans_a, trans_b, split_row(r, p + 1, t) - split_row(r, p, t), n, k) != path)
+  for (int p = 0; p < t; ++p) {
+    const std::int64_t part = split_row(size, p + 1, t) - split_row(size, p, t);
+    if (path_of<T>(trans_a, trans_b, by_rows ? part : r, by_rows ? n : part, k) != path)
       return false;
+  }
+  ++split_count();
 #pragma omp parallel for num_threads(t) schedule(static)
   for (int p = 0; p < t; ++p) {
-    const std::int64_t lo = split_row(r, p, t), rows = split_row(r, p + 1, t) - lo;
-    block_product<T>(
-        path, trans_a, trans_b,
-        trans_a ? MatCRef<T>(a.middleCols(lo, rows)) : MatCRef<T>(a.middleRows(lo, rows)), b,
-        c.middleRows(lo, rows));
+    const std::int64_t lo = split_row(size, p, t), part = split_row(size, p + 1, t) - lo;
+    if (by_rows)
+      block_product<T>(
+          path, trans_a, trans_b,
+          trans_a ? MatCRef<T>(a.middleCols(lo, part)) : MatCRef<T>(a.middleRows(lo, part)), b,
+          c.middleRows(lo, part));
+    else
+      block_product<T>(
+          path, trans_a, trans_b, a,
+          trans_b ? MatCRef<T>(b.middleRows(lo, part)) : MatCRef<T>(b.middleCols(lo, part)),
+          c.middleCols(lo, part));
   }
   return true;
 }

@@ -12,17 +12,17 @@
 // (attention/counting/footprint.hpp).
 //
 // The seam is in five parts, each including the parts it builds on; kernels include this header:
-//   ops_core.hpp         the policy's scalar, vector maps, the memory record and the exponent shift
-//   ops_product.hpp      gemm and gemm_nt, gemm_nn, gemm_tn
-//   ops_elementwise.hpp  copies, exponentials, sums, dot products, scalings, additions, and the
+//   ops/core.hpp         the policy's scalar, vector maps, the memory record and the exponent shift
+//   ops/product.hpp      gemm and gemm_nt, gemm_nn, gemm_tn
+//   ops/elementwise.hpp  copies, exponentials, sums, dot products, scalings, additions, and the
 //                        whole-model ops of the encoder (LayerNorm, biases, activations)
-//   ops_retro.hpp        the retroactive updates of continual states
-//   ops_rows.hpp         row sums, row scalings, the shifted negation, the matrix norms
+//   ops/retro.hpp        the retroactive updates of continual states
+//   ops/rows.hpp         row sums, row scalings, the shifted negation, the matrix norms
 // and two parts included by the kernels that use them:
-//   ops_heads.hpp        the per-head products of h heads side by side, in one call (with
-//                        ops_heads_rows.hpp; ops_heads_rf.hpp: the random-feature window),
+//   ops/heads.hpp        the per-head products of h heads side by side, in one call (with
+//                        ops/heads_rows.hpp; ops/heads_rf.hpp: the random-feature window),
 //                        for the head-batched kernels (attention/variants/<id>_heads.hpp)
-//   ops_single.hpp       the single-output step's scores and output, each in one fused op
+//   ops/single.hpp       the single-output step's scores and output, each in one fused op
 //                        (attention/variants/co_si.hpp)
 #pragma once
 

@@ -7,7 +7,7 @@
 // Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output n x d in window
 // order, head i's at columns [i dh, (i+1) dh). State: the Q ring and AV as d x n (a token per
 // column, head i's features rows [i dh, (i+1) dh)), the denominators h x n; the K and V rings
-// in head panels for heads of at most ops::kSingleQueryMaxWidth features (ops_heads_attention.hpp:
+// in head panels for heads of at most ops::kSingleQueryMaxWidth features (ops/heads_attention.hpp:
 // the newest row in one pass over the keys), otherwise d x n as Q.
 #pragma once
 

@@ -6,7 +6,7 @@
 // counts and closed forms are h times one head's (attention/variants/co_si.cpp).
 // Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output 1 x d, the heads'
 // outputs concatenated. State: K and V rings, in head panels for heads of at most
-// ops::kSingleQueryMaxWidth features (ops_heads_attention.hpp: one pass over the keys, every
+// ops::kSingleQueryMaxWidth features (ops/heads_attention.hpp: one pass over the keys, every
 // feature of a packet of heads a register), otherwise d x n each, a token per column.
 #pragma once
 

@@ -4,7 +4,7 @@
 // (models/multi_head.hpp) steps this object instead of h CoNySiCont objects in the plain
 // build. Every per-head matrix is head-minor (attention/ops/heads_minor.hpp), as in
 // cony_si_fix_heads.hpp, so each op of a step runs on all heads at once; the landmark kernel's
-// pseudo-inverses run head-minor too (ops_heads_landmarks.hpp). The operations are exactly
+// pseudo-inverses run head-minor too (ops/heads_landmarks.hpp). The operations are exactly
 // those of h CoNySiCont heads (tests/heads_test.cpp). Input: q, k, v of width d, head i's
 // features at [i dh, (i+1) dh); output 1 x d in the same order. State, head-minor: the K and
 // V rings (n x dh) and Delta state of every head (DeltaHeads,
