@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <random>
+#include <stdexcept>
+#include <vector>
 
 #include "analysis/heap.hpp"
 #include "analysis/policy.hpp"
@@ -30,6 +32,19 @@ std::string skip_reason(const Point& p) {
 
 namespace {
 
+// Turns the seam's arithmetic off (ops::accesses_only) while it lives, if `on`.
+struct AccessesOnly {
+  explicit AccessesOnly(bool on) : on_(on) {
+    if (on_) ops::accesses_only() = true;
+  }
+  ~AccessesOnly() {
+    if (on_) ops::accesses_only() = false;
+  }
+  AccessesOnly(const AccessesOnly&) = delete;
+  AccessesOnly& operator=(const AccessesOnly&) = delete;
+  bool on_;
+};
+
 // Steps on until every value held at the end of the measured steps has been read (it was
 // live across that boundary) or overwritten (it was not). These steps record their accesses
 // and skip the arithmetic (ops::accesses_only): which elements a step reads and writes does not
@@ -45,10 +60,7 @@ void look_ahead(std::vector<Liveness>& traces, const Point& p, Step&& step) {
     return s;
   };
   for (auto& t : traces) t.mark_pending();
-  struct AccessesOnly {  // the look-ahead needs the steps' accesses, not their values
-    AccessesOnly() { ops::accesses_only() = true; }
-    ~AccessesOnly() { ops::accesses_only() = false; }
-  } accesses_only;
+  const AccessesOnly accesses_only(true);  // the look-ahead needs the accesses, not the values
   const bool cycles = find_variant(p.variant)->landmarks == LandmarkKind::kContinual;
   const std::int64_t patience = cycles ? p.n / p.m + 2 : 2;
   std::int64_t left = pending(), idle = 0;
@@ -75,65 +87,122 @@ void memory_figures(std::vector<Liveness>& traces, const std::vector<bool>& upda
   cost.peak = std::max(cost.plain_peak, cost.update_peak);
 }
 
-template <class E>
-Cost run(const Point& p, Touched touched) {
-  using S = typename E::Scalar;
-  const VariantTraits* t = find_variant(p.variant);
-  std::mt19937_64 rng(20231122);
-  std::normal_distribution<double> normal(0.0, 1.0);
+// The cycle's shortcut (Shortcut::kOn, Tally only): a plain step that neither starts the
+// cycle nor follows a landmark update runs with its arithmetic off. It reads and writes what
+// a full step would (the liveness trace and the touched bytes are recorded as always: access
+// patterns do not depend on values, counting_test) and costs what the cycle's first plain step
+// cost (plain steps all cost the same, counting_test). The plain steps that do run in full
+// check that claim here, and every step checks the predicted schedule.
+struct CycleShortcut {
+  bool on = false;
+  std::int64_t n = 0, m = 1;
 
-  Config c;
-  c.n = p.n;
-  c.d = p.d;
-  c.m = t->landmarks == LandmarkKind::kNone ? 1 : p.m;
-  if (p.stabilised) c.exp_shift = 0.0;  // any C: the count is one subtraction per exp
-  if (t->landmarks == LandmarkKind::kFixed) {
-    c.fixed_q.resize(c.m, c.d);
-    for (std::int64_t i = 0; i < c.fixed_q.size(); ++i) c.fixed_q.data()[i] = 0.5 * normal(rng);
-    c.fixed_k = c.fixed_q;
+  // Whether measured step s updates landmarks: the cycle starts at slot 0 and completes the
+  // segments of segment_sizes(n, m) in turn, n mod m of q + 1 tokens, then q tokens each
+  // (attention/families/continual_landmarks.hpp).
+  bool due(std::int64_t s) const {
+    const std::int64_t q = n / m, longer = (n % m) * (q + 1), t = s + 1;
+    return t <= longer ? t % (q + 1) == 0 : (t - longer) % q == 0;
   }
-  // q, k and v of a token are three separate rows, as a stream with projections passes them.
-  std::vector<S> token(static_cast<std::size_t>(3 * p.d));
-  auto next = [&] {
-    for (auto& x : token) x = S(0.5 * normal(rng));
-    return token.data();
-  };
-  auto step = [&](MultiHead<E>& mh) {
-    const S* x = next();
-    return mh.step(x, x + p.d, x + 2 * p.d);
-  };
+  bool replays(std::int64_t s, const Cost& cost) const {
+    return on && !due(s) && s > 0 && !due(s - 1) && cost.plain_steps > 0;
+  }
+  void check(std::int64_t s, bool updated, bool replayed, const OpCounts& ops,
+             const Cost& cost) const {
+    if (!on) return;
+    if (updated != due(s))
+      throw std::logic_error("cycle shortcut: landmark updates off the predicted schedule");
+    if (!updated && !replayed && cost.plain_steps > 0 && !(ops == cost.plain_step))
+      throw std::logic_error("cycle shortcut: plain steps of one cycle cost differently");
+  }
+};
 
-  Cost cost;
-  cost.point = p;
-  Footprint& footprint = thread_footprint();
-  const bool record = touched == Touched::kRecord;
-  if (record) footprint.reserve(std::size_t(1) << 14);  // before heap0: not the step's memory
-  cost.cycle_steps = t->landmarks == LandmarkKind::kContinual ? p.n : 1;
-  std::vector<bool> updated;  // per measured step; reserved before the heap is watched
-  updated.reserve(static_cast<std::size_t>(cost.cycle_steps));
-  std::vector<Liveness> traces(static_cast<std::size_t>(p.heads), Liveness(sizeof(S)));
-  const std::int64_t heap0 = heap::current();
-  MultiHead<E> mh(p.variant, c, p.heads, int(p.layers));
-  mh.attach(&traces);
-  for (std::int64_t i = 0; i < p.n; ++i) step(mh);
-  const bool heap_on = heap::enabled();
-  if (heap_on) cost.heap_retained_bytes = heap::current() - heap0;
-  std::int64_t heap_peak = 0, allocs = 0;
-  mh.measure_steps(true);
-  for (std::int64_t s = 0; s < cost.cycle_steps; ++s) {
+template <class E>
+class Run {
+ public:
+  using S = typename E::Scalar;
+
+  Run(const Point& p, Touched touched, Shortcut shortcut)
+      : p_(p), t_(find_variant(p.variant)), rng_(20231122), record_(touched == Touched::kRecord) {
+    token_.resize(static_cast<std::size_t>(3 * p.d));
+    skip_warm_up_ = shortcut == Shortcut::kOn && !ops::kScalarLevel<E>;
+    shortcut_.on = skip_warm_up_ && t_->landmarks == LandmarkKind::kContinual;
+    shortcut_.n = p.n, shortcut_.m = p.m;
+  }
+
+  Cost measure() {
+    Cost cost;
+    cost.point = p_;
+    Footprint& footprint = thread_footprint();
+    if (record_) footprint.reserve(std::size_t(1) << 14);  // before heap0: not the step's memory
+    cost.cycle_steps = t_->landmarks == LandmarkKind::kContinual ? p_.n : 1;
+    std::vector<bool> updated;  // per measured step; reserved before the heap is watched
+    updated.reserve(static_cast<std::size_t>(cost.cycle_steps));
+    std::vector<Liveness> traces(static_cast<std::size_t>(p_.heads), Liveness(sizeof(S)));
+    const Config c = config();
+    heap0_ = heap::current();
+    MultiHead<E> mh(p_.variant, c, p_.heads, int(p_.layers));
+    mh.attach(&traces);
+    {
+      const AccessesOnly skip(skip_warm_up_);  // no figure reads the warm-up's values
+      for (std::int64_t i = 0; i < p_.n; ++i) step(mh);
+    }
+    if (heap::enabled()) cost.heap_retained_bytes = heap::current() - heap0_;
+    mh.measure_steps(true);
+    for (std::int64_t s = 0; s < cost.cycle_steps; ++s) updated.push_back(cycle_step(mh, s, cost));
+    mh.measure_steps(false);
+    look_ahead(traces, p_, [&] { step(mh); });
+    memory_figures(traces, updated, cost);
+    if (heap::enabled()) {
+      cost.heap_peak_bytes = heap_peak_;
+      cost.steady_allocations = allocs_;
+    }
+    return cost;
+  }
+
+ private:
+  Config config() {
+    Config c;
+    c.n = p_.n;
+    c.d = p_.d;
+    c.m = t_->landmarks == LandmarkKind::kNone ? 1 : p_.m;
+    if (p_.stabilised) c.exp_shift = 0.0;  // any C: the count is one subtraction per exp
+    if (t_->landmarks == LandmarkKind::kFixed) {
+      c.fixed_q.resize(c.m, c.d);
+      for (std::int64_t i = 0; i < c.fixed_q.size(); ++i) c.fixed_q.data()[i] = 0.5 * normal_(rng_);
+      c.fixed_k = c.fixed_q;
+    }
+    return c;
+  }
+
+  // q, k and v of a token are three separate rows, as a stream with projections passes them.
+  bool step(MultiHead<E>& mh) {
+    for (auto& x : token_) x = S(0.5 * normal_(rng_));
+    const S* x = token_.data();
+    return mh.step(x, x + p_.d, x + 2 * p_.d);
+  }
+
+  // Measured step s of the cycle; returns whether it updated landmarks.
+  bool cycle_step(MultiHead<E>& mh, std::int64_t s, Cost& cost) {
+    Footprint& footprint = thread_footprint();
+    const bool replay = shortcut_.replays(s, cost);
     const OpCounts before = thread_counts();
     heap::reset_peak();
     const std::int64_t a0 = heap::allocations();
-    if (record) footprint.start();
-    step(mh);
-    const std::int64_t bytes = record ? footprint.stop() : 0;
-    const OpCounts ops = thread_counts() - before;
-    allocs += heap::allocations() - a0;
-    heap_peak = std::max(heap_peak, heap::peak() - heap0);
+    if (record_) footprint.start();
+    {
+      const AccessesOnly skip(replay);
+      step(mh);
+    }
+    const std::int64_t bytes = record_ ? footprint.stop() : 0;
+    const OpCounts ops = replay ? cost.plain_step : thread_counts() - before;
+    allocs_ += heap::allocations() - a0;
+    heap_peak_ = std::max(heap_peak_, heap::peak() - heap0_);
     cost.cycle_total += ops;
     cost.cycle_bytes += bytes;
-    updated.push_back(mh.updated_landmarks());
-    if (mh.updated_landmarks()) {
+    const bool updated = mh.updated_landmarks();
+    shortcut_.check(s, updated, replay, ops, cost);
+    if (updated) {
       if (cost.update_steps++ == 0 || ops.flops() > cost.update_step.flops()) {
         cost.update_step = ops;
         cost.update_bytes = bytes;
@@ -142,22 +211,26 @@ Cost run(const Point& p, Touched touched) {
       cost.plain_step = ops;
       cost.plain_bytes = bytes;
     }
+    return updated;
   }
-  mh.measure_steps(false);
-  look_ahead(traces, p, [&] { step(mh); });
-  memory_figures(traces, updated, cost);
-  if (heap_on) {
-    cost.heap_peak_bytes = heap_peak;
-    cost.steady_allocations = allocs;
-  }
-  return cost;
-}
+
+  const Point& p_;
+  const VariantTraits* t_;
+  std::mt19937_64 rng_;
+  std::normal_distribution<double> normal_{0.0, 1.0};
+  bool record_, skip_warm_up_ = false;
+  std::vector<S> token_;
+  CycleShortcut shortcut_;
+  std::int64_t heap0_ = 0, heap_peak_ = 0, allocs_ = 0;
+};
 
 }  // namespace
 
-Cost measure(const Point& p, Counting counting, Precision precision, Touched touched) {
+Cost measure(const Point& p, Counting counting, Precision precision, Touched touched,
+             Shortcut shortcut) {
   if (std::string why = skip_reason(p); !why.empty()) throw std::invalid_argument(why);
-  return with_policy(counting, precision, [&]<class E>() { return run<E>(p, touched); });
+  return with_policy(counting, precision,
+                     [&]<class E>() { return Run<E>(p, touched, shortcut).measure(); });
 }
 
 }  // namespace cosda

@@ -6,7 +6,10 @@
 // Protocol: feed n tokens (warm-up and priming, not counted), then one full landmark cycle of
 // n steady-state steps for continual-landmark variants, or one step for the others (their
 // steps are identical; tests check it), then, untraced for counts, the steps that show which
-// values held at the end are read again (memory). Per step kind:
+// values held at the end are read again (memory). Under Tally the warm-up and the cycle's
+// repeated plain steps skip their arithmetic by default (Shortcut::kOn): the same counts and
+// memory figures as every step in full (tests/shortcut_test.cpp), a fraction of the time.
+// Per step kind:
 //   update_step  the most expensive landmark-update step of the cycle
 //   plain_step   a step that computes no landmark (all such steps cost the same)
 //   amortized    the cycle's total divided by its number of steps
@@ -65,8 +68,15 @@ enum class Touched { kSkip, kRecord };
 // dividing d, an unknown id.
 std::string skip_reason(const Point& p);
 
+// Under Tally, whether the steps whose values no figure needs skip their arithmetic
+// (ops::accesses_only; they still record what they read and write): the warm-up, and the
+// landmark cycle's plain steps after its first and after each update, which then cost what its
+// first plain step cost. kOff runs every step in full; Exact always does.
+enum class Shortcut { kOn, kOff };
+
 // Throws std::invalid_argument for a point with a skip reason.
 Cost measure(const Point& p, Counting counting = Counting::kTally,
-             Precision precision = Precision::kDouble, Touched touched = Touched::kSkip);
+             Precision precision = Precision::kDouble, Touched touched = Touched::kSkip,
+             Shortcut shortcut = Shortcut::kOn);
 
 }  // namespace cosda

@@ -216,13 +216,21 @@ class MultiHead {
       l.write(q, bytes), l.write(k, bytes), l.write(v, bytes);
       const bool ready = heads_[i]->step(q, k, v);
       l.end_step();
-      if (ready) {
-        const MatCRef<S> o = heads_[i]->output();
-        for (std::int64_t r = 0; r < o.rows(); ++r)
-          l.read(o.row(r).data(), o.cols() * std::int64_t(sizeof(S)));
-      }
+      if (ready) read_output(l, heads_[i]->output());
       thread_liveness() = nullptr;
       return ready;
+    }
+  }
+
+  // The output read at the step's end, rows adjacent in memory as one range: one read of
+  // a range at one op time is the reads of its parts (retroactive outputs have n rows).
+  static void read_output(Liveness& l, MatCRef<S> o) {
+    const std::int64_t row_bytes = o.cols() * std::int64_t(sizeof(S));
+    for (std::int64_t r = 0; r < o.rows();) {
+      std::int64_t end = r + 1;
+      while (end < o.rows() && o.row(end).data() == o.row(end - 1).data() + o.cols()) ++end;
+      l.read(o.row(r).data(), (end - r) * row_bytes);
+      r = end;
     }
   }
 

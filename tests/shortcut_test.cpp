@@ -1,0 +1,109 @@
+// The shortcut of measure() (analysis/measure.hpp, Shortcut::kOn): under Tally the warm-up and
+// the landmark cycle's repeated plain steps skip their arithmetic. Every figure it reports,
+// counts, logical memory, touched bytes and heap, must be the one of the run that executes
+// every step in full (Shortcut::kOff), on every variant, one block and two, one head and
+// several, and landmark counts that do and do not divide the window.
+#include <string>
+#include <vector>
+
+#include "analysis/heap.hpp"
+#include "analysis/measure.hpp"
+#include "tests/test_util.hpp"
+
+namespace cosda::test {
+namespace {
+
+struct Case {
+  Point point;
+  Precision precision = Precision::kDouble;
+};
+
+std::vector<Case> shortcut_grid() {
+  // n, d, m: n mod m = 1, 1, 0, 1, 0 (m = n), 0 (m = 1), 2.
+  const std::int64_t shapes[][3] = {{7, 4, 2}, {10, 4, 3}, {12, 6, 4}, {16, 6, 5},
+                                    {9, 4, 9}, {8, 2, 1},  {14, 4, 4}};
+  std::vector<Case> g;
+  for (const auto& id : variant_ids())
+    for (const auto& s : shapes)
+      for (const std::int64_t heads : {1, 2})
+        for (const std::int64_t layers : {1, 2}) {
+          const Point p{
+              .variant = id, .n = s[0], .d = s[1], .m = s[2], .heads = heads, .layers = layers};
+          if (skip_reason(p).empty()) g.push_back({p, Precision::kDouble});
+        }
+  // The float build and the stabilised mode, on the continual-landmark cycles.
+  for (const char* id : {"cony_si_cont", "cony_re_cont"}) {
+    g.push_back({Point{.variant = id, .n = 11, .d = 4, .m = 3, .layers = 2}, Precision::kFloat});
+    g.push_back(
+        {Point{.variant = id, .n = 11, .d = 4, .m = 3, .stabilised = true}, Precision::kDouble});
+  }
+  return g;
+}
+
+class MeasureShortcut : public ::testing::TestWithParam<Case> {};
+
+// Runs measure() and counts the heap allocations it makes (all of them: the state, the
+// warm-up, the steps and the figures).
+Cost measure_counting_allocations(const Case& c, Shortcut shortcut, std::int64_t& allocations) {
+  const std::int64_t before = heap::allocations();
+  Cost cost = measure(c.point, Counting::kTally, c.precision, Touched::kRecord, shortcut);
+  allocations = heap::allocations() - before;
+  return cost;
+}
+
+TEST_P(MeasureShortcut, ReportsWhatEveryStepInFullReports) {
+  std::int64_t full_allocations = 0, fast_allocations = 0;
+  // A first run makes what a process allocates once (thread-local recorders, OpenBLAS).
+  measure_counting_allocations(GetParam(), Shortcut::kOff, full_allocations);
+  const Cost full = measure_counting_allocations(GetParam(), Shortcut::kOff, full_allocations);
+  const Cost fast = measure_counting_allocations(GetParam(), Shortcut::kOn, fast_allocations);
+  EXPECT_EQ(fast.cycle_total, full.cycle_total)
+      << describe(fast.cycle_total) << " vs " << describe(full.cycle_total);
+  EXPECT_EQ(fast.plain_step, full.plain_step);
+  EXPECT_EQ(fast.update_step, full.update_step);
+  EXPECT_EQ(fast.cycle_steps, full.cycle_steps);
+  EXPECT_EQ(fast.update_steps, full.update_steps);
+  EXPECT_EQ(fast.plain_steps, full.plain_steps);
+  EXPECT_EQ(fast.valley, full.valley);
+  EXPECT_EQ(fast.peak, full.peak);
+  EXPECT_EQ(fast.plain_peak, full.plain_peak);
+  EXPECT_EQ(fast.update_peak, full.update_peak);
+  EXPECT_EQ(fast.plain_bytes, full.plain_bytes);
+  EXPECT_EQ(fast.update_bytes, full.update_bytes);
+  EXPECT_EQ(fast.cycle_bytes, full.cycle_bytes);
+  EXPECT_GT(full.peak, 0);
+  EXPECT_GT(full.cycle_bytes, 0);
+  if (heap::enabled()) {
+    // The same buffers: as many allocations, none in the measured steps, and a step's heap
+    // peak as far above the state as in full. The state's bytes themselves differ between
+    // any two runs in one process (malloc's usable size of a chunk depends on where it is
+    // carved; two full runs differ by 16-128 bytes here), so they are not compared.
+    EXPECT_EQ(fast_allocations, full_allocations);
+    EXPECT_EQ(fast.steady_allocations, full.steady_allocations);
+    EXPECT_EQ(fast.heap_peak_bytes - fast.heap_retained_bytes,
+              full.heap_peak_bytes - full.heap_retained_bytes);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, MeasureShortcut, ::testing::ValuesIn(shortcut_grid()),
+                         [](const auto& info) {
+                           const Point& p = info.param.point;
+                           return shape_name(p.variant, {p.n, p.d, p.m}) + "_h" +
+                                  std::to_string(p.heads) + "_l" + std::to_string(p.layers) +
+                                  (info.param.precision == Precision::kFloat ? "_float" : "") +
+                                  (p.stabilised ? "_stabilised" : "");
+                         });
+
+// Exact counts every operation it executes, so it ignores the shortcut: both runs are full.
+TEST(ShortcutUnderExact, EveryStepRunsInFull) {
+  const Point p{.variant = "cony_si_cont", .n = 10, .d = 4, .m = 3, .layers = 2};
+  const Cost tally = measure(p, Counting::kTally);
+  const Cost exact =
+      measure(p, Counting::kExact, Precision::kDouble, Touched::kSkip, Shortcut::kOn);
+  EXPECT_EQ(exact.cycle_total, tally.cycle_total);
+  EXPECT_EQ(exact.valley, tally.valley);
+  EXPECT_EQ(exact.peak, tally.peak);
+}
+
+}  // namespace
+}  // namespace cosda::test
