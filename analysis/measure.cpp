@@ -176,8 +176,10 @@ class Run {
   }
 
   // q, k and v of a token are three separate rows, as a stream with projections passes them.
+  // A step without arithmetic reads no value, so it gets no new one.
   bool step(MultiHead<E>& mh) {
-    for (auto& x : token_) x = S(0.5 * normal_(rng_));
+    if (!ops::accesses_only())
+      for (auto& x : token_) x = S(0.5 * normal_(rng_));
     const S* x = token_.data();
     return mh.step(x, x + p_.d, x + 2 * p_.d);
   }
