@@ -91,8 +91,9 @@ void block_product(const ProductPath& path, bool trans_a, bool trans_b, MatCRef<
 template <class T>
 bool split_product(bool trans_a, bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRef<T> c) {
   const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();
-  const bool by_rows = product_threads(r, r * n * k) >= 2;
-  const int t = by_rows ? product_threads(r, r * n * k) : product_threads(n, r * n * k);
+  const int by_row_threads = product_threads(r, r * n * k);
+  const bool by_rows = by_row_threads >= 2;
+  const int t = by_rows ? by_row_threads : product_threads(n, r * n * k);
   if (t < 2) return false;
   const std::int64_t size = by_rows ? r : n;
   const ProductPath path = path_of<T>(trans_a, trans_b, r, n, k);
