@@ -9,6 +9,7 @@
 #include "analysis/policy.hpp"
 #include "attention/counting/footprint.hpp"
 #include "attention/counting/liveness.hpp"
+#include "attention/families/landmarks.hpp"
 #include "models/multi_head.hpp"
 
 namespace cosda {
@@ -95,22 +96,23 @@ void memory_figures(std::vector<Liveness>& traces, const std::vector<bool>& upda
 // check that claim here, and every step checks the predicted schedule.
 struct CycleShortcut {
   bool on = false;
-  std::int64_t n = 0, m = 1;
+  std::vector<bool> due;  // per measured step: whether it updates landmarks
 
-  // Whether measured step s updates landmarks: the cycle starts at slot 0 and completes the
-  // segments of segment_sizes(n, m) in turn, n mod m of q + 1 tokens, then q tokens each
-  // (attention/families/continual_landmarks.hpp).
-  bool due(std::int64_t s) const {
-    const std::int64_t q = n / m, longer = (n % m) * (q + 1), t = s + 1;
-    return t <= longer ? t % (q + 1) == 0 : (t - longer) % q == 0;
+  // The cycle starts at slot 0 and completes the segments of segment_sizes(n, m) in turn
+  // (attention/families/continual_landmarks.hpp): the step that completes one updates.
+  void schedule(std::int64_t n, std::int64_t m) {
+    due.assign(static_cast<std::size_t>(n), false);
+    std::int64_t t = 0;
+    for (const std::int64_t size : segment_sizes(n, m))
+      due[static_cast<std::size_t>(t += size) - 1] = true;
   }
   bool replays(std::int64_t s, const Cost& cost) const {
-    return on && !due(s) && s > 0 && !due(s - 1) && cost.plain_steps > 0;
+    return on && !due[std::size_t(s)] && s > 0 && !due[std::size_t(s - 1)] && cost.plain_steps > 0;
   }
   void check(std::int64_t s, bool updated, bool replayed, const OpCounts& ops,
              const Cost& cost) const {
     if (!on) return;
-    if (updated != due(s))
+    if (updated != due[std::size_t(s)])
       throw std::logic_error("cycle shortcut: landmark updates off the predicted schedule");
     if (!updated && !replayed && cost.plain_steps > 0 && !(ops == cost.plain_step))
       throw std::logic_error("cycle shortcut: plain steps of one cycle cost differently");
@@ -127,7 +129,7 @@ class Run {
     token_.resize(static_cast<std::size_t>(3 * p.d));
     skip_warm_up_ = shortcut == Shortcut::kOn && !ops::kScalarLevel<E>;
     shortcut_.on = skip_warm_up_ && t_->landmarks == LandmarkKind::kContinual;
-    shortcut_.n = p.n, shortcut_.m = p.m;
+    if (shortcut_.on) shortcut_.schedule(p.n, p.m);
   }
 
   Cost measure() {
