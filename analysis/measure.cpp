@@ -88,13 +88,13 @@ void memory_figures(std::vector<Liveness>& traces, const std::vector<bool>& upda
   cost.peak = std::max(cost.plain_peak, cost.update_peak);
 }
 
-// The cycle's shortcut (Shortcut::kOn, Tally only): a plain step that neither starts the
-// cycle nor follows a landmark update runs with its arithmetic off. It reads and writes what
-// a full step would (the liveness trace and the touched bytes are recorded as always: access
-// patterns do not depend on values, counting_test) and costs what the cycle's first plain step
-// cost (plain steps all cost the same, counting_test). The plain steps that do run in full
-// check that claim here, and every step checks the predicted schedule.
-struct CycleShortcut {
+// A landmark cycle's schedule and checks, with or without the shortcut (both runs then allocate
+// alike). Under the shortcut a plain step that neither starts the cycle nor follows an update
+// replays: it runs without arithmetic (its ops still record their accesses and count their
+// shapes, ops::tally_skip). Every step checks that it updates landmarks on the predicted
+// schedule, and every plain step, replayed or not, that it costs what the first did
+// (counting_test: plain steps all cost the same).
+struct LandmarkCycle {
   bool on = false;
   std::vector<bool> due;  // per measured step: whether it updates landmarks
 
@@ -106,16 +106,16 @@ struct CycleShortcut {
     for (const std::int64_t size : segment_sizes(n, m))
       due[static_cast<std::size_t>(t += size) - 1] = true;
   }
-  bool replays(std::int64_t s, const Cost& cost) const {
-    return on && !due[std::size_t(s)] && s > 0 && !due[std::size_t(s - 1)] && cost.plain_steps > 0;
+  bool replays(bool shortcut, std::int64_t s, const Cost& cost) const {
+    return shortcut && on && !due[std::size_t(s)] && s > 0 && !due[std::size_t(s - 1)] &&
+           cost.plain_steps > 0;
   }
-  void check(std::int64_t s, bool updated, bool replayed, const OpCounts& ops,
-             const Cost& cost) const {
+  void check(std::int64_t s, bool updated, const OpCounts& ops, const Cost& cost) const {
     if (!on) return;
     if (updated != due[std::size_t(s)])
-      throw std::logic_error("cycle shortcut: landmark updates off the predicted schedule");
-    if (!updated && !replayed && cost.plain_steps > 0 && !(ops == cost.plain_step))
-      throw std::logic_error("cycle shortcut: plain steps of one cycle cost differently");
+      throw std::logic_error("landmark cycle: updates off the predicted schedule");
+    if (!updated && cost.plain_steps > 0 && !(ops == cost.plain_step))
+      throw std::logic_error("landmark cycle: plain steps of one cycle cost differently");
   }
 };
 
@@ -127,9 +127,9 @@ class Run {
   Run(const Point& p, Touched touched, Shortcut shortcut)
       : p_(p), t_(find_variant(p.variant)), rng_(20231122), record_(touched == Touched::kRecord) {
     token_.resize(static_cast<std::size_t>(3 * p.d));
-    skip_warm_up_ = shortcut == Shortcut::kOn && !ops::kScalarLevel<E>;
-    shortcut_.on = skip_warm_up_ && t_->landmarks == LandmarkKind::kContinual;
-    if (shortcut_.on) shortcut_.schedule(p.n, p.m);
+    skip_ = shortcut == Shortcut::kOn && !ops::kScalarLevel<E>;
+    cycle_.on = t_->landmarks == LandmarkKind::kContinual;
+    if (cycle_.on) cycle_.schedule(p.n, p.m);
   }
 
   Cost measure() {
@@ -146,8 +146,10 @@ class Run {
     MultiHead<E> mh(p_.variant, c, p_.heads, int(p_.layers));
     mh.attach(&traces);
     {
-      const AccessesOnly skip(skip_warm_up_);  // no figure reads the warm-up's values
+      const AccessesOnly skip(skip_);  // no figure reads the warm-up's values
+      for (auto& t : traces) t.warm_up(skip_);
       for (std::int64_t i = 0; i < p_.n; ++i) step(mh);
+      for (auto& t : traces) t.warm_up(false);
     }
     if (heap::enabled()) cost.heap_retained_bytes = heap::current() - heap0_;
     mh.measure_steps(true);
@@ -189,23 +191,29 @@ class Run {
   // Measured step s of the cycle; returns whether it updated landmarks.
   bool cycle_step(MultiHead<E>& mh, std::int64_t s, Cost& cost) {
     Footprint& footprint = thread_footprint();
-    const bool replay = shortcut_.replays(s, cost);
     const OpCounts before = thread_counts();
     heap::reset_peak();
     const std::int64_t a0 = heap::allocations();
     if (record_) footprint.start();
+    // A replay's products do not run, so it takes the heap allocations of the cycle's first
+    // plain step, as it takes its counts (docs/counting.md); the full plain steps check both.
+    const bool replay = cycle_.replays(skip_, s, cost);
     {
       const AccessesOnly skip(replay);
       step(mh);
     }
     const std::int64_t bytes = record_ ? footprint.stop() : 0;
-    const OpCounts ops = replay ? cost.plain_step : thread_counts() - before;
-    allocs_ += heap::allocations() - a0;
+    const OpCounts ops = thread_counts() - before;
+    const std::int64_t allocations = replay ? plain_allocations_ : heap::allocations() - a0;
+    allocs_ += allocations;
     heap_peak_ = std::max(heap_peak_, heap::peak() - heap0_);
     cost.cycle_total += ops;
     cost.cycle_bytes += bytes;
     const bool updated = mh.updated_landmarks();
-    shortcut_.check(s, updated, replay, ops, cost);
+    cycle_.check(s, updated, ops, cost);
+    if (!updated && cost.plain_steps > 0 && allocations != plain_allocations_)
+      throw std::logic_error("landmark cycle: plain steps of one cycle allocate differently");
+    if (!updated && cost.plain_steps == 0) plain_allocations_ = allocations;
     if (updated) {
       if (cost.update_steps++ == 0 || ops.flops() > cost.update_step.flops()) {
         cost.update_step = ops;
@@ -222,10 +230,10 @@ class Run {
   const VariantTraits* t_;
   std::mt19937_64 rng_;
   std::normal_distribution<double> normal_{0.0, 1.0};
-  bool record_, skip_warm_up_ = false;
+  bool record_, skip_ = false;
   std::vector<S> token_;
-  CycleShortcut shortcut_;
-  std::int64_t heap0_ = 0, heap_peak_ = 0, allocs_ = 0;
+  LandmarkCycle cycle_;
+  std::int64_t heap0_ = 0, heap_peak_ = 0, allocs_ = 0, plain_allocations_ = 0;
 };
 
 }  // namespace

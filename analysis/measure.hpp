@@ -69,9 +69,11 @@ enum class Touched { kSkip, kRecord };
 std::string skip_reason(const Point& p);
 
 // Under Tally, whether the steps whose values no figure needs skip their arithmetic
-// (ops::accesses_only; they still record what they read and write): the warm-up, and the
-// landmark cycle's plain steps after its first and after each update, which then cost what its
-// first plain step cost. kOff runs every step in full; Exact always does.
+// (ops::accesses_only; every op still records what it reads and writes and counts what it
+// would execute, neither of which depends on values, counting_test): the warm-up, traced by
+// its writes alone (Liveness::warm_up), and the landmark cycle's plain steps after its first
+// and after each update. The steps that remain run in full, so the heap figures see what
+// their products allocate. kOff runs and traces every step in full; Exact always does.
 enum class Shortcut { kOn, kOff };
 
 // Throws std::invalid_argument for a point with a skip reason.

@@ -133,6 +133,32 @@ TEST_P(BatchedHeads, ScalarLevelCountsAreHTimesOneHead) {
   if (has_shift(GetParam())) expect_heads_equal_per_head<Exact>(GetParam(), 9, 12, 3, 1e-12, true);
 }
 
+// Under Tally an op counts what it would execute with its arithmetic off as well
+// (ops::tally_skip, the steps of analysis/measure.cpp's shortcut): every step of a batched
+// object stepped without arithmetic counts what the same step of one stepped in full counts.
+TEST_P(BatchedHeads, CountsWithoutArithmeticAreTheFullSteps) {
+  using E = Tally<double>;
+  for (const StreamShape s : {StreamShape{9, 12, 4}, StreamShape{10, 32, 16}}) {
+    SCOPED_TRACE("n " + std::to_string(s.n) + ", h " + std::to_string(s.h));
+    Config c{.n = s.n, .d = s.d, .m = 3};
+    if (find_variant(GetParam())->landmarks == LandmarkKind::kFixed)
+      c.fixed_q = c.fixed_k = random_stream(c.m, c.d, 7);
+    auto full = make_heads<E>(GetParam(), c, s.h), bare = make_heads<E>(GetParam(), c, s.h);
+    const Mat<double> x = random_stream(3 * s.n + 2, 3 * s.d, 8);
+    for (std::int64_t t = 0; t < x.rows(); ++t) {
+      const double* q = &x(t, 0);
+      const OpCounts c0 = thread_counts();
+      const bool ready = full->step(q, q + s.d, q + 2 * s.d);
+      const OpCounts c1 = thread_counts();
+      ops::accesses_only() = true;
+      const bool bare_ready = bare->step(q, q + s.d, q + 2 * s.d);
+      ops::accesses_only() = false;
+      ASSERT_EQ(bare_ready, ready) << "step " << t;
+      EXPECT_EQ(thread_counts() - c1, c1 - c0) << "step " << t;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Batched, BatchedHeads, ::testing::ValuesIn(kBatchedIds),
                          [](const auto& info) { return std::string(info.param); });
 

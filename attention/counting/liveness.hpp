@@ -101,6 +101,11 @@ class Liveness {
   // current op and their accesses, already recorded by the fused op, are not recorded again
   // (attention/ops/core.hpp OneOp).
   void fold(int delta) { fold_ += delta; }
+  // A warm-up (on until warm_up(false)) is traced by its writes alone: each leaves its elements
+  // holding a value from before the trace, as if first seen by a read. That value is live after
+  // the warm-up if read before it is overwritten, as with every access traced, and the segments
+  // stay few where a full trace splits a ring into one per row (analysis/measure.cpp).
+  void warm_up(bool on) { warm_ = on; }
   void read(const void* p, std::int64_t bytes) { access(p, bytes, false); }
   void write(const void* p, std::int64_t bytes) { access(p, bytes, true); }
 
@@ -125,15 +130,11 @@ class Liveness {
 
   // Starts waiting for the values held at the last measured boundary: each element whose
   // value was written before it and not yet read after it is pending until it is read
-  // (live across it) or overwritten (dead).
-  void mark_pending() {
-    const std::int64_t b = boundaries_.empty() ? 4 * op_ : boundaries_.back();
-    pending_ = 0;
-    for (auto& [begin, s] : segs_) {
-      s.pending = s.w < b && s.r < b;
-      if (s.pending) pending_ += std::int64_t(s.end - begin);
-    }
-  }
+  // (live across it) or overwritten (dead). From here to finish() no step is measured, so
+  // an access settles what it touches: a pending value's event is closed, and the elements
+  // then hold no history, which keeps them in few segments (elements first seen here count
+  // as pending values from before the trace, as they would in a full trace).
+  void mark_pending();
   // Elements still pending (bytes / element size).
   std::int64_t pending() const { return pending_ / elem_; }
 
@@ -144,35 +145,7 @@ class Liveness {
   };
 
   // Closes every value and measures.
-  Figures finish() {
-    for (auto& [begin, s] : segs_) close(begin, s);
-    segs_.clear();
-    last_.set = false;
-    std::sort(events_.begin(), events_.end());
-    Figures f;
-    std::int64_t live = 0;
-    std::size_t e = 0;
-    for (std::int64_t boundary : boundaries_) {  // boundaries are in increasing order
-      for (; e < events_.size() && events_[e].first <= boundary; ++e) live += events_[e].second;
-      f.valley = std::max(f.valley, live);
-    }
-    // A step's peak: the live count after all events at each instant inside the step.
-    live = 0, e = 0;
-    for (const auto& [lo, hi] : steps_) {
-      for (; e < events_.size() && events_[e].first < lo; ++e) live += events_[e].second;
-      std::int64_t peak = live;
-      for (; e < events_.size() && events_[e].first <= hi; ++e) {
-        live += events_[e].second;
-        if (e + 1 == events_.size() || events_[e + 1].first != events_[e].first)
-          peak = std::max(peak, live);
-      }
-      f.step_peaks.push_back(peak / elem_);
-    }
-
-    f.valley /= elem_;
-    events_.clear();
-    return f;
-  }
+  Figures finish();
 
  private:
   static constexpr std::int64_t kUnread = -1;
@@ -187,92 +160,22 @@ class Liveness {
                         TraceAllocator<std::pair<const std::uintptr_t, Seg>>>;
 
   // Ends the current value of s: live over [w, r] if it was ever read.
-  void close(std::uintptr_t begin, const Seg& s) {
-    if (s.r == kUnread) return;
-    const std::int64_t bytes = std::int64_t(s.end - begin);
-    const std::int64_t lo = s.w, hi = s.r;
-    if (!steps_.empty() && hi < steps_.front().first) return;  // before every measured step
-    events_.emplace_back(lo, bytes);
-    events_.emplace_back(hi + 1, -bytes);
-  }
+  void close(std::uintptr_t begin, const Seg& s);
 
-  void apply(std::uintptr_t begin, Seg& s, bool is_write) {
-    const std::int64_t bytes = std::int64_t(s.end - begin);
-    if (is_write) {
-      if (s.w_op == op_) return;  // written again by the same op: one value
-      if (s.pending) pending_ -= bytes, s.pending = false;
-      close(begin, s);
-      const bool in_place = s.r == 4 * op_ + 2;
-      s.w = in_place ? 4 * op_ + 3 : 4 * op_ + 1;
-      s.r = kUnread;
-      s.w_op = op_;
-    } else {
-      if (s.w_op == op_) return;  // written earlier in this op
-      if (s.pending) pending_ -= bytes, s.pending = false;
-      s.r = 4 * op_ + 2;
-    }
-  }
+  void apply(std::uintptr_t begin, Seg& s, bool is_write);
 
   // Splits the segment at `it` at address a inside it; returns the right part.
-  Segs::iterator split(Segs::iterator it, std::uintptr_t a) {
-    Seg right = it->second;
-    it->second.end = a;
-    return segs_.emplace_hint(std::next(it), a, right);
-  }
+  Segs::iterator split(Segs::iterator it, std::uintptr_t a);
 
   // The first segment beginning after address a. Accesses mostly follow the last one (rows
   // in turn, a buffer after the one before it), so the segments just after the last one
   // touched are tried before a descent from the root.
-  Segs::iterator first_after(std::uintptr_t a) {
-    if (last_.set && last_.it->first <= a) {
-      auto it = std::next(last_.it);
-      for (int hop = 0; hop < 2 && it != segs_.end(); ++hop, ++it)
-        if (it->first > a) return it;
-      if (it == segs_.end()) return it;
-    }
-    return segs_.upper_bound(a);
-  }
+  Segs::iterator first_after(std::uintptr_t a);
 
-  void access(const void* p, std::int64_t bytes, bool is_write) {
-    if (bytes <= 0 || fold_ > 0) return;  // a fused op recorded its operands at its start
-    const auto b = reinterpret_cast<std::uintptr_t>(p), e = b + std::uintptr_t(bytes);
-    // it: the segment beginning at b (the one containing b split there), else the first after.
-    auto it = first_after(b);
-    if (it != segs_.begin()) {
-      auto prev = std::prev(it);
-      if (b < prev->second.end) it = prev->first < b ? split(prev, b) : prev;
-    }
-    std::uintptr_t at = b;
-    while (at < e) {
-      if (it == segs_.end() || it->first > at) {  // a gap: elements not seen before
-        const std::uintptr_t gap_end = it == segs_.end() ? e : std::min(e, it->first);
-        // First seen by a read: a value from before the trace; by a write: a new value.
-        it = segs_.emplace_hint(it, at, Seg{gap_end, 0, kUnread, -1});
-      } else if (e < it->second.end) {  // the last segment reaches past e: split it there
-        split(it, e);
-      }
-      apply(it->first, it->second, is_write);
-      at = it->second.end;
-      it = coalesce(it);
-      last_.it = it, last_.set = true;
-      ++it;
-    }
-  }
+  void access(const void* p, std::int64_t bytes, bool is_write);
 
   // Joins it with its left neighbour when they touch and hold values of the same history.
-  template <class It>
-  It coalesce(It it) {
-    if (it == segs_.begin()) return it;
-    auto prev = std::prev(it);
-    const Seg &l = prev->second, &r = it->second;
-    if (l.end == it->first && l.w == r.w && l.r == r.r && l.w_op == r.w_op &&
-        l.pending == r.pending) {
-      prev->second.end = r.end;
-      segs_.erase(it);
-      return prev;
-    }
-    return it;
-  }
+  Segs::iterator coalesce(Segs::iterator it);
 
   std::int64_t elem_;
   std::int64_t op_ = 0;
@@ -296,7 +199,7 @@ class Liveness {
   using Span = std::pair<std::int64_t, std::int64_t>;
   std::vector<Span, TraceAllocator<Span>> steps_;  // measured steps' first and last instants
   std::int64_t pending_ = 0;
-  bool measuring_ = false;
+  bool measuring_ = false, warm_ = false, resolving_ = false;
   int fold_ = 0;
 };
 

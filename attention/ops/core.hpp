@@ -76,6 +76,18 @@ bool skip_arithmetic() {
   else
     return false;
 }
+// Tally's count of an op (scalar-level policies count the loops they run instead).
+template <class E>
+void tally(const OpCounts& c) {
+  if constexpr (!kScalarLevel<E>) E::tally(c);
+}
+// An op's count under Tally, taken from its shape with or without its arithmetic, then
+// whether the arithmetic is off: a step without arithmetic counts what the full step would.
+template <class E>
+bool tally_skip(const OpCounts& c) {
+  tally<E>(c);
+  return skip_arithmetic<E>();
+}
 
 enum class Access { kRead, kWrite, kReadWrite };
 

@@ -40,11 +40,10 @@ void copy_to_column(const S<E>* x, MatRef<S<E>> dst, std::int64_t j) {
 template <class E>
 void exp_inplace(S<E>* x, std::int64_t n) {
   begin_op<E>(), inout<E>(x, n);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.exp = n})) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < n; ++i) x[i] = exp(x[i]);
   } else {
-    E::tally({.exp = n});
     kernels::exp_array(x, n, false, S<E>(0));
   }
 }
@@ -60,12 +59,11 @@ void exp_inplace(MatRef<S<E>> x) {
 template <class E>
 void exp_inplace(S<E>* x, std::int64_t n, const Shift<S<E>>& s) {
   begin_op<E>(), inout<E>(x, n);
-  if (skip_arithmetic<E>()) return;
   if (!s.on) return exp_inplace<E>(x, n);
+  if (tally_skip<E>({.add = n, .exp = n})) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < n; ++i) x[i] = exp(x[i] - s.c);
   } else {
-    E::tally({.add = n, .exp = n});
     kernels::exp_array(x, n, true, s.c);
   }
 }
@@ -79,13 +77,12 @@ void exp_inplace(MatRef<S<E>> x, const Shift<S<E>>& s) {
 template <class E>
 S<E> sum(const S<E>* x, std::int64_t n) {
   begin_op<E>(), in<E>(x, n);
-  if (skip_arithmetic<E>()) return S<E>(0);
+  if (tally_skip<E>({.add = n - 1})) return S<E>(0);
   if constexpr (kScalarLevel<E>) {
     S<E> acc = x[0];
     for (std::int64_t i = 1; i < n; ++i) acc += x[i];
     return acc;
   } else {
-    E::tally({.add = n - 1});
     return kernels::sum(x, n);
   }
 }
@@ -94,13 +91,12 @@ S<E> sum(const S<E>* x, std::int64_t n) {
 template <class E>
 S<E> max_value(const S<E>* x, std::int64_t n) {
   begin_op<E>(), in<E>(x, n);
-  if (skip_arithmetic<E>()) return S<E>(0);
+  if (tally_skip<E>({.other = n - 1})) return S<E>(0);
   if constexpr (kScalarLevel<E>) {
     S<E> best = x[0];
     for (std::int64_t i = 1; i < n; ++i) best = max(best, x[i]);
     return best;
   } else {
-    E::tally({.other = n - 1});
     return VecCMap<S<E>>(x, n).maxCoeff();
   }
 }
@@ -109,13 +105,12 @@ S<E> max_value(const S<E>* x, std::int64_t n) {
 template <class E>
 S<E> dot(const S<E>* a, const S<E>* b, std::int64_t n) {
   begin_op<E>(), in<E>(a, n), in<E>(b, n);
-  if (skip_arithmetic<E>()) return S<E>(0);
+  if (tally_skip<E>({.mul = n, .add = n - 1})) return S<E>(0);
   if constexpr (kScalarLevel<E>) {
     S<E> acc = a[0] * b[0];
     for (std::int64_t i = 1; i < n; ++i) acc += a[i] * b[i];
     return acc;
   } else {
-    E::tally({.mul = n, .add = n - 1});
     return VecCMap<S<E>>(a, n).dot(VecCMap<S<E>>(b, n));
   }
 }
@@ -135,7 +130,7 @@ S<E> reciprocal(S<E> a) {
 template <class E>
 void reciprocals(const S<E>* x, S<E>* y, std::int64_t n) {
   begin_op<E>(), in<E>(x, n), out<E>(y, n);
-  if (skip_arithmetic<E>()) return;
+  if (skip_arithmetic<E>()) return tally<E>({.div = n});  // the count of the loop below
   const OneOp<E> one;
   for (std::int64_t i = 0; i < n; ++i) y[i] = reciprocal<E>(x[i]);
 }
@@ -152,11 +147,10 @@ void store(S<E> a, S<E>* dst) {
 template <class E>
 void scale(S<E>* x, std::int64_t n, S<E> a) {
   begin_op<E>(), inout<E>(x, n);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = n})) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < n; ++i) x[i] *= a;
   } else {
-    E::tally({.mul = n});
     kernels::scaled_copy(x, a, x, n);
   }
 }
@@ -165,11 +159,10 @@ void scale(S<E>* x, std::int64_t n, S<E> a) {
 template <class E>
 void divide(S<E>* x, std::int64_t n, S<E> a) {
   begin_op<E>(), inout<E>(x, n);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.div = n})) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < n; ++i) x[i] /= a;
   } else {
-    E::tally({.div = n});
     kernels::quotient(x, a, n);
   }
 }
@@ -178,14 +171,13 @@ void divide(S<E>* x, std::int64_t n, S<E> a) {
 template <class E>
 void axpy(S<E> a, const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
   begin_op<E>(), in<E>(x, n), inout<E>(y, n);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = n, .add = n})) return;
   if constexpr (kScalarLevel<E>) {
     if (sign > 0)
       for (std::int64_t i = 0; i < n; ++i) y[i] += a * x[i];
     else
       for (std::int64_t i = 0; i < n; ++i) y[i] -= a * x[i];
   } else {
-    E::tally({.mul = n, .add = n});
     kernels::axpy(a, x, y, n, sign);
   }
 }
@@ -194,14 +186,13 @@ void axpy(S<E> a, const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
 template <class E>
 void add(const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
   begin_op<E>(), in<E>(x, n), inout<E>(y, n);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.add = n})) return;
   if constexpr (kScalarLevel<E>) {
     if (sign > 0)
       for (std::int64_t i = 0; i < n; ++i) y[i] += x[i];
     else
       for (std::int64_t i = 0; i < n; ++i) y[i] -= x[i];
   } else {
-    E::tally({.add = n});
     kernels::accumulate(x, y, n, sign);
   }
 }
@@ -235,14 +226,13 @@ S<E> plus(S<E> a, S<E> b) {
 template <class E>
 void offset(S<E>* x, std::int64_t n, S<E> c, int sign = +1) {
   begin_op<E>(), inout<E>(x, n);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.add = n})) return;
   if constexpr (kScalarLevel<E>) {
     if (sign > 0)
       for (std::int64_t i = 0; i < n; ++i) x[i] += c;
     else
       for (std::int64_t i = 0; i < n; ++i) x[i] -= c;
   } else {
-    E::tally({.add = n});
     VecMap<S<E>>(x, n).array() += sign > 0 ? c : -c;
   }
 }
@@ -251,11 +241,10 @@ void offset(S<E>* x, std::int64_t n, S<E> c, int sign = +1) {
 template <class E>
 void multiply(const S<E>* w, S<E>* y, std::int64_t n) {
   begin_op<E>(), in<E>(w, n), inout<E>(y, n);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = n})) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < n; ++i) y[i] *= w[i];
   } else {
-    E::tally({.mul = n});
     VecMap<S<E>>(y, n).array() *= VecCMap<S<E>>(w, n).array();
   }
 }
@@ -264,12 +253,11 @@ void multiply(const S<E>* w, S<E>* y, std::int64_t n) {
 template <class E>
 void relu_inplace(S<E>* x, std::int64_t n) {
   begin_op<E>(), inout<E>(x, n);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.other = n})) return;
   if constexpr (kScalarLevel<E>) {
     const S<E> zero(0.0);
     for (std::int64_t i = 0; i < n; ++i) x[i] = max(x[i], zero);
   } else {
-    E::tally({.other = n});
     VecMap<S<E>>(x, n) = VecMap<S<E>>(x, n).cwiseMax(S<E>(0));
   }
 }
@@ -281,7 +269,7 @@ void relu_inplace(S<E>* x, std::int64_t n) {
 template <class E>
 void gelu_inplace(S<E>* x, std::int64_t n) {
   begin_op<E>(), inout<E>(x, n);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = 4 * n, .add = 2 * n, .div = n, .exp = n})) return;
   constexpr double kCubic = 0.044715;
   const double k2 = -2.0 * std::sqrt(2.0 / 3.14159265358979323846);
   if constexpr (kScalarLevel<E>) {
@@ -294,7 +282,6 @@ void gelu_inplace(S<E>* x, std::int64_t n) {
       x[i] = x[i] / (u + one);
     }
   } else {
-    E::tally({.mul = 4 * n, .add = 2 * n, .div = n, .exp = n});
     auto a = VecMap<S<E>>(x, n).array();
     using T = S<E>;
     a = a / (kernels::exp_of((a * a * a * T(kCubic) + a) * T(k2)) + T(1));

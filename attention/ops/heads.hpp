@@ -78,7 +78,7 @@ template <class E>
 void heads_gemm_nn(MatCRef<S<E>> q, MatCRef<S<E>> k, MatRef<S<E>> a) {
   const std::int64_t h = a.rows(), n = a.cols(), dh = q.cols() / h;
   begin_op<E>(), in<E>(q), in<E>(k), out<E>(a);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = h * n * dh, .add = h * n * (dh - 1)})) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < h; ++i)
       for (std::int64_t t = 0; t < n; ++t) {
@@ -87,7 +87,6 @@ void heads_gemm_nn(MatCRef<S<E>> q, MatCRef<S<E>> k, MatRef<S<E>> a) {
         a(i, t) = acc;
       }
   } else {
-    E::tally({.mul = h * n * dh, .add = h * n * (dh - 1)});
     for (std::int64_t i = 0; i < h; ++i) {
       if (kernels::vector_matrix_fits<S<E>>(dh, n))
         kernels::vector_matrix(dh, q.data() + i * dh, k.row(i * dh).data(), k.outerStride(), n,
@@ -107,16 +106,16 @@ void heads_exp_scores(MatCRef<S<E>> q, MatCRef<S<E>> k, MatRef<S<E>> a, S<E>* su
                       const Shift<S<E>>& shift) {
   const std::int64_t h = a.rows(), n = a.cols(), dh = q.cols() / h;
   begin_op<E>(), in<E>(q), in<E>(k), out<E>(a), out<E>(sums, h);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = h * n * dh,
+                     .add = h * n * (dh - 1) + h * (n - 1) + (shift.on ? h * n : 0),
+                     .exp = h * n}))
+    return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     heads_gemm_nn<E>(q, k, a);
     exp_inplace<E>(a.data(), h * n, shift);
     row_sums<E>(a, sums);
   } else {
-    E::tally({.mul = h * n * dh,
-              .add = h * n * (dh - 1) + h * (n - 1) + (shift.on ? h * n : 0),
-              .exp = h * n});
     const bool fits = kernels::vector_matrix_fits<S<E>>(dh, n);
     for (std::int64_t i = 0; i < h; ++i) {
       if (fits) {
@@ -143,7 +142,7 @@ template <class E>
 void heads_gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> v, MatRef<S<E>> out) {
   const std::int64_t h = a.rows(), n = a.cols(), d = out.cols(), dh = d / h;
   begin_op<E>(), in<E>(a), in<E>(v), ops::out<E>(out);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = d * n, .add = d * (n - 1)})) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t r = 0; r < d; ++r) {
       S<E> acc = a(r / dh, 0) * v(r, 0);
@@ -151,7 +150,6 @@ void heads_gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> v, MatRef<S<E>> out) {
       out(0, r) = acc;
     }
   } else {
-    E::tally({.mul = d * n, .add = d * (n - 1)});
     if (d * n <= kernels::kMatrixVectorMaxElements<S<E>>)
       kernels::heads_matrix_vector(n, dh, d, a.data(), a.outerStride(), v.data(), v.outerStride(),
                                    out.data());
@@ -182,7 +180,7 @@ void heads_gemm_lm(MatCRef<S<E>> a, MatCRef<S<E>> x, MatRef<S<E>> y, std::int64_
   begin_op<E>(), in<E>(a.middleRows(first * m, count * m));
   for (std::int64_t l = 0; l < m; ++l)  // the heads' rows of each landmark
     in<E>(x.middleRows(l * h + first, count)), out<E>(y.middleRows(l * h + first, count));
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = count * m * m * n, .add = count * m * (m - 1) * n})) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     for (std::int64_t i = first; i < first + count; ++i)
@@ -190,7 +188,6 @@ void heads_gemm_lm(MatCRef<S<E>> a, MatCRef<S<E>> x, MatRef<S<E>> y, std::int64_
                  Eigen::Map<Mat<S<E>>, 0, Eigen::OuterStride<>>(y.data() + i * ldy, m, n,
                                                                 Eigen::OuterStride<>(h * ldy)));
   } else {
-    E::tally({.mul = count * m * m * n, .add = count * m * (m - 1) * n});
     const bool fits = kernels::vector_matrix_fits<S<E>>(m, n);
     for (std::int64_t i = first; i < first + count; ++i)
       for (std::int64_t l = 0; l < m; ++l) {
@@ -213,14 +210,13 @@ void heads_slide_sums(std::int64_t h, const S<E>* a_old, const S<E>* a_new, cons
   const std::int64_t rows = y.rows(), r = rows / h, dv = y.cols();
   begin_op<E>(), in<E>(a_old, rows), in<E>(a_new, rows), in<E>(v_old, h * dv);
   in<E>(v_new, h * dv), inout<E>(sums, rows), inout<E>(y);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = 2 * rows * dv, .add = 2 * rows * dv + 2 * rows})) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     for (std::int64_t i = 0; i < h; ++i)
       slide_sums<E>(a_old + i * r, a_new + i * r, v_old + i * dv, v_new + i * dv, sums + i * r,
                     y.middleRows(i * r, r));
   } else {
-    E::tally({.mul = 2 * rows * dv, .add = 2 * rows * dv + 2 * rows});
     VecMap<S<E>> sm(sums, rows);
     sm = sm - VecCMap<S<E>>(a_old, rows) + VecCMap<S<E>>(a_new, rows);
     for (std::int64_t j = 0; j < rows; ++j) {
@@ -254,7 +250,7 @@ void heads_retro_update_cols(std::int64_t n, std::int64_t j, MatCRef<S<E>> xt, M
     out<E>(e_new.middleCols(from, cols)), inout<E>(sums.middleCols(from, cols));
     inout<E>(yt.middleCols(from, cols));
   }
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>(retro_counts(h * (n - 1), dh, dv, s.on))) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     for (std::int64_t i = 0; i < h; ++i) {
@@ -268,7 +264,6 @@ void heads_retro_update_cols(std::int64_t n, std::int64_t j, MatCRef<S<E>> xt, M
       if (j + 1 < n) run(j + 1, n - j - 1);
     }
   } else {
-    E::tally(retro_counts(h * (n - 1), dh, dv, s.on));
     if (n < 2) return;
     const auto row = [](auto&& m, std::int64_t i) { return m.data() + i * m.outerStride(); };
     const auto col = [&](const auto& m, std::int64_t i) {
@@ -294,7 +289,7 @@ void heads_scale_rows_into(MatCRef<S<E>> src, MatCRef<S<E>> s, std::int64_t olde
                            MatRef<S<E>> dst) {
   const std::int64_t h = s.rows(), r = dst.rows(), d = dst.cols(), dh = d / h;
   begin_op<E>(), in<E>(src.leftCols(r)), in<E>(s.leftCols(r)), out<E>(dst);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = r * d})) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     for (std::int64_t i = 0; i < h; ++i) {
@@ -307,7 +302,6 @@ void heads_scale_rows_into(MatCRef<S<E>> src, MatCRef<S<E>> s, std::int64_t olde
       if (oldest > 0) run(0, oldest, r - oldest);
     }
   } else {
-    E::tally({.mul = r * d});
     if (src.cols() >= kernels::padded_cols<S<E>>(r) && s.cols() >= kernels::padded_cols<S<E>>(r))
       kernels::scale_transpose_heads(r, d, dh, src.data(), src.outerStride(), s.data(),
                                      s.outerStride(), oldest, dst.data(), dst.outerStride());
@@ -341,7 +335,9 @@ template <class E>
 void heads_key_exp(MatCRef<S<E>> k, S<E> a, const Shift<S<E>>& shift, MatRef<S<E>> u) {
   const std::int64_t h = u.rows(), m = u.cols(), dh = k.cols() / h;
   begin_op<E>(), in<E>(k), inout<E>(u);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>(
+          {.mul = h * (dh + 1), .add = h * (dh - 1) + h * m + (shift.on ? h : 0), .exp = h * m}))
+    return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     for (std::int64_t i = 0; i < h; ++i) {
@@ -351,7 +347,6 @@ void heads_key_exp(MatCRef<S<E>> k, S<E> a, const Shift<S<E>>& shift, MatRef<S<E
       exp_inplace<E>(&u(i, 0), m, Shift<S<E>>{true, offset});
     }
   } else {
-    E::tally({.mul = h * (dh + 1), .add = h * (dh - 1) + h * m + (shift.on ? h : 0), .exp = h * m});
     for (std::int64_t i = 0; i < h; ++i) {
       const VecCMap<S<E>> ki(k.data() + i * dh, dh);
       S<E> offset = ki.dot(ki) * a;
@@ -369,7 +364,7 @@ template <class E>
 void heads_max_exp(MatRef<S<E>> u) {
   const std::int64_t h = u.rows(), m = u.cols();
   begin_op<E>(), inout<E>(u);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.add = h * m, .exp = h * m, .other = h * (m - 1)})) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     for (std::int64_t i = 0; i < h; ++i) {
@@ -377,7 +372,6 @@ void heads_max_exp(MatRef<S<E>> u) {
       exp_inplace<E>(&u(i, 0), m, Shift<S<E>>{true, top});
     }
   } else {
-    E::tally({.add = h * m, .exp = h * m, .other = h * (m - 1)});
     for (std::int64_t i = 0; i < h; ++i) {
       const S<E> top = u.row(i).maxCoeff();
       u.row(i).array() -= top;

@@ -272,12 +272,11 @@ void heads_panels_attention(std::int64_t n, std::int64_t dh, std::int64_t h, con
       for (std::int64_t r = first; r < first + rows; ++r)
         in<E>(q + n * dh * i + (oldest + r) % n * dh * B, dh * B);
     });
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>)
-    E::tally({.mul = h * rows * (2 * dh + 2 * n * dh),
-              .add = h * rows * (n * (dh - 1) + (n - 1) + dh * (n - 1)),
-              .div = h * rows,
-              .exp = h * rows * n});
+  if (tally_skip<E>({.mul = h * rows * (2 * dh + 2 * n * dh),
+                     .add = h * rows * (n * (dh - 1) + (n - 1) + dh * (n - 1)),
+                     .div = h * rows,
+                     .exp = h * rows * n}))
+    return;
   constexpr std::int64_t kQ = detail::kAttQueries;
   detail::for_head_packets<S<E>>(h, [&]<class X>(std::int64_t i) {
     const std::int64_t panel = n * dh * i;  // the panels of heads [i, i + B)
@@ -416,12 +415,11 @@ void heads_panels_single(std::int64_t n, std::int64_t dh, std::int64_t h, const 
   eigen_assert(dh >= 1 && dh <= kSingleQueryMaxWidth);  // with_width has a kernel for each
   begin_op<E>(), in<E>(q, h * dh), in<E>(k, n * dh * h), in<E>(v, n * dh * h);
   out<E>(dst), out<E>(work, heads_single_scratch<E>(dh));
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>)
-    E::tally({.mul = h * (2 * dh + 2 * n * dh),
-              .add = h * (n * (dh - 1) + (n - 1) + dh * (n - 1) + (shift.on ? n : 0)),
-              .div = h,
-              .exp = h * n});
+  if (tally_skip<E>({.mul = h * (2 * dh + 2 * n * dh),
+                     .add = h * (n * (dh - 1) + (n - 1) + dh * (n - 1) + (shift.on ? n : 0)),
+                     .div = h,
+                     .exp = h * n}))
+    return;
   detail::single_query_heads<true, E>(n, dh, h, q, k, v, s, shift, dst.data(), nullptr, work);
 }
 
@@ -438,11 +436,10 @@ void heads_panels_row(std::int64_t n, std::int64_t dh, std::int64_t h, const S<E
   eigen_assert(dh >= 1 && dh <= kSingleQueryMaxWidth);
   begin_op<E>(), in<E>(q, h * dh), in<E>(k, n * dh * h), in<E>(v, n * dh * h);
   out<E>(dst), out<E>(sums, h), out<E>(work, heads_single_scratch<E>(dh));
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>)
-    E::tally({.mul = h * 2 * n * dh,
-              .add = h * (n * (dh - 1) + (n - 1) + dh * (n - 1) + (shift.on ? n : 0)),
-              .exp = h * n});
+  if (tally_skip<E>({.mul = h * 2 * n * dh,
+                     .add = h * (n * (dh - 1) + (n - 1) + dh * (n - 1) + (shift.on ? n : 0)),
+                     .exp = h * n}))
+    return;
   detail::single_query_heads<false, E>(n, dh, h, q, k, v, S<E>(1), shift, dst.data(), sums, work);
 }
 

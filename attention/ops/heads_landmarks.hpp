@@ -25,7 +25,7 @@ void segment_mean_cols(MatCRef<S<E>> x, std::int64_t first, std::int64_t count, 
   const std::int64_t run = std::min(count, n - start), wrapped = count - run;
   begin_op<E>(), in<E>(x.middleCols(start, run)), out<E>(y, rows);
   if (wrapped > 0) in<E>(x.leftCols(wrapped));
-  if (skip_arithmetic<E>()) return;
+  if (skip_arithmetic<E>()) return tally<E>({.add = (count - 1) * rows, .div = rows});
   const OneOp<E> one;  // the sums of the runs, their joins and the divisions
   if constexpr (!kScalarLevel<E>)
     if (wrapped > 0) E::tally({.add = rows});
@@ -45,8 +45,7 @@ template <class E>
 void heads_minor_gram(MatCRef<S<E>> x, MatCRef<S<E>> z, std::int64_t h, S<E>* y) {
   const std::int64_t m = x.rows(), dh = x.cols() / h;
   begin_op<E>(), in<E>(x), in<E>(z), out<E>(y, h * m * m);
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>) E::tally({.mul = h * m * m * dh, .add = h * m * m * (dh - 1)});
+  if (tally_skip<E>({.mul = h * m * m * dh, .add = h * m * m * (dh - 1)})) return;
   for (std::int64_t a = 0; a < m; ++a)
     for (std::int64_t b = 0; b < m; ++b)
       for (std::int64_t i = 0; i < h; ++i) {
@@ -63,9 +62,8 @@ void heads_minor_gram(MatCRef<S<E>> x, MatCRef<S<E>> z, std::int64_t h, S<E>* y)
 template <class E>
 void heads_minor_pinv_start(std::int64_t m, std::int64_t h, const S<E>* x, S<E>* z, S<E>* scale) {
   begin_op<E>(), in<E>(x, h * m * m), out<E>(z, h * m * m), out<E>(scale, h);
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>)
-    E::tally({.mul = h * m * m, .add = h * m * (m - 1), .div = h, .other = h * (m - 1)});
+  if (tally_skip<E>({.mul = h * m * m, .add = h * m * (m - 1), .div = h, .other = h * (m - 1)}))
+    return;
   using std::max;
   for (std::int64_t b = 0; b < m; ++b) {  // column sums of x_i, the largest in scale
     S<E>* col = z + b * h;                // scratch: row b of z, written over below
@@ -85,8 +83,7 @@ void heads_minor_pinv_start(std::int64_t m, std::int64_t h, const S<E>* x, S<E>*
 template <class E>
 void heads_minor_shifted_negation(std::int64_t m, std::int64_t h, const S<E>* x, S<E> c, S<E>* y) {
   begin_op<E>(), in<E>(x, h * m * m), out<E>(y, h * m * m);
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>) E::tally({.add = h * m * m});
+  if (tally_skip<E>({.add = h * m * m})) return;
   for (std::int64_t a = 0; a < m; ++a)
     for (std::int64_t b = 0; b < m; ++b) {
       const S<E>* xab = x + (a * m + b) * h;

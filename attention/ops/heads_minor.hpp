@@ -104,8 +104,7 @@ template <class E>
 void heads_minor_gemm(std::int64_t r, std::int64_t k, std::int64_t c, std::int64_t h, const S<E>* x,
                       const S<E>* z, S<E>* y) {
   begin_op<E>(), in<E>(x, h * r * k), in<E>(z, h * k * c), out<E>(y, h * r * c);
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>) E::tally({.mul = h * r * c * k, .add = h * r * c * (k - 1)});
+  if (tally_skip<E>({.mul = h * r * c * k, .add = h * r * c * (k - 1)})) return;
   detail::heads_minor_product<E>(r, k, c, h, x, z, c, 1, y);
 }
 
@@ -115,8 +114,7 @@ template <class E>
 void heads_minor_gemm_nt(std::int64_t r, std::int64_t k, std::int64_t c, std::int64_t h,
                          const S<E>* x, const S<E>* z, S<E>* y) {
   begin_op<E>(), in<E>(x, h * r * k), in<E>(z, h * c * k), out<E>(y, h * r * c);
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>) E::tally({.mul = h * r * c * k, .add = h * r * c * (k - 1)});
+  if (tally_skip<E>({.mul = h * r * c * k, .add = h * r * c * (k - 1)})) return;
   detail::heads_minor_product<E>(r, k, c, h, x, z, 1, k, y);
 }
 
@@ -126,8 +124,7 @@ template <class E>
 void heads_minor_row_sums(std::int64_t r, std::int64_t c, std::int64_t h, const S<E>* x,
                           S<E>* sums) {
   begin_op<E>(), in<E>(x, h * r * c), out<E>(sums, h * r);
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>) E::tally({.add = h * r * (c - 1)});
+  if (tally_skip<E>({.add = h * r * (c - 1)})) return;
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
     for (std::int64_t a = 0; a < r; ++a) {
@@ -145,9 +142,7 @@ template <class E>
 void heads_minor_normalize_rows(std::int64_t r, std::int64_t c, std::int64_t h, S<E>* x,
                                 S<E>* sums) {
   begin_op<E>(), inout<E>(x, h * r * c), out<E>(sums, h * r);
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>)
-    E::tally({.mul = h * r * c, .add = h * r * (c - 1), .div = h * r});
+  if (tally_skip<E>({.mul = h * r * c, .add = h * r * (c - 1), .div = h * r})) return;
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
     for (std::int64_t a = 0; a < r; ++a) {
@@ -167,8 +162,7 @@ template <class E>
 void heads_minor_scale_rows(std::int64_t r, std::int64_t c, std::int64_t h, const S<E>* x,
                             const S<E>* s, S<E>* y) {
   begin_op<E>(), in<E>(x, h * r * c), in<E>(s, h * r), out<E>(y, h * r * c);
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>) E::tally({.mul = h * r * c});
+  if (tally_skip<E>({.mul = h * r * c})) return;
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
     for (std::int64_t a = 0; a < r; ++a) {
@@ -212,9 +206,8 @@ void heads_minor_retro_update(std::int64_t r, std::int64_t dh, std::int64_t dv, 
   begin_op<E>(), in<E>(x, h * r * dh), in<E>(k_old, h * dh), in<E>(k_new, h * dh);
   in<E>(v_old, h * dv), in<E>(v_new, h * dv), out<E>(e_old, h * r), out<E>(e_new, h * r);
   inout<E>(sums, h * r), inout<E>(y, h * r * dv);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>(retro_counts(h * r, dh, dv, s.on))) return;
   const OneOp<E> one;  // the exponentials' ops at the scalar level
-  if constexpr (!kScalarLevel<E>) E::tally(retro_counts(h * r, dh, dv, s.on));
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
     for (std::int64_t a = 0; a < r; ++a) {  // both dot products of a row in one pass
@@ -241,9 +234,7 @@ void heads_minor_slide_sums(std::int64_t r, std::int64_t dv, std::int64_t h, con
                             S<E>* y) {
   begin_op<E>(), in<E>(a_old, h * r), in<E>(a_new, h * r), in<E>(v_old, h * dv);
   in<E>(v_new, h * dv), inout<E>(sums, h * r), inout<E>(y, h * r * dv);
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>)
-    E::tally({.mul = 2 * h * r * dv, .add = 2 * h * r * dv + 2 * h * r});
+  if (tally_skip<E>({.mul = 2 * h * r * dv, .add = 2 * h * r * dv + 2 * h * r})) return;
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
     for (std::int64_t a = 0; a < r; ++a)
@@ -261,8 +252,7 @@ void heads_minor_enter(std::int64_t r, std::int64_t dv, std::int64_t h, const S<
                        const S<E>* v, S<E>* sums, S<E>* y) {
   begin_op<E>(), in<E>(a, h * r), in<E>(v, h * dv), inout<E>(sums, h * r);
   inout<E>(y, h * r * dv);
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>) E::tally({.mul = h * r * dv, .add = h * r + h * r * dv});
+  if (tally_skip<E>({.mul = h * r * dv, .add = h * r + h * r * dv})) return;
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
     for (std::int64_t b = 0; b < r; ++b) {
@@ -283,8 +273,7 @@ template <class E>
 void heads_minor_gemm_nt_shared(std::int64_t k, std::int64_t c, std::int64_t h, const S<E>* x,
                                 MatCRef<S<E>> w, S<E>* u) {
   begin_op<E>(), in<E>(x, h * k), in<E>(w), out<E>(u, h * c);
-  if (skip_arithmetic<E>()) return;
-  if constexpr (!kScalarLevel<E>) E::tally({.mul = h * c * k, .add = h * c * (k - 1)});
+  if (tally_skip<E>({.mul = h * c * k, .add = h * c * (k - 1)})) return;
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
     const auto columns = [=]<int N>(std::int64_t b) {  // N independent chains, as in products
@@ -307,10 +296,11 @@ template <class E>
 void heads_minor_key_exp(std::int64_t m, std::int64_t dh, std::int64_t h, const S<E>* k, S<E> a,
                          const Shift<S<E>>& shift, S<E>* u) {
   begin_op<E>(), in<E>(k, h * dh), inout<E>(u, h * m);
-  if (skip_arithmetic<E>()) return;
+  if (skip_arithmetic<E>())  // the count of the arithmetic below
+    return tally<E>(
+        {.mul = h * (dh + 1), .add = h * (dh - 1) + h * m + (shift.on ? h : 0), .exp = h * m});
   const OneOp<E> one;  // the exponentials' op at the scalar level
-  if constexpr (!kScalarLevel<E>)
-    E::tally({.mul = h * (dh + 1), .add = h * (dh - 1) + h * m + (shift.on ? h : 0)});
+  tally<E>({.mul = h * (dh + 1), .add = h * (dh - 1) + h * m + (shift.on ? h : 0)});
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
     A offset = at<A>(k + i) * at<A>(k + i);
@@ -327,9 +317,10 @@ void heads_minor_key_exp(std::int64_t m, std::int64_t dh, std::int64_t h, const 
 template <class E>
 void heads_minor_max_exp(std::int64_t m, std::int64_t h, S<E>* u) {
   begin_op<E>(), inout<E>(u, h * m);
-  if (skip_arithmetic<E>()) return;
+  if (skip_arithmetic<E>())  // the count of the arithmetic below
+    return tally<E>({.add = h * m, .exp = h * m, .other = h * (m - 1)});
   const OneOp<E> one;  // the exponentials' op at the scalar level
-  if constexpr (!kScalarLevel<E>) E::tally({.add = h * m, .other = h * (m - 1)});
+  tally<E>({.add = h * m, .other = h * (m - 1)});
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
     A top = at<A>(u + i);

@@ -147,7 +147,9 @@ void heads_attend_cols(MatCRef<S<E>> ut, MatCRef<S<E>> s, MatCRef<S<E>> z, std::
                        MatRef<S<E>> den, MatRef<S<E>> dst) {
   const std::int64_t h = den.rows(), m = ut.rows() / h, r = dst.rows(), d = dst.cols(), dh = d / h;
   begin_op<E>(), in<E>(ut.leftCols(r)), in<E>(s), in<E>(z), out<E>(den.leftCols(r)), out<E>(dst);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>(
+          {.mul = h * r * (dh * m + m + dh), .add = h * r * (dh + 1) * (m - 1), .div = h * r}))
+    return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     for (std::int64_t i = 0; i < h; ++i) {
@@ -163,7 +165,6 @@ void heads_attend_cols(MatCRef<S<E>> ut, MatCRef<S<E>> s, MatCRef<S<E>> z, std::
       scale_rows<E>(dst.middleCols(i * dh, dh), den_i);
     }
   } else {
-    E::tally({.mul = h * r * (dh * m + m + dh), .add = h * r * (dh + 1) * (m - 1), .div = h * r});
     const std::int64_t c = kernels::padded_cols<S<E>>(r);
     if (ut.cols() >= c && den.cols() >= c) {
       kernels::heads_feature_reciprocals(h, m, c, ut.data(), ut.outerStride(), z.data(),
@@ -203,7 +204,10 @@ void heads_key_exp_cols(MatCRef<S<E>> k, S<E> a, std::int64_t h, std::int64_t fi
   const std::int64_t m = u.rows() / h, dh = k.rows() / h, last = first + count;
   begin_op<E>(), in<E>(k.block(first * dh, 0, count * dh, r)), out<E>(off.leftCols(r));
   for (std::int64_t l = 0; l < m; ++l) inout<E>(u.block(l * h + first, 0, count, r));
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = count * r * (dh + 1),
+                     .add = count * r * (dh - 1) + count * r * m,
+                     .exp = count * r * m}))
+    return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     Mat<S<E>> ki(1, dh);
@@ -215,9 +219,6 @@ void heads_key_exp_cols(MatCRef<S<E>> k, S<E> a, std::int64_t h, std::int64_t fi
           exp_inplace<E>(&u(l * h + i, t), 1, Shift<S<E>>{true, offset});
       }
   } else {
-    E::tally({.mul = count * r * (dh + 1),
-              .add = count * r * (dh - 1) + count * r * m,
-              .exp = count * r * m});
     VecMap<S<E>> o(off.data(), r);
     for (std::int64_t i = first; i < last; ++i) {
       o = VecCMap<S<E>>(k.row(i * dh).data(), r).array().square();
@@ -241,7 +242,7 @@ template <class E>
 void heads_max_exp_cols(std::int64_t h, std::int64_t r, MatRef<S<E>> u, MatRef<S<E>> top) {
   const std::int64_t m = u.rows() / h;
   begin_op<E>(), inout<E>(u.leftCols(r)), out<E>(top.leftCols(r));
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.add = h * r * m, .exp = h * r * m, .other = h * r * (m - 1)})) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     Mat<S<E>> x(1, m);
@@ -252,7 +253,6 @@ void heads_max_exp_cols(std::int64_t h, std::int64_t r, MatRef<S<E>> u, MatRef<S
         for (std::int64_t l = 0; l < m; ++l) u(i * m + l, t) = x(0, l);
       }
   } else {
-    E::tally({.add = h * r * m, .exp = h * r * m, .other = h * r * (m - 1)});
     VecMap<S<E>> best(top.data(), r);
     for (std::int64_t i = 0; i < h; ++i) {
       best = VecCMap<S<E>>(&u(i * m, 0), r);

@@ -203,7 +203,7 @@ template <class E>
 void heads_ring_gemm_nn(MatCRef<S<E>> w, MatCRef<S<E>> b, std::int64_t oldest, MatRef<S<E>> out) {
   const std::int64_t r = out.rows(), d = out.cols(), dh = b.cols(), h = d / dh, m = b.rows() / h;
   begin_op<E>(), in<E>(w), in<E>(b), ops::out<E>(out);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = r * d * m, .add = r * d * (m - 1)})) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     for (std::int64_t i = 0; i < h; ++i) {
@@ -215,7 +215,6 @@ void heads_ring_gemm_nn(MatCRef<S<E>> w, MatCRef<S<E>> b, std::int64_t oldest, M
       if (oldest > 0) run(0, oldest, r - oldest);
     }
   } else {
-    E::tally({.mul = r * d * m, .add = r * d * (m - 1)});
     const kernels::HeadsOperands<S<E>, kernels::UnitStride> o{
         w.data(), w.outerStride(), m, {}, b.data(), b.outerStride(), m * b.outerStride()};
     kernels::ring_heads_gemm(r, h, m, dh, o, oldest, out.data(), out.outerStride());
@@ -235,7 +234,7 @@ void heads_ring_gemm_lm(MatCRef<S<E>> wt, MatCRef<S<E>> b, std::int64_t oldest, 
   begin_op<E>(), in<E>(b.middleCols(first * dh, count * dh));
   ops::out<E>(out.middleCols(first * dh, count * dh));
   for (std::int64_t l = 0; l < m; ++l) in<E>(wt.block(l * h + first, 0, count, r));  // their rows
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = r * count * dh * m, .add = r * count * dh * (m - 1)})) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     using Strided = Eigen::Map<const Mat<S<E>>, 0, Eigen::OuterStride<>>;
@@ -249,7 +248,6 @@ void heads_ring_gemm_lm(MatCRef<S<E>> wt, MatCRef<S<E>> b, std::int64_t oldest, 
       if (oldest > 0) run(0, oldest, r - oldest);
     }
   } else {
-    E::tally({.mul = r * count * dh * m, .add = r * count * dh * (m - 1)});
     const kernels::HeadsOperands<S<E>, std::int64_t> o{
         wt.data() + first * ld, 1, ld, h * ld, b.data() + first * dh, b.outerStride(), dh};
     kernels::ring_heads_gemm(r, count, m, dh, o, oldest, out.data() + first * dh,

@@ -144,7 +144,7 @@ template <class E>
 void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
   const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();
   begin_op<E>(), in<E>(a), in<E>(b), out<E>(c);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = r * n * k, .add = r * n * (k - 1)})) return;
   if constexpr (kScalarLevel<E>) {
     const auto at = [&](std::int64_t i, std::int64_t l) { return trans_a ? a(l, i) : a(i, l); };
     const auto bt = [&](std::int64_t l, std::int64_t j) { return trans_b ? b(j, l) : b(l, j); };
@@ -155,7 +155,6 @@ void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S
         c(i, j) = acc;
       }
   } else {
-    E::tally({.mul = r * n * k, .add = r * n * (k - 1)});
     if (r == 1 && !trans_a) return row_product<S<E>>(trans_b, a, b, c);
     if constexpr (!E::kCounting)  // the timed build alone: counts never see threads
       if (split_product<S<E>>(trans_a, trans_b, a, b, c)) return;

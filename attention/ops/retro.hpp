@@ -58,7 +58,7 @@ void retro_update(MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new, const S
   const std::int64_t r = x.rows(), d = x.cols(), dv = y.cols();
   begin_op<E>(), in<E>(x), in<E>(k_old, d), in<E>(k_new, d), in<E>(v_old, dv), in<E>(v_new, dv);
   out<E>(e_old, r), out<E>(e_new, r), inout<E>(sums, r), inout<E>(y);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>(retro_counts(r, d, dv, s.on))) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     using Row = Eigen::Map<Mat<S<E>>>;
@@ -71,7 +71,6 @@ void retro_update(MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new, const S
       axpy<E>(e_new[i], v_new, &y(i, 0), dv, +1);
     }
   } else {
-    E::tally(retro_counts(r, d, dv, s.on));
     for (std::int64_t i = 0; i < r; ++i)  // both dot products while x_i is in L1
       kernels::dot2(x.row(i).data(), k_old, k_new, d, &e_old[i], &e_new[i]);
     retro_exp_sums<E>(e_old, e_new, sums, r, s);
@@ -91,7 +90,7 @@ void slide_sums(const S<E>* a_old, const S<E>* a_new, const S<E>* v_old, const S
   const std::int64_t r = y.rows(), dv = y.cols();
   begin_op<E>(), in<E>(a_old, r), in<E>(a_new, r), in<E>(v_old, dv), in<E>(v_new, dv);
   inout<E>(sums, r), inout<E>(y);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = 2 * r * dv, .add = 2 * r * dv + 2 * r})) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     add<E>(a_old, sums, r, -1);
@@ -101,7 +100,6 @@ void slide_sums(const S<E>* a_old, const S<E>* a_new, const S<E>* v_old, const S
       axpy<E>(a_new[i], v_new, &y(i, 0), dv, +1);
     }
   } else {
-    E::tally({.mul = 2 * r * dv, .add = 2 * r * dv + 2 * r});
     VecMap<S<E>> sm(sums, r);
     sm = sm - VecCMap<S<E>>(a_old, r) + VecCMap<S<E>>(a_new, r);
     for (std::int64_t i = 0; i < r; ++i)
@@ -122,7 +120,7 @@ void retro_update_cols(MatCRef<S<E>> xt, MatCRef<S<E>> k_old, MatCRef<S<E>> k_ne
   using Row = Eigen::Map<Mat<S<E>>>;
   begin_op<E>(), in<E>(xt), in<E>(k_old), in<E>(k_new), in<E>(v_old), in<E>(v_new);
   out<E>(e_old, r), out<E>(e_new, r), inout<E>(sums, r), inout<E>(yt);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>(retro_counts(r, d, dv, s.on))) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     gemm_tn<E>(k_old, xt, Row(e_old, 1, r));
@@ -134,7 +132,6 @@ void retro_update_cols(MatCRef<S<E>> xt, MatCRef<S<E>> k_old, MatCRef<S<E>> k_ne
         yt(l, i) += e_new[i] * v_new(l, 0);
       }
   } else {
-    E::tally(retro_counts(r, d, dv, s.on));
     VecMap<S<E>> eo(e_old, r), en(e_new, r);
     eo = k_old(0, 0) * xt.row(0).transpose();  // both dot products in one pass over xt
     en = k_new(0, 0) * xt.row(0).transpose();

@@ -15,7 +15,7 @@ namespace cosda::ops {
 template <class E>
 void row_sums(MatCRef<S<E>> x, S<E>* out) {
   begin_op<E>(), in<E>(x), ops::out<E>(out, x.rows());
-  if (skip_arithmetic<E>()) return;
+  if (skip_arithmetic<E>()) return tally<E>({.add = x.rows() * (x.cols() - 1)});  // the loop's
   const OneOp<E> one;
   for (std::int64_t i = 0; i < x.rows(); ++i) out[i] = sum<E>(x.row(i).data(), x.cols());
 }
@@ -25,13 +25,12 @@ void row_sums(MatCRef<S<E>> x, S<E>* out) {
 template <class E>
 void exp_row_sums(MatRef<S<E>> x, S<E>* out) {
   begin_op<E>(), inout<E>(x), ops::out<E>(out, x.rows());
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.add = x.rows() * (x.cols() - 1), .exp = x.rows() * x.cols()})) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     exp_inplace<E>(x);
     row_sums<E>(x, out);
   } else {
-    E::tally({.add = x.rows() * (x.cols() - 1), .exp = x.rows() * x.cols()});
     for (std::int64_t i = 0; i < x.rows(); ++i)
       out[i] = kernels::exp_sum(x.row(i).data(), x.cols(), false, S<E>(0));
   }
@@ -41,7 +40,7 @@ void exp_row_sums(MatRef<S<E>> x, S<E>* out) {
 template <class E>
 void scale_rows(MatRef<S<E>> x, const S<E>* s) {
   begin_op<E>(), in<E>(s, x.rows()), inout<E>(x);
-  if (skip_arithmetic<E>()) return;
+  if (skip_arithmetic<E>()) return tally<E>({.mul = x.rows() * x.cols()});  // the loop's
   const OneOp<E> one;
   for (std::int64_t i = 0; i < x.rows(); ++i) scale<E>(&x(i, 0), x.cols(), s[i]);
 }
@@ -50,12 +49,11 @@ void scale_rows(MatRef<S<E>> x, const S<E>* s) {
 template <class E>
 void scale_into(MatCRef<S<E>> src, S<E> a, MatRef<S<E>> dst) {
   begin_op<E>(), in<E>(src), out<E>(dst);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = src.rows() * src.cols()})) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < src.rows(); ++i)
       for (std::int64_t j = 0; j < src.cols(); ++j) dst(i, j) = src(i, j) * a;
   } else {
-    E::tally({.mul = src.rows() * src.cols()});
     if (src.outerStride() == src.cols() && dst.outerStride() == dst.cols())
       return kernels::scaled_copy(src.data(), a, dst.data(), src.size());  // stored whole
     for (std::int64_t i = 0; i < src.rows(); ++i)
@@ -71,13 +69,12 @@ void scale_rows_into(MatCRef<S<E>> src, const S<E>* s, MatRef<S<E>> dst,
                      bool src_transposed = false) {
   const std::int64_t r = dst.rows(), c = dst.cols();
   begin_op<E>(), in<E>(s, r), in<E>(src), out<E>(dst);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = r * c})) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < r; ++i)
       for (std::int64_t j = 0; j < c; ++j)
         dst(i, j) = (src_transposed ? src(j, i) : src(i, j)) * s[i];
   } else {
-    E::tally({.mul = r * c});
     if (!src_transposed) {
       for (std::int64_t i = 0; i < r; ++i)
         kernels::scaled_copy(src.row(i).data(), s[i], dst.row(i).data(), c);
@@ -111,12 +108,11 @@ template <class E>
 void shifted_negation(MatCRef<S<E>> x, S<E> c, MatRef<S<E>> out) {
   const std::int64_t r = x.rows();
   begin_op<E>(), in<E>(x), ops::out<E>(out);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.add = r * r})) return;
   if constexpr (kScalarLevel<E>) {
     for (std::int64_t i = 0; i < r; ++i)
       for (std::int64_t j = 0; j < r; ++j) out(i, j) = i == j ? c - x(i, j) : -x(i, j);
   } else {
-    E::tally({.add = r * r});
     // Loops: an m x m Eigen expression dispatches at run time, for a few dozen additions.
     for (std::int64_t i = 0; i < r; ++i) {
       const S<E>* xi = x.row(i).data();
@@ -132,7 +128,7 @@ template <class E>
 S<E> max_col_sum(MatCRef<S<E>> x) {
   const std::int64_t r = x.rows(), c = x.cols();
   begin_op<E>(), in<E>(x);
-  if (skip_arithmetic<E>()) return S<E>(0);
+  if (tally_skip<E>({.add = c * (r - 1), .other = c - 1})) return S<E>(0);
   if constexpr (kScalarLevel<E>) {
     S<E> best;
     for (std::int64_t j = 0; j < c; ++j) {
@@ -142,7 +138,6 @@ S<E> max_col_sum(MatCRef<S<E>> x) {
     }
     return best;
   } else {
-    E::tally({.add = c * (r - 1), .other = c - 1});
     return x.colwise().sum().maxCoeff();
   }
 }

@@ -23,14 +23,14 @@ S<E> exp_scores(MatCRef<S<E>> q, MatCRef<S<E>> k, bool k_by_column, MatRef<S<E>>
   using T = S<E>;
   const std::int64_t n = a.cols(), d = q.cols();
   begin_op<E>(), in<E>(q), in<E>(k), out<E>(a);
-  if (skip_arithmetic<E>()) return T(0);
+  if (tally_skip<E>({.mul = n * d, .add = n * (d - 1) + (n - 1) + (shift.on ? n : 0), .exp = n}))
+    return T(0);
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     gemm<E>(false, !k_by_column, q, k, a);
     exp_inplace<E>(a.data(), n, shift);
     return sum<E>(a.data(), n);
   } else {
-    E::tally({.mul = n * d, .add = n * (d - 1) + (n - 1) + (shift.on ? n : 0), .exp = n});
     if (k_by_column && kernels::vector_matrix_fits<T>(d, n))
       return kernels::exp_vector_matrix(d, q.data(), k.data(), k.outerStride(), n, a.data(),
                                         shift.on, shift.c);
@@ -51,14 +51,13 @@ void weighted_average(MatCRef<S<E>> a, S<E> s, MatCRef<S<E>> v, bool v_by_column
   using T = S<E>;
   const std::int64_t n = a.cols(), d = out.cols();
   begin_op<E>(), in<E>(a), in<E>(v), ops::out<E>(out);
-  if (skip_arithmetic<E>()) return;
+  if (tally_skip<E>({.mul = n * d + d, .add = (n - 1) * d, .div = 1})) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     const T inv = reciprocal<E>(s);
     gemm<E>(false, v_by_column, a, v, out);
     scale<E>(out.data(), d, inv);
   } else {
-    E::tally({.mul = n * d + d, .add = (n - 1) * d, .div = 1});
     const T inv = T(1) / s;
     row_product<T>(v_by_column, a, v, out);
     VecMap<T>(out.data(), d) *= inv;

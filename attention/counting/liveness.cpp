@@ -1,0 +1,144 @@
+// Liveness's trace (attention/counting/liveness.hpp): segments of addresses with the history of
+// their current value, the events of closed values, and the figures from them.
+#include "attention/counting/liveness.hpp"
+
+namespace cosda {
+
+void Liveness::mark_pending() {
+  const std::int64_t b = boundaries_.empty() ? 4 * op_ : boundaries_.back();
+  pending_ = 0;
+  for (auto& [begin, s] : segs_) {
+    s.pending = s.w < b && s.r < b;
+    if (s.pending) pending_ += std::int64_t(s.end - begin);
+  }
+  resolving_ = true;
+}
+
+Liveness::Figures Liveness::finish() {
+  for (auto& [begin, s] : segs_) close(begin, s);
+  segs_.clear();
+  last_.set = false;
+  resolving_ = false;
+  std::sort(events_.begin(), events_.end());
+  Figures f;
+  std::int64_t live = 0;
+  std::size_t e = 0;
+  for (std::int64_t boundary : boundaries_) {  // boundaries are in increasing order
+    for (; e < events_.size() && events_[e].first <= boundary; ++e) live += events_[e].second;
+    f.valley = std::max(f.valley, live);
+  }
+  // A step's peak: the live count after all events at each instant inside the step.
+  live = 0, e = 0;
+  for (const auto& [lo, hi] : steps_) {
+    for (; e < events_.size() && events_[e].first < lo; ++e) live += events_[e].second;
+    std::int64_t peak = live;
+    for (; e < events_.size() && events_[e].first <= hi; ++e) {
+      live += events_[e].second;
+      if (e + 1 == events_.size() || events_[e + 1].first != events_[e].first)
+        peak = std::max(peak, live);
+    }
+    f.step_peaks.push_back(peak / elem_);
+  }
+
+  f.valley /= elem_;
+  events_.clear();
+  return f;
+}
+
+void Liveness::close(std::uintptr_t begin, const Seg& s) {
+  if (s.r == kUnread) return;
+  const std::int64_t bytes = std::int64_t(s.end - begin);
+  const std::int64_t lo = s.w, hi = s.r;
+  if (!steps_.empty() && hi < steps_.front().first) return;  // before every measured step
+  events_.emplace_back(lo, bytes);
+  events_.emplace_back(hi + 1, -bytes);
+}
+
+void Liveness::apply(std::uintptr_t begin, Seg& s, bool is_write) {
+  const std::int64_t bytes = std::int64_t(s.end - begin);
+  if (resolving_) {  // a pending value is live if read first, dead if overwritten
+    if (s.pending) {
+      pending_ -= bytes;
+      if (!is_write) s.r = 4 * op_ + 2;
+      close(begin, s);
+    }
+    s = Seg{s.end, 0, kUnread, -1, false};  // settled: no history left to close
+    return;
+  }
+  if (warm_) {  // a value from before the trace, not yet read
+    s.w = 0, s.r = kUnread, s.w_op = -1;
+    return;
+  }
+  if (is_write) {
+    if (s.w_op == op_) return;  // written again by the same op: one value
+    if (s.pending) pending_ -= bytes, s.pending = false;
+    close(begin, s);
+    const bool in_place = s.r == 4 * op_ + 2;
+    s.w = in_place ? 4 * op_ + 3 : 4 * op_ + 1;
+    s.r = kUnread;
+    s.w_op = op_;
+  } else {
+    if (s.w_op == op_) return;  // written earlier in this op
+    if (s.pending) pending_ -= bytes, s.pending = false;
+    s.r = 4 * op_ + 2;
+  }
+}
+
+Liveness::Segs::iterator Liveness::split(Segs::iterator it, std::uintptr_t a) {
+  Seg right = it->second;
+  it->second.end = a;
+  return segs_.emplace_hint(std::next(it), a, right);
+}
+
+Liveness::Segs::iterator Liveness::first_after(std::uintptr_t a) {
+  if (last_.set && last_.it->first <= a) {
+    auto it = std::next(last_.it);
+    for (int hop = 0; hop < 2 && it != segs_.end(); ++hop, ++it)
+      if (it->first > a) return it;
+    if (it == segs_.end()) return it;
+  }
+  return segs_.upper_bound(a);
+}
+
+void Liveness::access(const void* p, std::int64_t bytes, bool is_write) {
+  if (bytes <= 0 || fold_ > 0) return;  // a fused op recorded its operands at its start
+  if (warm_ && !is_write) return;
+  const auto b = reinterpret_cast<std::uintptr_t>(p), e = b + std::uintptr_t(bytes);
+  // it: the segment beginning at b (the one containing b split there), else the first after.
+  auto it = first_after(b);
+  if (it != segs_.begin()) {
+    auto prev = std::prev(it);
+    if (b < prev->second.end) it = prev->first < b ? split(prev, b) : prev;
+  }
+  std::uintptr_t at = b;
+  while (at < e) {
+    if (it == segs_.end() || it->first > at) {  // a gap: elements not seen before
+      const std::uintptr_t gap_end = it == segs_.end() ? e : std::min(e, it->first);
+      // First seen by a read: a value from before the trace; by a write: a new value.
+      it = segs_.emplace_hint(it, at, Seg{gap_end, 0, kUnread, -1, resolving_});
+      if (resolving_) pending_ += std::int64_t(gap_end - at);
+    } else if (e < it->second.end) {  // the last segment reaches past e: split it there
+      split(it, e);
+    }
+    apply(it->first, it->second, is_write);
+    at = it->second.end;
+    it = coalesce(it);
+    last_.it = it, last_.set = true;
+    ++it;
+  }
+}
+
+Liveness::Segs::iterator Liveness::coalesce(Segs::iterator it) {
+  if (it == segs_.begin()) return it;
+  auto prev = std::prev(it);
+  const Seg &l = prev->second, &r = it->second;
+  if (l.end == it->first && l.w == r.w && l.r == r.r && l.w_op == r.w_op &&
+      l.pending == r.pending) {
+    prev->second.end = r.end;
+    segs_.erase(it);
+    return prev;
+  }
+  return it;
+}
+
+}  // namespace cosda
