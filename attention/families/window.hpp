@@ -42,13 +42,19 @@ void for_ring_in_window_order(std::int64_t n, std::int64_t oldest, F&& f) {
 
 // dst = s * ring, with ring rows oldest..newest on dst rows 0..n-1 (`oldest`: the ring slot of
 // the oldest token). One scaling copy: the queries of att, ny and ny_fix.  mul n*d.
+// Rows split among the threads in the timed build (ops::split_pass).
 template <class E>
 void scale_in_window_order(MatCRef<typename E::Scalar> ring, std::int64_t oldest,
                            typename E::Scalar s, MatRef<typename E::Scalar> dst) {
-  for_ring_in_window_order(
-      ring.rows(), oldest, [&](std::int64_t first, std::int64_t count, std::int64_t row) {
-        ops::scale_into<E>(ring.middleRows(first, count), s, dst.middleRows(row, count));
-      });
+  const std::int64_t n = ring.rows();
+  const auto scale = [&](std::int64_t first, std::int64_t count, std::int64_t row) {
+    ops::scale_into<E>(ring.middleRows(first, count), s, dst.middleRows(row, count));
+  };
+  ops::split_pass<E>(n, ring.size(), [&](std::int64_t lo, std::int64_t count) {
+    const std::int64_t first = (oldest + lo) % n, run = std::min(count, n - first);
+    scale(first, run, lo);  // window rows [lo, lo + count): ring rows from `first`, wrapping
+    if (count > run) scale(0, count - run, lo + run);
+  });
 }
 
 }  // namespace cosda

@@ -47,6 +47,30 @@ inline std::int64_t split_row(std::int64_t r, int p, int t) {
   return p == t ? r : r * p / t / kSplitRowAlign * kSplitRowAlign;
 }
 
+// A pass over memory (copies, scalings, sums of rows) splits where each thread gets at least
+// kParallelElements elements: above that a part outlasts entering a parallel region (2 us,
+// docs/performance.md) many times over.
+inline constexpr std::int64_t kParallelElements = std::int64_t(1) << 18;
+// Runs f(first, count) over parts of [0, r): in the timed build with splits on (product_threads),
+// split among the threads where the r parts' `elements` allow it, each part of whole units;
+// otherwise once, f(0, r). Each unit is computed as it would be alone: the bits do not change.
+template <class E, class F>
+void split_pass(std::int64_t r, std::int64_t elements, F&& f) {
+  if constexpr (!E::kCounting) {
+    const int t =
+        !split_products() || omp_in_parallel()
+            ? 1
+            : int(std::min<std::int64_t>({omp_get_max_threads(), elements / kParallelElements, r}));
+    if (t >= 2) {
+      ++split_count();
+#pragma omp parallel for num_threads(t) schedule(static)
+      for (int p = 0; p < t; ++p) f(r * p / t, r * (p + 1) / t - r * p / t);
+      return;
+    }
+  }
+  f(std::int64_t{0}, r);
+}
+
 // The kernel of the timed path for a product of r x n outputs and depth k: shallow products,
 // BLAS, then Eigen.
 struct ProductPath {

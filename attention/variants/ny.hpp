@@ -63,12 +63,14 @@ class Ny final : public Attention<E> {
   void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, std::int64_t oldest) {
     // out_ holds Q/sqrt(d), in window order, until the last product overwrites it.
     scale_in_window_order<E>(q, oldest, inv_sqrt_d_, out_);
-    std::int64_t first = 0;
-    for (std::int64_t i = 0; i < m_; ++i) {  // segment-means landmarks
-      segment_mean<E>(out_, first, sizes_[i], &qt_(i, 0));
-      segment_mean<E>(k, oldest + first, sizes_[i], &kt_(i, 0));
-      first += sizes_[i];
-    }
+    // Segment-means landmarks, split among the threads in the timed build (ops::split_pass).
+    ops::split_pass<E>(m_, 2 * n_ * d_, [&](std::int64_t lo, std::int64_t count) {
+      for (std::int64_t i = lo; i < lo + count; ++i) {
+        const std::int64_t first = i * (n_ / m_) + std::min(i, n_ % m_);  // segment_sizes'
+        segment_mean<E>(out_, first, sizes_[i], &qt_(i, 0));
+        segment_mean<E>(k, oldest + first, sizes_[i], &kt_(i, 0));
+      }
+    });
     core_.attend(out_, k, v, qt_, kt_, nullptr, out_);
   }
 
