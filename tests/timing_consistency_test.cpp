@@ -167,16 +167,17 @@ TEST(ThreadChoice, OneHeadSplitsBySize) {
   EXPECT_EQ(parallel_steps(160, 160, 1), std::pair(std::int64_t(0), std::int64_t(0)));
 }
 
-// ny's memory passes (its queries' scaling into window order, its segment means) split among
-// the threads beside its products (ops::split_pass): the outputs keep the one thread's bits.
-TEST(ThreadChoice, MemoryPassesSplitKeepTheBits) {
+// ny's and rf's memory passes (ny: its queries' scaling into window order and its segment
+// means; rf: its keys' offsets and its output's scaling) split among the threads beside their
+// products (ops::split_pass): the outputs keep the one thread's bits.
+void expect_memory_passes_split(std::string_view id) {
   Config c;
   c.n = 800, c.d = 700, c.m = 8;
   const Mat<double> x = random_stream(c.n + 3, c.d, 31);
   const auto run = [&](int threads, std::int64_t& splits) {
     const int before = omp_get_max_threads();
     omp_set_num_threads(threads);
-    MultiHead<Plain<double>> mh("ny", c, 1);
+    MultiHead<Plain<double>> mh(id, c, 1);
     const std::int64_t s0 = ops::split_count();
     for (std::int64_t t = 0; t < x.rows(); ++t) mh.step(&x(t, 0), &x(t, 0), &x(t, 0));
     omp_set_num_threads(before);
@@ -186,10 +187,18 @@ TEST(ThreadChoice, MemoryPassesSplitKeepTheBits) {
   std::int64_t one = 0, two = 0;
   const Mat<double> serial = run(1, one), split = run(2, two);
   EXPECT_EQ(one, 0);
-  // Four steps attend; each splits its four products of 800 x 8 x 700 multiply-adds (B,
-  // Delta, Delta V, the last) and its two memory passes.
+  // Four steps attend; each splits its four products of 800 x 8 x 700 multiply-adds (ny: B,
+  // Delta, Delta V, the last; rf: the keys' and queries' features, phi(K)^T V, the output) and
+  // its two memory passes.
   EXPECT_EQ(two, 4 * 6);
   EXPECT_TRUE((serial.array() == split.array()).all()) << "the split changed bits";
+}
+
+TEST(ThreadChoice, MemoryPassesSplitKeepTheBits) {
+  for (const char* id : {"ny", "rf"}) {
+    SCOPED_TRACE(id);
+    expect_memory_passes_split(id);
+  }
 }
 
 // parallel_steps() (cosda-bench's share of parallel steps) counts the steps taken on several

@@ -148,11 +148,15 @@ class FeatureMap {
   }
 
   // ut (m x n): the key features of n keys (rows of k, any order) as columns; h (n) is
-  // scratch. The same counts as n key() calls.
+  // scratch. The same counts as n key() calls. The keys' offsets split among the threads in
+  // the timed build (ops::split_pass).
   void keys_transposed(MatCRef<S> k, S* h, MatRef<S> ut) const {
     const std::int64_t n = k.rows();
     ops::gemm_nt<E>(w_, k, ut);
-    for (std::int64_t j = 0; j < n; ++j) ops::store<E>(key_offset(k.row(j).data()), &h[j]);
+    ops::split_pass<E>(n, k.size(), [&](std::int64_t first, std::int64_t count) {
+      for (std::int64_t j = first; j < first + count; ++j)
+        ops::store<E>(key_offset(k.row(j).data()), &h[j]);
+    });
     for (std::int64_t i = 0; i < m_; ++i) {
       ops::add<E>(h, &ut(i, 0), n, -1);
       ops::exp_inplace<E>(&ut(i, 0), n);
@@ -214,7 +218,8 @@ struct FeatureSums {
   }
 
   // out (r x d) = rows of u (r x m) against the sums, u's rows oldest..newest taken from ring
-  // slots `oldest`.. (0 for rows in order); den (r) is scratch.
+  // slots `oldest`.. (0 for rows in order); den (r) is scratch. The last scaling splits among
+  // the threads in the timed build (ops::split_pass).
   // mul r d m + r m + r d, add r d (m-1) + r (m-1), div r.
   void attend(MatCRef<S> u, S* den, MatRef<S> out, std::int64_t oldest = 0) const {
     const std::int64_t r = u.rows();
@@ -228,7 +233,9 @@ struct FeatureSums {
         });
     ops::reciprocals<E>(den, den, r);
     const ChainScope<E> chain("D phi(Q) S");
-    ops::scale_rows<E>(out, den);
+    ops::split_pass<E>(r, out.size(), [&](std::int64_t first, std::int64_t count) {
+      ops::scale_rows<E>(out.middleRows(first, count), den + first);
+    });
   }
 };
 
