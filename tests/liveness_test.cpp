@@ -127,40 +127,56 @@ class ElementLiveness {
   bool measuring_ = false;
 };
 
-// Random traces of reads and writes over one buffer: overlapping ranges, ranges that continue
-// the last one (the recorder looks there first), in-place ops, unmeasured steps around
-// measured ones. The segments must give what the elements give.
+// A random trace over one buffer, recorded by the segments (l) and by the element rules (ref):
+// overlapping ranges, ranges that continue the last one (the recorder looks there first),
+// in-place ops.
+class RandomTrace {
+ public:
+  static constexpr std::size_t kElements = 96;
+  explicit RandomTrace(std::mt19937_64& rng) : rng_(rng) {}
+
+  void step(bool measured) {
+    l.begin_step(measured), ref_.begin_step(measured);
+    for (int op = int(rng_() % 6); op >= 0; --op) {
+      l.begin_op(), ref_.begin_op();
+      for (int a = 1 + int(rng_() % 4); a > 0; --a) {
+        const std::size_t first = rng_() % 3 == 0 ? next_ % kElements : rng_() % kElements;
+        const std::size_t count = 1 + rng_() % std::min<std::size_t>(24, kElements - first);
+        const bool in_place = rng_() % 5 == 0;
+        access(first, count, in_place ? false : rng_() % 2 == 0);
+        if (in_place) access(first, count, true);
+        next_ = first + count;
+      }
+    }
+    l.end_step(), ref_.end_step();
+  }
+  // The figures of both; the element rules' second.
+  std::pair<Liveness::Figures, Liveness::Figures> finish() { return {l.finish(), ref_.finish()}; }
+
+  Liveness l{kE};
+
+ private:
+  void access(std::size_t first, std::size_t count, bool is_write) {
+    const std::int64_t bytes = std::int64_t(count) * kE;
+    is_write ? l.write(&buffer_[first], bytes) : l.read(&buffer_[first], bytes);
+    ref_.access(first, count, is_write);
+  }
+
+  std::mt19937_64& rng_;
+  std::vector<double> buffer_ = std::vector<double>(kElements);
+  ElementLiveness ref_{kElements};
+  std::size_t next_ = 0;  // where the last access ended
+};
+
+// Random traces with unmeasured steps around measured ones: the segments must give what the
+// elements give.
 TEST(Liveness, SegmentsGiveWhatElementByElementRulesGive) {
-  constexpr std::size_t kElements = 96;
   std::mt19937_64 rng(2026);
   for (int trace = 0; trace < 200; ++trace) {
-    std::vector<double> buffer(kElements);
-    Liveness l(kE);
-    ElementLiveness ref(kElements);
-    auto access = [&](std::size_t first, std::size_t count, bool is_write) {
-      const std::int64_t bytes = std::int64_t(count) * kE;
-      is_write ? l.write(&buffer[first], bytes) : l.read(&buffer[first], bytes);
-      ref.access(first, count, is_write);
-    };
-    std::size_t next = 0;  // where the last access ended
+    RandomTrace t(rng);
     const int steps = 3 + int(rng() % 6), first_measured = int(rng() % 3);
-    for (int step = 0; step < steps; ++step) {
-      const bool measured = step >= first_measured && step < steps - 1;
-      l.begin_step(measured), ref.begin_step(measured);
-      for (int op = int(rng() % 6); op >= 0; --op) {
-        l.begin_op(), ref.begin_op();
-        for (int a = 1 + int(rng() % 4); a > 0; --a) {
-          const std::size_t first = rng() % 3 == 0 ? next % kElements : rng() % kElements;
-          const std::size_t count = 1 + rng() % std::min<std::size_t>(24, kElements - first);
-          const bool in_place = rng() % 5 == 0;
-          access(first, count, in_place ? false : rng() % 2 == 0);
-          if (in_place) access(first, count, true);
-          next = first + count;
-        }
-      }
-      l.end_step(), ref.end_step();
-    }
-    const Liveness::Figures got = l.finish(), want = ref.finish();
+    for (int step = 0; step < steps; ++step) t.step(step >= first_measured && step < steps - 1);
+    const auto [got, want] = t.finish();
     ASSERT_EQ(got.valley, want.valley) << "trace " << trace;
     ASSERT_EQ(got.step_peaks, want.step_peaks) << "trace " << trace;
   }
@@ -170,39 +186,17 @@ TEST(Liveness, SegmentsGiveWhatElementByElementRulesGive) {
 // mark_pending(), settles each element at its first access: the figures are those of the full
 // trace, element by element, on random traces of unmeasured, measured and look-ahead steps.
 TEST(Liveness, WarmUpByWritesAndSettledLookAheadGiveTheFullTrace) {
-  constexpr std::size_t kElements = 96;
   std::mt19937_64 rng(2027);
   std::int64_t live_across = 0;
   for (int trace = 0; trace < 300; ++trace) {
-    std::vector<double> buffer(kElements);
-    Liveness l(kE);
-    ElementLiveness ref(kElements);
-    auto access = [&](std::size_t first, std::size_t count, bool is_write) {
-      const std::int64_t bytes = std::int64_t(count) * kE;
-      is_write ? l.write(&buffer[first], bytes) : l.read(&buffer[first], bytes);
-      ref.access(first, count, is_write);
-    };
-    auto step = [&](bool measured) {
-      l.begin_step(measured), ref.begin_step(measured);
-      for (int op = int(rng() % 6); op >= 0; --op) {
-        l.begin_op(), ref.begin_op();
-        for (int a = 1 + int(rng() % 4); a > 0; --a) {
-          const std::size_t first = rng() % kElements;
-          const std::size_t count = 1 + rng() % std::min<std::size_t>(24, kElements - first);
-          const bool in_place = rng() % 5 == 0;
-          access(first, count, in_place ? false : rng() % 2 == 0);
-          if (in_place) access(first, count, true);
-        }
-      }
-      l.end_step(), ref.end_step();
-    };
-    l.warm_up(true);
-    for (int s = 1 + int(rng() % 4); s > 0; --s) step(false);
-    l.warm_up(false);
-    for (int s = 1 + int(rng() % 3); s > 0; --s) step(true);
-    l.mark_pending();
-    for (int s = int(rng() % 4); s > 0; --s) step(false);
-    const Liveness::Figures got = l.finish(), want = ref.finish();
+    RandomTrace t(rng);
+    t.l.warm_up(true);
+    for (int s = 1 + int(rng() % 4); s > 0; --s) t.step(false);
+    t.l.warm_up(false);
+    for (int s = 1 + int(rng() % 3); s > 0; --s) t.step(true);
+    t.l.mark_pending();
+    for (int s = int(rng() % 4); s > 0; --s) t.step(false);
+    const auto [got, want] = t.finish();
     ASSERT_EQ(got.valley, want.valley) << "trace " << trace;
     ASSERT_EQ(got.step_peaks, want.step_peaks) << "trace " << trace;
     live_across += want.valley;
