@@ -93,10 +93,12 @@ void memory_figures(std::vector<Liveness>& traces, const std::vector<bool>& upda
 // replays: it runs without arithmetic (its ops still record their accesses and count their
 // shapes, ops::tally_skip). Every step checks that it updates landmarks on the predicted
 // schedule, and every plain step, replayed or not, that it costs what the first did
-// (counting_test: plain steps all cost the same).
+// (counting_test: plain steps all cost the same). A replay's products do not run, so it takes
+// the first plain step's heap allocations as well, and every full plain step checks those.
 struct LandmarkCycle {
   bool on = false;
-  std::vector<bool> due;  // per measured step: whether it updates landmarks
+  std::vector<bool> due;               // per measured step: whether it updates landmarks
+  std::int64_t plain_allocations = 0;  // the heap allocations of the cycle's first plain step
 
   // The cycle starts at slot 0 and completes the segments of segment_sizes(n, m) in turn
   // (attention/families/continual_landmarks.hpp): the step that completes one updates.
@@ -110,12 +112,23 @@ struct LandmarkCycle {
     return shortcut && on && !due[std::size_t(s)] && s > 0 && !due[std::size_t(s - 1)] &&
            cost.plain_steps > 0;
   }
-  void check(std::int64_t s, bool updated, const OpCounts& ops, const Cost& cost) const {
+  // Step s's allocations: a replay's are the first plain step's.
+  std::int64_t allocations(bool replay, std::int64_t measured) const {
+    return replay ? plain_allocations : measured;
+  }
+  void check(std::int64_t s, bool updated, const OpCounts& ops, std::int64_t allocations,
+             const Cost& cost) {
     if (!on) return;
     if (updated != due[std::size_t(s)])
       throw std::logic_error("landmark cycle: updates off the predicted schedule");
-    if (!updated && cost.plain_steps > 0 && !(ops == cost.plain_step))
+    if (updated) return;
+    if (cost.plain_steps == 0) {
+      plain_allocations = allocations;
+    } else if (!(ops == cost.plain_step)) {
       throw std::logic_error("landmark cycle: plain steps of one cycle cost differently");
+    } else if (allocations != plain_allocations) {
+      throw std::logic_error("landmark cycle: plain steps of one cycle allocate differently");
+    }
   }
 };
 
@@ -195,8 +208,6 @@ class Run {
     heap::reset_peak();
     const std::int64_t a0 = heap::allocations();
     if (record_) footprint.start();
-    // A replay's products do not run, so it takes the heap allocations of the cycle's first
-    // plain step, as it takes its counts (docs/counting.md); the full plain steps check both.
     const bool replay = cycle_.replays(skip_, s, cost);
     {
       const AccessesOnly skip(replay);
@@ -204,16 +215,13 @@ class Run {
     }
     const std::int64_t bytes = record_ ? footprint.stop() : 0;
     const OpCounts ops = thread_counts() - before;
-    const std::int64_t allocations = replay ? plain_allocations_ : heap::allocations() - a0;
+    const std::int64_t allocations = cycle_.allocations(replay, heap::allocations() - a0);
     allocs_ += allocations;
     heap_peak_ = std::max(heap_peak_, heap::peak() - heap0_);
     cost.cycle_total += ops;
     cost.cycle_bytes += bytes;
     const bool updated = mh.updated_landmarks();
-    cycle_.check(s, updated, ops, cost);
-    if (!updated && cost.plain_steps > 0 && allocations != plain_allocations_)
-      throw std::logic_error("landmark cycle: plain steps of one cycle allocate differently");
-    if (!updated && cost.plain_steps == 0) plain_allocations_ = allocations;
+    cycle_.check(s, updated, ops, allocations, cost);
     if (updated) {
       if (cost.update_steps++ == 0 || ops.flops() > cost.update_step.flops()) {
         cost.update_step = ops;
@@ -233,7 +241,7 @@ class Run {
   bool record_, skip_ = false;
   std::vector<S> token_;
   LandmarkCycle cycle_;
-  std::int64_t heap0_ = 0, heap_peak_ = 0, allocs_ = 0, plain_allocations_ = 0;
+  std::int64_t heap0_ = 0, heap_peak_ = 0, allocs_ = 0;
 };
 
 }  // namespace
