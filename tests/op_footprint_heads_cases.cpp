@@ -229,6 +229,13 @@ std::vector<OpCase> heads_minor() {
                P* y = b.vec("y", 6);
                return b.check([&] { o::heads_minor_to_heads<W>(3, 2, x, y); });
              }},
+      OpCase{"heads_minor_transpose_to_heads",
+             [] {
+               Bench b;
+               P* x = b.vec("x", 12);
+               P* y = b.vec("y", 12);
+               return b.check([&] { o::heads_minor_transpose_to_heads<W>(3, 2, x, y); });
+             }},
       OpCase{"heads_minor_gemm",
              [] {
                Bench b;

@@ -131,10 +131,7 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
     ops::exp_inplace<E>(x, mm);
     ops::heads_minor_normalize_rows<E>(m_, m_, count, x, sums);
     ops::heads_minor_pinv<E>(m_, count, iterations_, x, z, sums + count * m_);
-    for (std::int64_t i = 0; i < count; ++i)  // head i's Gamma_phi^+ transposed into gt_
-      for (std::int64_t l = 0; l < m_; ++l)
-        for (std::int64_t j = 0; j < m_; ++j)
-          gt_((first + i) * m_ + l, j) = z[(j * m_ + l) * count + i];
+    ops::heads_minor_transpose_to_heads<E>(count, m_, z, &gt_(first * m_, 0));  // into gt_
   }
 
   // Every head's B rows divided by their sums over the head's m landmarks (normalize_rows of

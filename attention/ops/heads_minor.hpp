@@ -69,6 +69,17 @@ void heads_minor_to_heads(std::int64_t h, std::int64_t w, const S<E>* x, S<E>* y
     kernels::transpose(w, h, x, h, y, w);
 }
 
+// y = every head's w x w matrix of x (head-minor: head i's (r, c) at (r w + c) h + i)
+// transposed, head after head: head i's (c, r) at y[(i w + c) w + r].
+template <class E>
+void heads_minor_transpose_to_heads(std::int64_t h, std::int64_t w, const S<E>* x, S<E>* y) {
+  begin_op<E>(), in<E>(x, h * w * w), out<E>(y, h * w * w);
+  if (skip_arithmetic<E>()) return;
+  for (std::int64_t i = 0; i < h; ++i)
+    for (std::int64_t c = 0; c < w; ++c)
+      for (std::int64_t r = 0; r < w; ++r) y[(i * w + c) * w + r] = x[(r * w + c) * h + i];
+}
+
 namespace detail {
 
 // y_i(a, b) = sum over l of x_i(a, l) z_i(l, b), first to last, z_i(l, b) at (l zl + b zb) h +
