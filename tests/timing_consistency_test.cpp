@@ -129,7 +129,11 @@ TEST(SplitProducts, KeepTheUnsplitBitsOnEveryKernel) {
       {8, 1000, 1000, false, true},
       {8, 1000, 1000, false, false},
       {8, 1000, 1000, true, false},
-      {4, 333, 5000, false, false}};
+      {4, 333, 5000, false, false},
+      // one row: split by outputs (co_re's newest row at n = d = 1000: x K^T, then a V)
+      {1, 1000, 1000, false, true},
+      {1, 1000, 1000, false, false},
+      {1, 700, 800, false, true}};
   for (const Shape& s : shapes)
     for (int threads : {2, 3}) {
       expect_split_keeps_bits<float>(s.trans_a, s.trans_b, s.r, s.n, s.k, threads);
@@ -167,10 +171,11 @@ TEST(ThreadChoice, OneHeadSplitsBySize) {
   EXPECT_EQ(parallel_steps(160, 160, 1), std::pair(std::int64_t(0), std::int64_t(0)));
 }
 
-// ny's and rf's memory passes (ny: its queries' scaling into window order and its segment
-// means; rf: its keys' offsets and its output's scaling) split among the threads beside their
-// products (ops::split_pass): the outputs keep the one thread's bits.
-void expect_memory_passes_split(std::string_view id) {
+// ny's, rf's and co_re's memory passes (ny: its queries' scaling into window order and its
+// segment means; rf: its keys' offsets and its output's scaling; co_re: its retroactive update
+// and its output's scaling) split among the threads beside their products (ops::split_pass,
+// split_row_product): the outputs keep the one thread's bits, in `expected` splits.
+void expect_memory_passes_split(std::string_view id, std::int64_t expected) {
   Config c;
   c.n = 800, c.d = 700, c.m = 8;
   const Mat<double> x = random_stream(c.n + 3, c.d, 31);
@@ -187,18 +192,21 @@ void expect_memory_passes_split(std::string_view id) {
   std::int64_t one = 0, two = 0;
   const Mat<double> serial = run(1, one), split = run(2, two);
   EXPECT_EQ(one, 0);
-  // Four steps attend; each splits its four products of 800 x 8 x 700 multiply-adds (ny: B,
-  // Delta, Delta V, the last; rf: the keys' and queries' features, phi(K)^T V, the output) and
-  // its two memory passes.
-  EXPECT_EQ(two, 4 * 6);
+  EXPECT_EQ(two, expected);
   EXPECT_TRUE((serial.array() == split.array()).all()) << "the split changed bits";
 }
 
 TEST(ThreadChoice, MemoryPassesSplitKeepTheBits) {
-  for (const char* id : {"ny", "rf"}) {
-    SCOPED_TRACE(id);
-    expect_memory_passes_split(id);
-  }
+  // Four steps attend; each splits its four products of 800 x 8 x 700 multiply-adds (ny: B,
+  // Delta, Delta V, the last; rf: the keys' and queries' features, phi(K)^T V, the output) and
+  // its two memory passes.
+  expect_memory_passes_split("ny", 4 * 6);
+  expect_memory_passes_split("rf", 4 * 6);
+  // co_re: the first output's two window products and its output scaling (one pass of 800
+  // rows), then per update (ring slots j = 0, 1, 2) the update of the 799 rows beside j, the
+  // newest row's x K^T and a V (one row: by outputs) and the scaling of the 799 rows from the
+  // oldest; the rows before j or the oldest (at most 3) are too few to split.
+  expect_memory_passes_split("co_re", 3 + 3 * 4);
 }
 
 // parallel_steps() (cosda-bench's share of parallel steps) counts the steps taken on several

@@ -54,8 +54,11 @@ inline constexpr std::int64_t kParallelElements = std::int64_t(1) << 18;
 // Runs f(first, count) over parts of [0, r): in the timed build with splits on (product_threads),
 // split among the threads where the r parts' `elements` allow it, each part of whole units;
 // otherwise once, f(0, r). Each unit is computed as it would be alone: the bits do not change.
+// Parts start where offset + first is a multiple of `align` (a pass whose vector code peels to
+// aligned addresses keeps its unsplit bits when the parts start on aligned elements: co_re).
 template <class E, class F>
-void split_pass(std::int64_t r, std::int64_t elements, F&& f) {
+void split_pass(std::int64_t r, std::int64_t elements, F&& f, std::int64_t align = 1,
+                std::int64_t offset = 0) {
   if constexpr (!E::kCounting) {
     const int t =
         !split_products() || omp_in_parallel()
@@ -63,8 +66,13 @@ void split_pass(std::int64_t r, std::int64_t elements, F&& f) {
             : int(std::min<std::int64_t>({omp_get_max_threads(), elements / kParallelElements, r}));
     if (t >= 2) {
       ++split_count();
+      const auto start = [&](int p) {
+        return p == t ? r
+                      : std::max<std::int64_t>(0, (offset + r * p / t) / align * align - offset);
+      };
 #pragma omp parallel for num_threads(t) schedule(static)
-      for (int p = 0; p < t; ++p) f(r * p / t, r * (p + 1) / t - r * p / t);
+      for (int p = 0; p < t; ++p)
+        if (start(p + 1) > start(p)) f(start(p), start(p + 1) - start(p));
       return;
     }
   }
@@ -144,6 +152,15 @@ bool split_product(bool trans_a, bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRe
   return true;
 }
 
+// The kernel of a one-row product of n outputs and depth k (row_product): 0 vector_matrix, 1
+// matrix_vector, 2 Eigen's matrix-vector kernels.
+template <class T>
+int row_kernel(bool trans_b, std::int64_t n, std::int64_t k) {
+  if (!trans_b && k >= 1 && kernels::vector_matrix_fits<T>(k, n)) return 0;
+  if (trans_b && k >= 1 && n * k <= kernels::kMatrixVectorMaxElements<T>) return 1;
+  return 2;
+}
+
 // C = A op(B) for one row A (1 x k), the timed path of gemm's one-row products: x B and x B^T
 // to the kernels of vector_matrix.hpp where they take them, other rows to Eigen's
 // matrix-vector kernels, without the run-time dispatch (and zeroing of C) of a dynamic-size
@@ -151,15 +168,43 @@ bool split_product(bool trans_a, bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRe
 template <class T>
 void row_product(bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRef<T> c) {
   const std::int64_t n = c.cols(), k = a.cols();
-  if (!trans_b && k >= 1 && kernels::vector_matrix_fits<T>(k, n))
+  const int kernel = row_kernel<T>(trans_b, n, k);
+  if (kernel == 0)
     return kernels::vector_matrix(k, a.data(), b.data(), b.outerStride(), n, c.data());
-  if (trans_b && k >= 1 && n * k <= kernels::kMatrixVectorMaxElements<T>)
+  if (kernel == 1)
     return kernels::matrix_vector(k, a.data(), b.data(), b.outerStride(), n, c.data());
   auto y = c.row(0).transpose();
   if (trans_b)
     y.noalias() = b * a.row(0).transpose();
   else
     y.noalias() = b.transpose() * a.row(0).transpose();
+}
+
+// A one-row product's outputs split among the threads where each part reads at least
+// kParallelElements of B (a pass over memory, as split_pass), parts starting at multiples of
+// kSplitRowAlign and each taking the whole product's kernel, which computes every output alone:
+// the bits do not change. False (and nothing done) otherwise. co_re's newest row at n = d = 1000.
+template <class T>
+bool split_row_product(bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRef<T> c) {
+  const std::int64_t n = c.cols(), k = a.cols();
+  if (!split_products() || omp_in_parallel() || n < 2 * kSplitRowAlign) return false;
+  const int t = int(std::min<std::int64_t>(
+      {omp_get_max_threads(), n * k / kParallelElements, n / kSplitRowAlign}));
+  if (t < 2) return false;
+  const int kernel = row_kernel<T>(trans_b, n, k);
+  for (int p = 0; p < t; ++p)
+    if (row_kernel<T>(trans_b, split_row(n, p + 1, t) - split_row(n, p, t), k) != kernel)
+      return false;
+  ++split_count();
+#pragma omp parallel for num_threads(t) schedule(static)
+  for (int p = 0; p < t; ++p) {
+    const std::int64_t lo = split_row(n, p, t), part = split_row(n, p + 1, t) - lo;
+    row_product<T>(
+        trans_b, a,
+        trans_b ? MatCRef<T>(b.middleRows(lo, part)) : MatCRef<T>(b.middleCols(lo, part)),
+        c.middleCols(lo, part));
+  }
+  return true;
 }
 
 // C = op(A) op(B), op(X) = X, or X^T when trans_x: the product behind gemm_nt, gemm_nn and
@@ -179,9 +224,11 @@ void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S
         c(i, j) = acc;
       }
   } else {
-    if (r == 1 && !trans_a) return row_product<S<E>>(trans_b, a, b, c);
     if constexpr (!E::kCounting)  // the timed build alone: counts never see threads
-      if (split_product<S<E>>(trans_a, trans_b, a, b, c)) return;
+      if (r == 1 && !trans_a ? split_row_product<S<E>>(trans_b, a, b, c)
+                             : split_product<S<E>>(trans_a, trans_b, a, b, c))
+        return;
+    if (r == 1 && !trans_a) return row_product<S<E>>(trans_b, a, b, c);
     block_product<S<E>>(path_of<S<E>>(trans_a, trans_b, r, n, k), trans_a, trans_b, a, b, c);
   }
 }

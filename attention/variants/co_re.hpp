@@ -59,11 +59,13 @@ class CoRe final : public Attention<E> {
     }
     ops::reciprocals<E>(den_.data(), inv_.data(), n_);
     for_ring_in_window_order(
-        n_, seen_ % n_, [&](std::int64_t first, std::int64_t count, std::int64_t row) {
-          const MatCRef<S> av = transposed_ ? MatCRef<S>(av_.middleCols(first, count))
-                                            : MatCRef<S>(av_.middleRows(first, count));
-          ops::scale_rows_into<E>(av, inv_.data() + first, out_.middleRows(row, count),
-                                  transposed_);  // Eq. 6
+        n_, seen_ % n_, [&](std::int64_t first, std::int64_t n, std::int64_t row) {
+          ops::split_pass<E>(n, n * d_, [&](std::int64_t lo, std::int64_t count) {
+            const MatCRef<S> av = transposed_ ? MatCRef<S>(av_.middleCols(first + lo, count))
+                                              : MatCRef<S>(av_.middleRows(first + lo, count));
+            ops::scale_rows_into<E>(av, inv_.data() + first + lo, out_.middleRows(row + lo, count),
+                                    transposed_);  // Eq. 6
+          });
         });
     return true;
   }
@@ -109,7 +111,7 @@ class CoRe final : public Attention<E> {
   void update(std::int64_t j, const S* q, const S* k, const S* v) {
     // exp(k_old Q_mem^T / sqrt(d)) and exp(k_new Q_mem^T / sqrt(d)) for the n-1 kept queries,
     // into d (Eq. 2) and AV (Eq. 4).
-    for_rows_except(n_, j, [&](std::int64_t first, std::int64_t count) {
+    const auto rows = [&](std::int64_t first, std::int64_t count) {
       if (transposed_)
         ops::retro_update_cols<E>(
             q_.middleCols(first, count), token(k_, j), Eigen::Map<const Mat<S>>(k, d_, 1),
@@ -119,6 +121,14 @@ class CoRe final : public Attention<E> {
         ops::retro_update<E>(q_.middleRows(first, count), &k_(j, 0), k, &v_(j, 0), v,
                              &e_old_(0, first), &e_new_(0, first), &den_[first],
                              av_.middleRows(first, count), shift_);
+    };
+    // Rows split among the threads in the timed build (ops::split_pass), parts starting on a
+    // cache line of e_old_ and e_new_ (kLine rows), where the vectorized exponentials of the
+    // unsplit rows also start a packet: the same bits. Rows by column (short rows) never split.
+    for_rows_except(n_, j, [&](std::int64_t first, std::int64_t n) {
+      ops::split_pass<E>(
+          n, transposed_ ? 0 : 2 * n * d_,
+          [&](std::int64_t lo, std::int64_t count) { rows(first + lo, count); }, kLine, first);
     });
     store(j, q, k, v);
     // The newest query gets a full row over the window (Eqs. 3, 5); e_old_ holds it.
@@ -141,6 +151,8 @@ class CoRe final : public Attention<E> {
   // loops run along the window. Longer rows keep rows: the n x d output would then need a
   // transposed copy that costs more than it saves. Timings: docs/performance.md.
   static constexpr std::int64_t kShortRow = 16;
+  // Elements of a 64-byte line: e_old_ and e_new_ start on one (Eigen's allocator).
+  static constexpr std::int64_t kLine = 64 / std::int64_t(sizeof(S));
   bool transposed_;
   Mat<S> q_, k_, v_, av_;
   std::vector<S> den_, inv_;
