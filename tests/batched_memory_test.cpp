@@ -170,7 +170,7 @@ struct Gap {
 Gap expected_gap(std::string_view id, const Shape& s) {
   const std::int64_t n = s.n, d = s.d, m = s.m, h = s.h, dh = d / h;
   const std::int64_t shared_features = (h - 1) * m * dh;  // h copies of W (m x dh) against one
-  if (id == "att")
+  if (id == "att" && h > 1 && dh <= ops::kSingleQueryMaxWidth)
     // Per head, att's six ops keep A = exp(Q K^T / sqrt(dh)) (a_, n x n) and at gemm_nn its row
     // sums (rs_, n) beside the rings and the output, or at gemm_nt the scaled queries (out_,
     // n dh) with every key row: per head 4 n dh + n^2 - dh + max(0, n - dh). The twin's one op

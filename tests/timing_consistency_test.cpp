@@ -171,6 +171,19 @@ TEST(ThreadChoice, OneHeadSplitsBySize) {
   EXPECT_EQ(parallel_steps(160, 160, 1), std::pair(std::int64_t(0), std::int64_t(0)));
 }
 
+// att's wide heads (h > 1 heads of more than ops::kSingleQueryMaxWidth features: rings by row,
+// a head at a time) on two threads split each head's products by their size (step_split):
+// through the thread choice's trials and after them, every output is the Tally twin's.
+TEST(ThreadChoice, WideHeadsSplitTheirProductsKeepingTheBits) {
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(2);
+  const std::int64_t splits = ops::split_count();
+  expect_plain_equals_tally<double>("att", TimedShape{96, 480, 1, 2},
+                                    2 * std::int64_t(MultiHead<Plain<double>>::kTrials));
+  EXPECT_GT(ops::split_count(), splits);
+  omp_set_num_threads(before);
+}
+
 // ny's, rf's and co_re's memory passes (ny: its queries' scaling into window order and its
 // segment means; rf: its keys' offsets and its output's scaling; co_re: its retroactive update
 // and its output's scaling) split among the threads beside their products (ops::split_pass,

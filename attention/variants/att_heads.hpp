@@ -1,12 +1,17 @@
 // att for h heads in one object: every head's Att(Q_i, K_i, V_i) = D_i^-1 A_i V_i over the
 // window, A_i = exp(Q_i K_i^T / sqrt(dh)) (CoTrans Eq. 1, per head; Eq. 9 without the
 // projections). MultiHead (models/multi_head.hpp) steps this object instead of h Att objects
-// in the plain build. Q, K and V are rings in head panels (ops::heads_panels_enter), so every
-// product, exponential and sum of the step runs a packet of heads wide
-// (ops::heads_panels_attention) where a head's rows are dh = 12 features at Table III. The
-// operations are exactly those of h Att heads (tests/heads_test.cpp). Input: q, k, v of width d,
-// head i's features at [i dh, (i+1) dh). Output n x d in window order, the heads' outputs side by
-// side. With several threads the query rows are shared out (step_split).
+// in the plain build. Two layouts, by head width:
+//  - heads of at most ops::kSingleQueryMaxWidth features (dh = 12 at Table III), h > 1: Q, K
+//    and V are rings in head panels (ops::heads_panels_enter), so every product, exponential
+//    and sum of the step runs a packet of heads wide (ops::heads_panels_attention); with
+//    several threads the query rows are shared out (step_split);
+//  - one head, or wider heads: Q, K and V are n x d rings, a token per row, and each head runs
+//    Att's six ops (att.hpp) on its columns, one head after another with one A and one D; with
+//    several threads the products split by size (step_split).
+// The operations are exactly those of h Att heads (tests/heads_test.cpp). Input: q, k, v of
+// width d, head i's features at [i dh, (i+1) dh). Output n x d in window order, the heads'
+// outputs side by side.
 #pragma once
 
 #include <omp.h>
@@ -16,6 +21,7 @@
 #include <vector>
 
 #include "attention/attention.hpp"
+#include "attention/families/window.hpp"
 #include "attention/ops/heads_attention.hpp"
 
 namespace cosda {
@@ -30,23 +36,42 @@ class AttHeads final : public Attention<E> {
       : n_(c.n),
         h_(heads),
         dh_(head_width(c, heads)),
+        panels_(heads > 1 && dh_ <= ops::kSingleQueryMaxWidth),
         inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
-        q_(std::size_t(c.n * c.d)),
-        k_(std::size_t(c.n * c.d)),
-        v_(std::size_t(c.n * c.d)),
+        q_(std::size_t(panels_ ? c.n * c.d : 0)),
+        k_(q_.size()),
+        v_(q_.size()),
+        qr_(panels_ ? 0 : c.n, panels_ ? 0 : c.d),
+        kr_(qr_.rows(), qr_.cols()),
+        vr_(qr_.rows(), qr_.cols()),
+        a_(panels_ ? 0 : c.n, panels_ ? 0 : c.n),
+        rs_(std::size_t(panels_ ? 0 : c.n)),
         out_(c.n, c.d) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     if (!enter(q, k, v)) return false;
+    if (!panels_) {
+      for (std::int64_t i = 0; i < h_; ++i) attend_head(i);
+      return true;
+    }
     ops::heads_panels_attention<E>(n_, dh_, h_, q_.data(), k_.data(), v_.data(), inv_sqrt_dh_,
                                    seen_ % n_, 0, n_, out_, scratch(0));
     return true;
   }
   MatCRef<S> output() const override { return out_; }
 
-  // Query rows shared out among the threads in blocks of whole register tiles: the same bits.
+  // Head panels: query rows shared out among the threads in blocks of whole register tiles.
+  // Rings by row: each head's products split among the threads by their size
+  // (ops::split_products). Either way the same bits.
   bool splits_heads() const override { return true; }
   bool step_split(const S* q, const S* k, const S* v) override {
+    if (!panels_) {
+      struct Split {  // on for this step only
+        Split() { ops::split_products() = true; }
+        ~Split() { ops::split_products() = false; }
+      } split;
+      return step(q, k, v);
+    }
     if (!enter(q, k, v)) return false;
     const std::int64_t blocks = (n_ + ops::detail::kAttQueries - 1) / ops::detail::kAttQueries;
     scratch(omp_get_max_threads() - 1);
@@ -66,11 +91,28 @@ class AttHeads final : public Attention<E> {
  private:
   // The token enters its ring slot; true once the window is full.
   bool enter(const S* q, const S* k, const S* v) {
+    if (!panels_) {
+      ring_row<E>(qr_, q, seen_);  // no shifting: the queries are put in window order as they
+      ring_row<E>(kr_, k, seen_);  // are scaled, and attention is invariant under permuting
+      ring_row<E>(vr_, v, seen_);  // keys and values together (att.hpp)
+      return ++seen_ >= n_;
+    }
     const std::int64_t slot = seen_ % n_;
     ops::heads_panels_enter<E>(h_, dh_, n_, q, q_.data(), slot);
     ops::heads_panels_enter<E>(h_, dh_, n_, k, k_.data(), slot);
     ops::heads_panels_enter<E>(h_, dh_, n_, v, v_.data(), slot);
     return ++seen_ >= n_;
+  }
+  // Head i by Att's six ops on its columns of the rings and the output (att.hpp, CoTrans Eq. 1).
+  void attend_head(std::int64_t i) {
+    const std::int64_t f = i * dh_;
+    const MatRef<S> out = out_.middleCols(f, dh_);
+    scale_in_window_order<E>(qr_.middleCols(f, dh_), seen_ % n_, inv_sqrt_dh_, out);
+    ops::gemm_nt<E>(out, kr_.middleCols(f, dh_), a_);  // A = exp(Q K^T / sqrt(dh))
+    ops::exp_row_sums<E>(a_, rs_.data());              // D = diag(A 1)
+    ops::gemm_nn<E>(a_, vr_.middleCols(f, dh_), out);  // A V
+    ops::reciprocals<E>(rs_.data(), rs_.data(), n_);
+    ops::scale_rows<E>(out, rs_.data());  // D^-1 A V
   }
   // Thread t's scratch, made for threads 0..t on first use.
   S* scratch(std::int64_t t) {
@@ -80,8 +122,11 @@ class AttHeads final : public Attention<E> {
   }
 
   std::int64_t n_, h_, dh_, seen_ = 0;
+  bool panels_;  // the rings in head panels (short heads, h > 1)
   S inv_sqrt_dh_;
   std::vector<S> q_, k_, v_;
+  Mat<S> qr_, kr_, vr_, a_;  // the rings by row and A (one head, or wide heads)
+  std::vector<S> rs_;
   Mat<S> out_;
   std::vector<std::vector<S>> scratch_;
 };
