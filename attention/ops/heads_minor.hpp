@@ -32,6 +32,24 @@ template <class E, class F>
   for (; i < h; ++i) f(i, Heads<E, 1>{});
 }
 
+// One head in the timed build: a head-minor matrix is then the head's own row-major matrix,
+// and the products and retroactive updates below run the one-head seam's kernels (vectors
+// along the rows) in place of blocks of one head; the same operations.
+template <class E>
+constexpr bool one_head(std::int64_t h) {
+  return !kScalarLevel<E> && h == 1;
+}
+
+// y = x z (r x k by k x c), or x z^T (z c x k), all row-major: gemm's timed kernels.
+template <class T>
+void one_head_product(bool trans_b, std::int64_t r, std::int64_t k, std::int64_t c, const T* x,
+                      const T* z, T* y) {
+  const Eigen::Map<const Mat<T>> a(x, r, k), b(z, trans_b ? c : k, trans_b ? k : c);
+  Eigen::Map<Mat<T>> out(y, r, c);
+  if (r == 1) return row_product<T>(trans_b, a, b, out);
+  block_product<T>(path_of<T>(false, trans_b, r, c, k), false, trans_b, a, b, out);
+}
+
 // The block of heads at p.
 template <class A>
 Eigen::Map<const A> at(const typename A::Scalar* p) {
@@ -116,6 +134,7 @@ void heads_minor_gemm(std::int64_t r, std::int64_t k, std::int64_t c, std::int64
                       const S<E>* z, S<E>* y) {
   begin_op<E>(), in<E>(x, h * r * k), in<E>(z, h * k * c), out<E>(y, h * r * c);
   if (tally_skip<E>({.mul = h * r * c * k, .add = h * r * c * (k - 1)})) return;
+  if (detail::one_head<E>(h)) return detail::one_head_product<S<E>>(false, r, k, c, x, z, y);
   detail::heads_minor_product<E>(r, k, c, h, x, z, c, 1, y);
 }
 
@@ -126,6 +145,7 @@ void heads_minor_gemm_nt(std::int64_t r, std::int64_t k, std::int64_t c, std::in
                          const S<E>* x, const S<E>* z, S<E>* y) {
   begin_op<E>(), in<E>(x, h * r * k), in<E>(z, h * c * k), out<E>(y, h * r * c);
   if (tally_skip<E>({.mul = h * r * c * k, .add = h * r * c * (k - 1)})) return;
+  if (detail::one_head<E>(h)) return detail::one_head_product<S<E>>(true, r, k, c, x, z, y);
   detail::heads_minor_product<E>(r, k, c, h, x, z, 1, k, y);
 }
 
@@ -218,7 +238,15 @@ void heads_minor_retro_update(std::int64_t r, std::int64_t dh, std::int64_t dv, 
   in<E>(v_old, h * dv), in<E>(v_new, h * dv), out<E>(e_old, h * r), out<E>(e_new, h * r);
   inout<E>(sums, h * r), inout<E>(y, h * r * dv);
   if (tally_skip<E>(retro_counts(h * r, dh, dv, s.on))) return;
-  const OneOp<E> one;  // the exponentials' ops at the scalar level
+  const OneOp<E> one;            // the exponentials' ops at the scalar level
+  if (detail::one_head<E>(h)) {  // retro_update's timed kernels
+    for (std::int64_t a = 0; a < r; ++a)
+      kernels::dot2(x + a * dh, k_old, k_new, dh, &e_old[a], &e_new[a]);
+    retro_exp_sums<E>(e_old, e_new, sums, r, s);
+    for (std::int64_t a = 0; a < r; ++a)
+      kernels::sub_add_scaled(y + a * dv, e_old[a], v_old, e_new[a], v_new, dv);
+    return;
+  }
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
     for (std::int64_t a = 0; a < r; ++a) {  // both dot products of a row in one pass
