@@ -8,6 +8,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cstdint>
 
 #include "attention/kernels/elementwise.hpp"
@@ -71,6 +72,8 @@ void heads_minor_from_heads(std::int64_t h, std::int64_t w, const S<E>* x, S<E>*
   if constexpr (kScalarLevel<E>)
     for (std::int64_t l = 0; l < w; ++l)
       for (std::int64_t i = 0; i < h; ++i) y[l * h + i] = x[i * w + l];
+  else if (h == 1)
+    std::copy_n(x, w, y);
   else
     kernels::transpose(h, w, x, w, y, h);
 }
@@ -83,6 +86,8 @@ void heads_minor_to_heads(std::int64_t h, std::int64_t w, const S<E>* x, S<E>* y
   if constexpr (kScalarLevel<E>)
     for (std::int64_t i = 0; i < h; ++i)
       for (std::int64_t l = 0; l < w; ++l) y[i * w + l] = x[l * h + i];
+  else if (h == 1)
+    std::copy_n(x, w, y);
   else
     kernels::transpose(w, h, x, h, y, w);
 }
@@ -213,6 +218,11 @@ namespace detail {
 template <class E>
 void slide_rows(std::int64_t r, std::int64_t dv, std::int64_t h, const S<E>* w_old,
                 const S<E>* w_new, const S<E>* v_old, const S<E>* v_new, S<E>* y) {
+  if (one_head<E>(h)) {
+    for (std::int64_t a = 0; a < r; ++a)
+      kernels::sub_add_scaled(y + a * dv, w_old[a], v_old, w_new[a], v_new, dv);
+    return;
+  }
   for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     for (std::int64_t a = 0; a < r; ++a) {
       const A wo = at<A>(w_old + a * h + i), wn = at<A>(w_new + a * h + i);
@@ -292,6 +302,13 @@ void heads_minor_enter(std::int64_t r, std::int64_t dv, std::int64_t h, const S<
   begin_op<E>(), in<E>(a, h * r), in<E>(v, h * dv), inout<E>(sums, h * r);
   inout<E>(y, h * r * dv);
   if (tally_skip<E>({.mul = h * r * dv, .add = h * r + h * r * dv})) return;
+  if (detail::one_head<E>(h)) {
+    for (std::int64_t b = 0; b < r; ++b) {
+      sums[b] = sums[b] + a[b];
+      for (std::int64_t l = 0; l < dv; ++l) y[b * dv + l] = y[b * dv + l] + a[b] * v[l];
+    }
+    return;
+  }
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
     for (std::int64_t b = 0; b < r; ++b) {
@@ -313,6 +330,9 @@ void heads_minor_gemm_nt_shared(std::int64_t k, std::int64_t c, std::int64_t h, 
                                 MatCRef<S<E>> w, S<E>* u) {
   begin_op<E>(), in<E>(x, h * k), in<E>(w), out<E>(u, h * c);
   if (tally_skip<E>({.mul = h * c * k, .add = h * c * (k - 1)})) return;
+  if (detail::one_head<E>(h))
+    return row_product<S<E>>(true, Eigen::Map<const Mat<S<E>>>(x, 1, k), w,
+                             Eigen::Map<Mat<S<E>>>(u, 1, c));
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
     const auto columns = [=]<int N>(std::int64_t b) {  // N independent chains, as in products
