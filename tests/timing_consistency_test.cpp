@@ -188,22 +188,23 @@ TEST(ThreadChoice, WideHeadsSplitTheirProductsKeepingTheBits) {
 // segment means; rf: its keys' offsets and its output's scaling; co_re: its retroactive update
 // and its output's scaling) split among the threads beside their products (ops::split_pass,
 // split_row_product): the outputs keep the one thread's bits, in `expected` splits.
+template <class T>
 void expect_memory_passes_split(std::string_view id, std::int64_t expected) {
   Config c;
   c.n = 800, c.d = 700, c.m = 8;
-  const Mat<double> x = random_stream(c.n + 3, c.d, 31);
+  const Mat<T> x = random_stream(c.n + 3, c.d, 31).cast<T>();
   const auto run = [&](int threads, std::int64_t& splits) {
     const int before = omp_get_max_threads();
     omp_set_num_threads(threads);
-    MultiHead<Plain<double>> mh(id, c, 1);
+    MultiHead<Plain<T>> mh(id, c, 1);
     const std::int64_t s0 = ops::split_count();
     for (std::int64_t t = 0; t < x.rows(); ++t) mh.step(&x(t, 0), &x(t, 0), &x(t, 0));
     omp_set_num_threads(before);
     splits = ops::split_count() - s0;
-    return Mat<double>(mh.output());
+    return Mat<T>(mh.output());
   };
   std::int64_t one = 0, two = 0;
-  const Mat<double> serial = run(1, one), split = run(2, two);
+  const Mat<T> serial = run(1, one), split = run(2, two);
   EXPECT_EQ(one, 0);
   EXPECT_EQ(two, expected);
   EXPECT_TRUE((serial.array() == split.array()).all()) << "the split changed bits";
@@ -213,13 +214,15 @@ TEST(ThreadChoice, MemoryPassesSplitKeepTheBits) {
   // Four steps attend; each splits its four products of 800 x 8 x 700 multiply-adds (ny: B,
   // Delta, Delta V, the last; rf: the keys' and queries' features, phi(K)^T V, the output) and
   // its two memory passes.
-  expect_memory_passes_split("ny", 4 * 6);
-  expect_memory_passes_split("rf", 4 * 6);
+  expect_memory_passes_split<double>("ny", 4 * 6);
+  expect_memory_passes_split<double>("rf", 4 * 6);
   // co_re: the first output's two window products and its output scaling (one pass of 800
   // rows), then per update (ring slots j = 0, 1, 2) the update of the 799 rows beside j, the
   // newest row's x K^T and a V (one row: by outputs) and the scaling of the 799 rows from the
-  // oldest; the rows before j or the oldest (at most 3) are too few to split.
-  expect_memory_passes_split("co_re", 3 + 3 * 4);
+  // oldest; the rows before j or the oldest (at most 3) are too few to split. Both scalars:
+  // the update's parts start on lines of 8 doubles or 16 floats.
+  expect_memory_passes_split<double>("co_re", 3 + 3 * 4);
+  expect_memory_passes_split<float>("co_re", 3 + 3 * 4);
 }
 
 // parallel_steps() (cosda-bench's share of parallel steps) counts the steps taken on several
