@@ -123,10 +123,7 @@ class MultiHead {
   // threads, by their size alone (ops::product_threads), the same way every step; a step that
   // split one counts as parallel. Small heads split nothing and run as on one thread.
   bool split_step(const S* q, const S* k, const S* v) {
-    struct Split {  // on for this step only
-      Split() { ops::split_products() = true; }
-      ~Split() { ops::split_products() = false; }
-    } split;
+    const ops::SplitScope split;
     const std::int64_t before = ops::split_count();
     const bool ready = head_step(0, q, k, v);
     parallel_steps_ += ops::split_count() != before;

@@ -20,6 +20,13 @@ inline bool& split_products() {
   thread_local bool on = false;
   return on;
 }
+// Splits on for one step (MultiHead::split_step, a batched kernel's step_split).
+struct SplitScope {
+  SplitScope() { split_products() = true; }
+  ~SplitScope() { split_products() = false; }
+  SplitScope(const SplitScope&) = delete;
+  SplitScope& operator=(const SplitScope&) = delete;
+};
 // Products this thread has split so far: what MultiHead counts as a step on several threads.
 inline std::int64_t& split_count() {
   thread_local std::int64_t count = 0;

@@ -66,10 +66,7 @@ class AttHeads final : public Attention<E> {
   bool splits_heads() const override { return true; }
   bool step_split(const S* q, const S* k, const S* v) override {
     if (!panels_) {
-      struct Split {  // on for this step only
-        Split() { ops::split_products() = true; }
-        ~Split() { ops::split_products() = false; }
-      } split;
+      const ops::SplitScope split;
       return step(q, k, v);
     }
     if (!enter(q, k, v)) return false;
