@@ -248,15 +248,11 @@ void heads_minor_retro_update(std::int64_t r, std::int64_t dh, std::int64_t dv, 
   in<E>(v_old, h * dv), in<E>(v_new, h * dv), out<E>(e_old, h * r), out<E>(e_new, h * r);
   inout<E>(sums, h * r), inout<E>(y, h * r * dv);
   if (tally_skip<E>(retro_counts(h * r, dh, dv, s.on))) return;
-  const OneOp<E> one;            // the exponentials' ops at the scalar level
-  if (detail::one_head<E>(h)) {  // retro_update's timed kernels
-    for (std::int64_t a = 0; a < r; ++a)
-      kernels::dot2(x + a * dh, k_old, k_new, dh, &e_old[a], &e_new[a]);
-    retro_exp_sums<E>(e_old, e_new, sums, r, s);
-    for (std::int64_t a = 0; a < r; ++a)
-      kernels::sub_add_scaled(y + a * dv, e_old[a], v_old, e_new[a], v_new, dv);
-    return;
-  }
+  const OneOp<E> one;              // the exponentials' ops at the scalar level
+  if constexpr (!kScalarLevel<E>)  // its exponentials have no scalar-level kernel
+    if (detail::one_head<E>(h))    // retro_update's timed kernels
+      return detail::retro_rows<S<E>>(r, dh, dv, x, dh, k_old, k_new, v_old, v_new, e_old, e_new,
+                                      sums, y, dv, s);
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
     for (std::int64_t a = 0; a < r; ++a) {  // both dot products of a row in one pass

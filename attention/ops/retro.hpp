@@ -13,6 +13,38 @@
 
 namespace cosda::ops {
 
+namespace detail {
+
+// The timed kernels of retro_exp_sums.
+template <class T>
+void exp_sums(T* e_old, T* e_new, T* sums, std::int64_t r, const Shift<T>& s) {
+  VecMap<T> eo(e_old, r), en(e_new, r), sm(sums, r);
+  if (s.on) {
+    eo = kernels::exp_of(eo.array() - s.c);
+    en = kernels::exp_of(en.array() - s.c);
+  } else {
+    eo = kernels::exp_of(eo.array());
+    en = kernels::exp_of(en.array());
+  }
+  sm = sm - eo + en;
+}
+
+// The timed kernels of a retroactive update of r rows (retro_update, and one head of
+// heads_minor_retro_update): row i of x at x + i ldx (d features), of y at y + i ldy (dv); both
+// dot products while the row is in L1, then the exponentials and sums, then the rows.
+template <class T>
+void retro_rows(std::int64_t r, std::int64_t d, std::int64_t dv, const T* x, std::int64_t ldx,
+                const T* k_old, const T* k_new, const T* v_old, const T* v_new, T* e_old, T* e_new,
+                T* sums, T* y, std::int64_t ldy, const Shift<T>& s) {
+  for (std::int64_t i = 0; i < r; ++i)
+    kernels::dot2(x + i * ldx, k_old, k_new, d, &e_old[i], &e_new[i]);
+  exp_sums<T>(e_old, e_new, sums, r, s);
+  for (std::int64_t i = 0; i < r; ++i)
+    kernels::sub_add_scaled(y + i * ldy, e_old[i], v_old, e_new[i], v_new, dv);
+}
+
+}  // namespace detail
+
 // The exponentials and running sums of retro_update and retro_update_cols:
 // e <- exp(e [- c]) for e_old and e_new, then sums <- sums - e_old + e_new. Counted by the
 // scalar level as two exp_inplace and two add; uncounted otherwise (retro_counts has them).
@@ -24,15 +56,7 @@ void retro_exp_sums(S<E>* e_old, S<E>* e_new, S<E>* sums, std::int64_t r, const 
     add<E>(e_old, sums, r, -1);
     add<E>(e_new, sums, r, +1);
   } else {
-    VecMap<S<E>> eo(e_old, r), en(e_new, r), sm(sums, r);
-    if (s.on) {
-      eo = kernels::exp_of(eo.array() - s.c);
-      en = kernels::exp_of(en.array() - s.c);
-    } else {
-      eo = kernels::exp_of(eo.array());
-      en = kernels::exp_of(en.array());
-    }
-    sm = sm - eo + en;
+    detail::exp_sums<S<E>>(e_old, e_new, sums, r, s);
   }
 }
 
@@ -71,11 +95,8 @@ void retro_update(MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new, const S
       axpy<E>(e_new[i], v_new, &y(i, 0), dv, +1);
     }
   } else {
-    for (std::int64_t i = 0; i < r; ++i)  // both dot products while x_i is in L1
-      kernels::dot2(x.row(i).data(), k_old, k_new, d, &e_old[i], &e_new[i]);
-    retro_exp_sums<E>(e_old, e_new, sums, r, s);
-    for (std::int64_t i = 0; i < r; ++i)
-      kernels::sub_add_scaled(&y(i, 0), e_old[i], v_old, e_new[i], v_new, dv);
+    detail::retro_rows<S<E>>(r, d, dv, x.data(), x.outerStride(), k_old, k_new, v_old, v_new, e_old,
+                             e_new, sums, y.data(), y.outerStride(), s);
   }
 }
 

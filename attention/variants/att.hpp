@@ -12,6 +12,23 @@ namespace cosda {
 // Its exact closed forms (attention/variants/att.cpp).
 const exact::Forms& closed_forms_att();
 
+// out = Att(q, k, v) over a window of n tokens, q a ring whose oldest row is `oldest`, with
+// a (n x n) and rs (n) for A and its row sums: att's step, and each head of att's batched
+// kernel with rings by row (att_heads.hpp).
+template <class E>
+void attend_rows(MatCRef<typename E::Scalar> q, MatCRef<typename E::Scalar> k,
+                 MatCRef<typename E::Scalar> v, std::int64_t oldest, typename E::Scalar inv_sqrt_d,
+                 MatRef<typename E::Scalar> a, typename E::Scalar* rs,
+                 MatRef<typename E::Scalar> out) {
+  const std::int64_t n = a.rows();
+  scale_in_window_order<E>(q, oldest, inv_sqrt_d, out);
+  ops::gemm_nt<E>(out, k, a);   // A = exp(Q K^T / sqrt(d))
+  ops::exp_row_sums<E>(a, rs);  // D = diag(A 1)
+  ops::gemm_nn<E>(a, v, out);   // A V
+  ops::reciprocals<E>(rs, rs, n);
+  ops::scale_rows<E>(out, rs);  // D^-1 A V
+}
+
 template <class E>
 class Att final : public Attention<E> {
  public:
@@ -51,12 +68,7 @@ class Att final : public Attention<E> {
   void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v, 0); }
   // q holds the window's queries as a ring whose oldest row is `oldest`.
   void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, std::int64_t oldest) {
-    scale_in_window_order<E>(q, oldest, inv_sqrt_d_, out_);
-    ops::gemm_nt<E>(out_, k, a_);          // A = exp(Q K^T / sqrt(d))
-    ops::exp_row_sums<E>(a_, rs_.data());  // D = diag(A 1)
-    ops::gemm_nn<E>(a_, v, out_);          // A V
-    ops::reciprocals<E>(rs_.data(), rs_.data(), n_);
-    ops::scale_rows<E>(out_, rs_.data());  // D^-1 A V
+    attend_rows<E>(q, k, v, oldest, inv_sqrt_d_, a_, rs_.data(), out_);
   }
 
  private:

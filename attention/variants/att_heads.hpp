@@ -23,6 +23,7 @@
 #include "attention/attention.hpp"
 #include "attention/families/window.hpp"
 #include "attention/ops/heads_attention.hpp"
+#include "attention/variants/att.hpp"
 
 namespace cosda {
 
@@ -100,16 +101,11 @@ class AttHeads final : public Attention<E> {
     ops::heads_panels_enter<E>(h_, dh_, n_, v, v_.data(), slot);
     return ++seen_ >= n_;
   }
-  // Head i by Att's six ops on its columns of the rings and the output (att.hpp, CoTrans Eq. 1).
+  // Head i by att's six ops on its columns of the rings and the output (CoTrans Eq. 1).
   void attend_head(std::int64_t i) {
     const std::int64_t f = i * dh_;
-    const MatRef<S> out = out_.middleCols(f, dh_);
-    scale_in_window_order<E>(qr_.middleCols(f, dh_), seen_ % n_, inv_sqrt_dh_, out);
-    ops::gemm_nt<E>(out, kr_.middleCols(f, dh_), a_);  // A = exp(Q K^T / sqrt(dh))
-    ops::exp_row_sums<E>(a_, rs_.data());              // D = diag(A 1)
-    ops::gemm_nn<E>(a_, vr_.middleCols(f, dh_), out);  // A V
-    ops::reciprocals<E>(rs_.data(), rs_.data(), n_);
-    ops::scale_rows<E>(out, rs_.data());  // D^-1 A V
+    attend_rows<E>(qr_.middleCols(f, dh_), kr_.middleCols(f, dh_), vr_.middleCols(f, dh_),
+                   seen_ % n_, inv_sqrt_dh_, a_, rs_.data(), out_.middleCols(f, dh_));
   }
   // Thread t's scratch, made for threads 0..t on first use.
   S* scratch(std::int64_t t) {
