@@ -94,4 +94,14 @@ Cost evaluate(const Point& p) {
   return c;
 }
 
+HeadsMemory heads_memory(const Point& p) {
+  Point head = p;
+  head.d = p.d / p.heads, head.heads = 1;
+  const Cost one = evaluate(head);
+  const HeadsForm heads = forms(p.variant)->heads;
+  if (heads == nullptr) throw std::invalid_argument("no batched kernel: " + p.variant);
+  const std::int64_t m = find_variant(p.variant)->landmarks != LandmarkKind::kNone ? p.m : 1;
+  return heads(p.n, p.d / p.heads, m, p.heads, {one.valley, one.plain_peak - one.valley});
+}
+
 }  // namespace cosda::exact

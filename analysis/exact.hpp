@@ -44,4 +44,9 @@ bool memory_exact(const Point& p);
 // layers != 1 or in the stabilised mode.
 Cost evaluate(const Point& p);
 
+// The memory of one batched object for all p.heads heads (Forms::heads, h > 1): valley, and the
+// live beside it on a plain step. Throws std::invalid_argument where evaluate() would, and for
+// a variant without a batched kernel.
+HeadsMemory heads_memory(const Point& p);
+
 }  // namespace cosda::exact

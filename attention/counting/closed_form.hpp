@@ -8,7 +8,9 @@
 // Contract:
 //  - Everything is per head of width d; a Point with h heads costs h times one head of width
 //    d/h (exact::evaluate() applies that). Only one-layer points in the default (unstabilised)
-//    mode are covered.
+//    mode are covered. The one object for h heads (the batched kernel) executes the same
+//    operations and holds its own memory: Forms::heads writes it from one head's forms
+//    (exact::heads_memory).
 //  - A Form is base(n, d, m) + s * per_s(n, d, m). s is the size of the landmark segment a
 //    landmark-update step completes (continual-landmark variants): the first r = n mod m
 //    segments of a cycle hold c = ceil(n/m) tokens, the other m - r hold f = floor(n/m).
@@ -108,12 +110,25 @@ struct Buckets {
   }
 };
 
+// The memory of one object for h heads of width d (the head-batched kernel, COSDA_BATCHED):
+// its valley, and the most live beside it on a plain step (nullopt: not a closed form yet,
+// measured only).
+struct HeadsMemory {
+  std::int64_t valley = 0;
+  std::optional<std::int64_t> live;
+};
+// Written from one head's valley and plain-step live at (n, d, m), which the forms give: each
+// variant names there the buffers it holds beyond h heads side by side (h valley, h live).
+using HeadsForm = HeadsMemory (*)(std::int64_t n, std::int64_t d, std::int64_t m, std::int64_t h,
+                                  HeadsMemory one_head);
+
 struct Forms {
   Buckets step;                   // every step / the plain step of continual landmarks
   std::optional<Buckets> update;  // continual landmarks only: update step, segment size s
   Form valley;
   std::vector<Poly> step_live;    // live elements beside the valley, per phase
   std::vector<Poly> update_live;  // continual landmarks only
+  HeadsForm heads = nullptr;      // the batched kernel for h > 1 heads (null: none)
 };
 
 // base + s * per_s, for writing forms compactly.

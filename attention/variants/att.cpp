@@ -1,10 +1,28 @@
 #include "attention/variants/att.hpp"
 
+#include <algorithm>
+
 #include "attention/counting/closed_form.hpp"
 #include "attention/registry.hpp"
 #include "attention/variants/att_heads.hpp"
 
 namespace cosda {
+
+namespace {
+
+// h > 1 heads of at most ops::kSingleQueryMaxWidth features: one op attends every head from
+// head panels (heads_panels_attention), its scores within the op, so beside the valley live
+// only the token and the output, (n + 3) d a head, where a head's six ops hold A (n x n) and
+// its row sums or scaled queries between ops. Wider heads run the six ops head by head on one
+// A and one row-sum vector: one head's live beside the earlier heads' outputs (n d each), or
+// at n = 3 a phase of 4 d a head.
+exact::HeadsMemory heads_memory(std::int64_t n, std::int64_t d, std::int64_t, std::int64_t h,
+                                exact::HeadsMemory one) {
+  if (h > 1 && d <= ops::kSingleQueryMaxWidth) return {h * one.valley, h * (n + 3) * d};
+  return {h * one.valley, std::max(*one.live + (h - 1) * n * d, 4 * h * d)};
+}
+
+}  // namespace
 
 // Exact forms (attention/counting/closed_form.hpp): Q/sqrt(d), QK^T, exp, row sums, AV,
 // reciprocals, row scaling.
@@ -16,7 +34,8 @@ const exact::Forms& closed_forms_att() {
       std::nullopt,
       f({{3, 1, 1}, {-3, 0, 1}}),
       {Poly{{1, 2}, {1, 1, 1}, {1, 1}, {1, 0, 1}}, Poly{{1, 2}, {1, 1, 1}, {2, 0, 1}}},
-      {}};
+      {},
+      heads_memory};
   return forms;
 }
 

@@ -17,6 +17,16 @@ Buckets retroactive_nystrom_step() {  // the same with n output rows
 }
 }  // namespace
 
+namespace {
+
+// The same valley; the peaks of continual landmarks are measured only (closed_form.hpp).
+exact::HeadsMemory heads_memory(std::int64_t, std::int64_t, std::int64_t, std::int64_t h,
+                                exact::HeadsMemory one) {
+  return {h * one.valley, std::nullopt};
+}
+
+}  // namespace
+
 // Exact forms (attention/counting/closed_form.hpp): update steps also recompute B's replaced column
 // and all of B_phi Gamma_phi^+.
 const exact::Forms& closed_forms_cony_re_cont() {
@@ -54,7 +64,8 @@ const exact::Forms& closed_forms_cony_re_cont() {
          {-3}}),
       {Poly{{1, 1, 1}, {1, 0, 1, 1}, {1, 0, 0, 1}}},
       {Poly{{4, 0, 0, 2}, {1, 1, 0, 1}, {3, 1}, {2, 0, 1}, {2, 0, 0, 1}},
-       Poly{{1, 1, 1}, {1, 0, 1, 1}, {1, 0, 0, 1}}}};
+       Poly{{1, 1, 1}, {1, 0, 1, 1}, {1, 0, 0, 1}}},
+      heads_memory};
   return forms;
 }
 

@@ -6,6 +6,17 @@
 
 namespace cosda {
 
+namespace {
+
+// The newest row of B_phi Gamma_phi^+ formed head-minor (m a head) beside n d + d m, where a
+// head's phases are n d + d m and n d + d m - d + m.
+exact::HeadsMemory heads_memory(std::int64_t n, std::int64_t d, std::int64_t m, std::int64_t h,
+                                exact::HeadsMemory one) {
+  return {h * one.valley, h * (n * d + d * m + m)};
+}
+
+}  // namespace
+
 // Exact forms (attention/counting/closed_form.hpp): the plain step of cony_re_cont, every step (the
 // new query's row of B_phi Gamma_phi^+ is computed as it arrives).
 const exact::Forms& closed_forms_cony_re_fix() {
@@ -15,7 +26,8 @@ const exact::Forms& closed_forms_cony_re_fix() {
       std::nullopt,
       f({{2, 1, 1}, {1, 1, 0, 1}, {3, 0, 1, 1}, {1, 0, 0, 2}}),
       {Poly{{1, 1, 1}, {1, 0, 1, 1}}, Poly{{1, 1, 1}, {1, 0, 1, 1}, {-1, 0, 1}, {1, 0, 0, 1}}},
-      {}};
+      {},
+      heads_memory};
   return forms;
 }
 

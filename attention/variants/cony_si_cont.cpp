@@ -21,6 +21,16 @@ Buckets single_output_nystrom_step() {
 // The fixed-landmark variant's step (attention/variants/cony_si_fix.cpp).
 exact::Buckets closed_forms_cony_si_step() { return single_output_nystrom_step(); }
 
+namespace {
+
+// The same valley; the peaks of continual landmarks are measured only (closed_form.hpp).
+exact::HeadsMemory heads_memory(std::int64_t, std::int64_t, std::int64_t, std::int64_t h,
+                                exact::HeadsMemory one) {
+  return {h * one.valley, std::nullopt};
+}
+
+}  // namespace
+
 // Exact forms (attention/counting/closed_form.hpp): update steps add two segment means, the Gamma
 // row and column, the pseudo-inverse and the replaced landmark's row of Delta (over the window).
 const exact::Forms& closed_forms_cony_si_cont() {
@@ -43,7 +53,8 @@ const exact::Forms& closed_forms_cony_si_cont() {
               f({{1, 0, 0, 1}, {-1}})},
       f({{2, 1, 1}, {3, 0, 1, 1}, {2, 0, 0, 2}, {1, 0, 0, 1}, {1, 0, 1}, {-1}}),
       {Poly{{3, 0, 1}}, Poly{{2, 0, 0, 1}}},
-      {Poly{{4, 0, 0, 2}, {1, 1}, {2, 0, 1}, {2, 0, 0, 1}}, Poly{{3, 0, 1}}}};
+      {Poly{{4, 0, 0, 2}, {1, 1}, {2, 0, 1}, {2, 0, 0, 1}}, Poly{{3, 0, 1}}},
+      heads_memory};
   return forms;
 }
 

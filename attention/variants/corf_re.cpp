@@ -6,6 +6,18 @@
 
 namespace cosda {
 
+namespace {
+
+// One W (m x d) for all heads, as corf_si: -(h - 1) m d. Every head's denominators (den_, n)
+// stay within heads_attend_cols, where a head's attend writes them in one op and reads them in
+// two more: n d + m a head beside the valley.
+exact::HeadsMemory heads_memory(std::int64_t n, std::int64_t d, std::int64_t m, std::int64_t h,
+                                exact::HeadsMemory one) {
+  return {h * one.valley - (h - 1) * m * d, h * (n * d + m)};
+}
+
+}  // namespace
+
 // Exact forms (attention/counting/closed_form.hpp): corf_si's key features, slide and query
 // features, then the n queries' features against S and z, n reciprocals, row scaling.
 const exact::Forms& closed_forms_corf_re() {
@@ -24,7 +36,8 @@ const exact::Forms& closed_forms_corf_re() {
       std::nullopt,
       f({{1, 1, 1}, {2, 1, 0, 1}, {2, 0, 1, 1}}),
       {Poly{{1, 1, 1}, {1, 1}}, Poly{{1, 1, 1}, {1, 1}, {-1, 0, 1}, {1, 0, 0, 1}, {-1}}},
-      {}};
+      {},
+      heads_memory};
   return forms;
 }
 

@@ -1,10 +1,24 @@
 #include "attention/variants/corf_si.hpp"
 
+#include <algorithm>
+
 #include "attention/counting/closed_form.hpp"
 #include "attention/registry.hpp"
 #include "attention/variants/corf_si_heads.hpp"
 
 namespace cosda {
+
+namespace {
+
+// One W (m x d) for all heads where h heads keep h copies (MultiHead gives every head the same
+// feature seed): -(h - 1) m d. At the step's first ops the key head-minor (x_, d a head) beside
+// the token, where a head holds its key features (a_, m).
+exact::HeadsMemory heads_memory(std::int64_t, std::int64_t d, std::int64_t m, std::int64_t h,
+                                exact::HeadsMemory one) {
+  return {h * one.valley - (h - 1) * m * d, h * std::max(4 * d, 3 * d + m)};
+}
+
+}  // namespace
 
 // Exact forms (attention/counting/closed_form.hpp): the new key's features (W k, |k|^2 / (2
 // sqrt(d)), offset, exp), the slide of S and z, the query's features (W q, max, offset, exp),
@@ -17,7 +31,8 @@ const exact::Forms& closed_forms_corf_si() {
       std::nullopt,
       f({{1, 1, 1}, {1, 1, 0, 1}, {2, 0, 1, 1}, {1, 0, 0, 1}}),
       {Poly{{3, 0, 1}, {1, 0, 0, 1}}},
-      {}};
+      {},
+      heads_memory};
   return forms;
 }
 

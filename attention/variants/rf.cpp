@@ -1,10 +1,24 @@
 #include "attention/variants/rf.hpp"
 
+#include <algorithm>
+
 #include "attention/counting/closed_form.hpp"
 #include "attention/registry.hpp"
 #include "attention/variants/rf_heads.hpp"
 
 namespace cosda {
+
+namespace {
+
+// Every head's key offsets |k'|^2 / 2 (n) stay within heads_key_exp_cols, where a head stores
+// them (h_) and reads them in m adds beside its key features (m x n); where the sums S (m d)
+// outgrow them both sides peak beside S.
+exact::HeadsMemory heads_memory(std::int64_t n, std::int64_t d, std::int64_t m, std::int64_t h,
+                                exact::HeadsMemory one) {
+  return {h * one.valley, h * (*one.live - std::max<std::int64_t>(0, n - m * d))};
+}
+
+}  // namespace
 
 // Exact forms (attention/counting/closed_form.hpp): the keys' features (W K^T, |k|^2 / (2 sqrt(d)),
 // offset, exp), S = phi(K)^T V, z, the queries' features (Q W^T, max, offset, exp), phi(Q) S,
@@ -19,7 +33,8 @@ const exact::Forms& closed_forms_rf() {
       f({{3, 1, 1}, {1, 0, 1, 1}, {-3, 0, 1}}),
       {Poly{{1, 1, 1}, {1, 1, 0, 1}, {1, 0, 1, 1}, {1, 0, 0, 1}},
        Poly{{1, 1, 1}, {1, 1, 0, 1}, {1, 1}, {1, 0, 0, 1}}},
-      {}};
+      {},
+      heads_memory};
   return forms;
 }
 
