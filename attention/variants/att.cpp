@@ -16,8 +16,8 @@ namespace {
 // its row sums or scaled queries between ops. Wider heads run the six ops head by head on one
 // A and one row-sum vector: one head's live beside the earlier heads' outputs (n d each), or
 // at n = 3 a phase of 4 d a head.
-exact::HeadsMemory heads_memory(std::int64_t n, std::int64_t d, std::int64_t, std::int64_t h,
-                                exact::HeadsMemory one) {
+exact::HeadsMemory heads_memory_att(std::int64_t n, std::int64_t d, std::int64_t, std::int64_t h,
+                                    exact::HeadsMemory one) {
   if (h > 1 && d <= ops::kSingleQueryMaxWidth) return {h * one.valley, h * (n + 3) * d};
   return {h * one.valley, std::max(*one.live + (h - 1) * n * d, 4 * h * d)};
 }
@@ -35,7 +35,7 @@ const exact::Forms& closed_forms_att() {
       f({{3, 1, 1}, {-3, 0, 1}}),
       {Poly{{1, 2}, {1, 1, 1}, {1, 1}, {1, 0, 1}}, Poly{{1, 2}, {1, 1, 1}, {2, 0, 1}}},
       {},
-      heads_memory};
+      heads_memory_att};
   return forms;
 }
 

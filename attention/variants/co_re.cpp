@@ -10,8 +10,8 @@ namespace {
 
 // Beside one head's live, the newest query scaled in a row (q_row_, d a head) before its
 // column of the Q ring.
-exact::HeadsMemory heads_memory(std::int64_t, std::int64_t d, std::int64_t, std::int64_t h,
-                                exact::HeadsMemory one) {
+exact::HeadsMemory heads_memory_co_re(std::int64_t, std::int64_t d, std::int64_t, std::int64_t h,
+                                      exact::HeadsMemory one) {
   return {h * one.valley, h * (*one.live + d)};
 }
 
@@ -27,7 +27,7 @@ const exact::Forms& closed_forms_co_re() {
                                   f({{4, 1, 1}, {1, 1}, {-2, 0, 1}, {-1}}),
                                   {Poly{{1, 1, 1}, {1, 1}}},
                                   {},
-                                  heads_memory};
+                                  heads_memory_co_re};
   return forms;
 }
 

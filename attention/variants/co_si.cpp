@@ -14,8 +14,8 @@ namespace {
 // within the op, 4 d a head beside the valley, where a head holds its scores a_ (n) between
 // exp_scores and weighted_average. Wider heads: every head's scores (a_, n) beside their sums
 // (sums_, one a head).
-exact::HeadsMemory heads_memory(std::int64_t n, std::int64_t d, std::int64_t, std::int64_t h,
-                                exact::HeadsMemory one) {
+exact::HeadsMemory heads_memory_co_si(std::int64_t n, std::int64_t d, std::int64_t, std::int64_t h,
+                                      exact::HeadsMemory one) {
   if (d <= ops::kSingleQueryMaxWidth) return {h * one.valley, 4 * h * d};
   return {h * one.valley, h * std::max(4 * d, 3 * d + n + 1)};
 }
@@ -32,7 +32,7 @@ const exact::Forms& closed_forms_co_si() {
       f({{2, 1, 1}, {-2, 0, 1}}),
       {Poly{{1, 1}, {3, 0, 1}}, Poly{{4, 0, 1}}},
       {},
-      heads_memory};
+      heads_memory_co_si};
   return forms;
 }
 

@@ -20,8 +20,8 @@ Buckets retroactive_nystrom_step() {  // the same with n output rows
 namespace {
 
 // The same valley; the peaks of continual landmarks are measured only (closed_form.hpp).
-exact::HeadsMemory heads_memory(std::int64_t, std::int64_t, std::int64_t, std::int64_t h,
-                                exact::HeadsMemory one) {
+exact::HeadsMemory heads_memory_cony_re_cont(std::int64_t, std::int64_t, std::int64_t,
+                                             std::int64_t h, exact::HeadsMemory one) {
   return {h * one.valley, std::nullopt};
 }
 
@@ -65,7 +65,7 @@ const exact::Forms& closed_forms_cony_re_cont() {
       {Poly{{1, 1, 1}, {1, 0, 1, 1}, {1, 0, 0, 1}}},
       {Poly{{4, 0, 0, 2}, {1, 1, 0, 1}, {3, 1}, {2, 0, 1}, {2, 0, 0, 1}},
        Poly{{1, 1, 1}, {1, 0, 1, 1}, {1, 0, 0, 1}}},
-      heads_memory};
+      heads_memory_cony_re_cont};
   return forms;
 }
 

@@ -10,8 +10,8 @@ namespace {
 
 // The newest row of B_phi Gamma_phi^+ formed head-minor (m a head) beside n d + d m, where a
 // head's phases are n d + d m and n d + d m - d + m.
-exact::HeadsMemory heads_memory(std::int64_t n, std::int64_t d, std::int64_t m, std::int64_t h,
-                                exact::HeadsMemory one) {
+exact::HeadsMemory heads_memory_cony_re_fix(std::int64_t n, std::int64_t d, std::int64_t m,
+                                            std::int64_t h, exact::HeadsMemory one) {
   return {h * one.valley, h * (n * d + d * m + m)};
 }
 
@@ -27,7 +27,7 @@ const exact::Forms& closed_forms_cony_re_fix() {
       f({{2, 1, 1}, {1, 1, 0, 1}, {3, 0, 1, 1}, {1, 0, 0, 2}}),
       {Poly{{1, 1, 1}, {1, 0, 1, 1}}, Poly{{1, 1, 1}, {1, 0, 1, 1}, {-1, 0, 1}, {1, 0, 0, 1}}},
       {},
-      heads_memory};
+      heads_memory_cony_re_fix};
   return forms;
 }
 

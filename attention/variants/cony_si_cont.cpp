@@ -24,8 +24,8 @@ exact::Buckets closed_forms_cony_si_step() { return single_output_nystrom_step()
 namespace {
 
 // The same valley; the peaks of continual landmarks are measured only (closed_form.hpp).
-exact::HeadsMemory heads_memory(std::int64_t, std::int64_t, std::int64_t, std::int64_t h,
-                                exact::HeadsMemory one) {
+exact::HeadsMemory heads_memory_cony_si_cont(std::int64_t, std::int64_t, std::int64_t,
+                                             std::int64_t h, exact::HeadsMemory one) {
   return {h * one.valley, std::nullopt};
 }
 
@@ -54,7 +54,7 @@ const exact::Forms& closed_forms_cony_si_cont() {
       f({{2, 1, 1}, {3, 0, 1, 1}, {2, 0, 0, 2}, {1, 0, 0, 1}, {1, 0, 1}, {-1}}),
       {Poly{{3, 0, 1}}, Poly{{2, 0, 0, 1}}},
       {Poly{{4, 0, 0, 2}, {1, 1}, {2, 0, 1}, {2, 0, 0, 1}}, Poly{{3, 0, 1}}},
-      heads_memory};
+      heads_memory_cony_si_cont};
   return forms;
 }
 

@@ -15,8 +15,8 @@ namespace {
 
 // The key copied head-minor (DeltaHeads::k_new_, d a head) while the token is live: 4 d a head
 // where a head holds 3 d.
-exact::HeadsMemory heads_memory(std::int64_t, std::int64_t d, std::int64_t m, std::int64_t h,
-                                exact::HeadsMemory one) {
+exact::HeadsMemory heads_memory_cony_si_fix(std::int64_t, std::int64_t d, std::int64_t m,
+                                            std::int64_t h, exact::HeadsMemory one) {
   return {h * one.valley, h * std::max(4 * d, 2 * m)};
 }
 
@@ -31,7 +31,7 @@ const exact::Forms& closed_forms_cony_si_fix() {
                                   f({{2, 1, 1}, {3, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 0, 1}}),
                                   {Poly{{3, 0, 1}}, Poly{{2, 0, 0, 1}}},
                                   {},
-                                  heads_memory};
+                                  heads_memory_cony_si_fix};
   return forms;
 }
 

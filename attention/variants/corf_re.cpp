@@ -11,8 +11,8 @@ namespace {
 // One W (m x d) for all heads, as corf_si: -(h - 1) m d. Every head's denominators (den_, n)
 // stay within heads_attend_cols, where a head's attend writes them in one op and reads them in
 // two more: n d + m a head beside the valley.
-exact::HeadsMemory heads_memory(std::int64_t n, std::int64_t d, std::int64_t m, std::int64_t h,
-                                exact::HeadsMemory one) {
+exact::HeadsMemory heads_memory_corf_re(std::int64_t n, std::int64_t d, std::int64_t m,
+                                        std::int64_t h, exact::HeadsMemory one) {
   return {h * one.valley - (h - 1) * m * d, h * (n * d + m)};
 }
 
@@ -37,7 +37,7 @@ const exact::Forms& closed_forms_corf_re() {
       f({{1, 1, 1}, {2, 1, 0, 1}, {2, 0, 1, 1}}),
       {Poly{{1, 1, 1}, {1, 1}}, Poly{{1, 1, 1}, {1, 1}, {-1, 0, 1}, {1, 0, 0, 1}, {-1}}},
       {},
-      heads_memory};
+      heads_memory_corf_re};
   return forms;
 }
 

@@ -13,8 +13,8 @@ namespace {
 // One W (m x d) for all heads where h heads keep h copies (MultiHead gives every head the same
 // feature seed): -(h - 1) m d. At the step's first ops the key head-minor (x_, d a head) beside
 // the token, where a head holds its key features (a_, m).
-exact::HeadsMemory heads_memory(std::int64_t, std::int64_t d, std::int64_t m, std::int64_t h,
-                                exact::HeadsMemory one) {
+exact::HeadsMemory heads_memory_corf_si(std::int64_t, std::int64_t d, std::int64_t m,
+                                        std::int64_t h, exact::HeadsMemory one) {
   return {h * one.valley - (h - 1) * m * d, h * std::max(4 * d, 3 * d + m)};
 }
 
@@ -32,7 +32,7 @@ const exact::Forms& closed_forms_corf_si() {
       f({{1, 1, 1}, {1, 1, 0, 1}, {2, 0, 1, 1}, {1, 0, 0, 1}}),
       {Poly{{3, 0, 1}, {1, 0, 0, 1}}},
       {},
-      heads_memory};
+      heads_memory_corf_si};
   return forms;
 }
 

@@ -11,8 +11,8 @@ namespace {
 // The same valley. The plain step's peak differs from h heads' by amounts not yet written as a
 // form (the batched step forms every head's landmarks while its scaled queries are live): measured
 // only.
-exact::HeadsMemory heads_memory(std::int64_t, std::int64_t, std::int64_t, std::int64_t h,
-                                exact::HeadsMemory one) {
+exact::HeadsMemory heads_memory_ny(std::int64_t, std::int64_t, std::int64_t, std::int64_t h,
+                                   exact::HeadsMemory one) {
   return {h * one.valley, std::nullopt};
 }
 
@@ -49,7 +49,7 @@ const exact::Forms& closed_forms_ny() {
        Poly{{1, 1, 0, 1}, {1, 0, 1, 1}, {5, 0, 0, 2}, {2, 0, 1}},
        Poly{{2, 1, 0, 1}, {1, 0, 0, 2}, {1, 0, 1, 1}, {1, 0, 1}, {1, 0, 0, 1}}},
       {},
-      heads_memory};
+      heads_memory_ny};
   return forms;
 }
 

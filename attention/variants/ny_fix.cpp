@@ -10,8 +10,8 @@ namespace {
 
 // The same valley. The plain step's peak is h heads' at most shapes and below or above it at
 // small ones (n < 8 or d < 20), not yet written as a form: measured only.
-exact::HeadsMemory heads_memory(std::int64_t, std::int64_t, std::int64_t, std::int64_t h,
-                                exact::HeadsMemory one) {
+exact::HeadsMemory heads_memory_ny_fix(std::int64_t, std::int64_t, std::int64_t, std::int64_t h,
+                                       exact::HeadsMemory one) {
   return {h * one.valley, std::nullopt};
 }
 
@@ -36,7 +36,7 @@ const exact::Forms& closed_forms_ny_fix() {
       {Poly{{2, 1, 0, 1}, {1, 0, 1, 1}, {1, 0, 1}, {1, 0, 0, 1}},
        Poly{{1, 1, 1}, {1, 1, 0, 1}, {1, 0, 1, 1}}},
       {},
-      heads_memory};
+      heads_memory_ny_fix};
   return forms;
 }
 

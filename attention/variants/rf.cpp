@@ -13,8 +13,8 @@ namespace {
 // Every head's key offsets |k'|^2 / 2 (n) stay within heads_key_exp_cols, where a head stores
 // them (h_) and reads them in m adds beside its key features (m x n); where the sums S (m d)
 // outgrow them both sides peak beside S.
-exact::HeadsMemory heads_memory(std::int64_t n, std::int64_t d, std::int64_t m, std::int64_t h,
-                                exact::HeadsMemory one) {
+exact::HeadsMemory heads_memory_rf(std::int64_t n, std::int64_t d, std::int64_t m, std::int64_t h,
+                                   exact::HeadsMemory one) {
   return {h * one.valley, h * (*one.live - std::max<std::int64_t>(0, n - m * d))};
 }
 
@@ -34,7 +34,7 @@ const exact::Forms& closed_forms_rf() {
       {Poly{{1, 1, 1}, {1, 1, 0, 1}, {1, 0, 1, 1}, {1, 0, 0, 1}},
        Poly{{1, 1, 1}, {1, 1, 0, 1}, {1, 1}, {1, 0, 0, 1}}},
       {},
-      heads_memory};
+      heads_memory_rf};
   return forms;
 }
 
