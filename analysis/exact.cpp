@@ -27,7 +27,11 @@ bool valley_exact(const Point& p) {
 }
 
 bool memory_exact(const Point& p) {
-  return valley_exact(p) && find_variant(p.variant)->landmarks != LandmarkKind::kContinual;
+  if (!valley_exact(p) || find_variant(p.variant)->landmarks == LandmarkKind::kContinual)
+    return false;
+  // h heads in one batched object: where its form gives the plain step's live.
+  return p.heads == 1 || forms(p.variant)->heads == nullptr || !skip_reason(p).empty() ||
+         heads_memory(p).live.has_value();
 }
 
 const Forms* forms(std::string_view id) {
@@ -51,6 +55,15 @@ Buckets cycle_forms(const Forms& f) {
           cycle(f.update->other, f.step.other)};
 }
 
+namespace {
+
+// One head's valley and the live beside it on plain and update steps, at (n, d, m).
+struct OneHead {
+  std::int64_t valley, plain_live, update_live;
+};
+
+}  // namespace
+
 Cost evaluate(const Point& p) {
   if (std::string why = skip_reason(p); !why.empty()) throw std::invalid_argument(why);
   if (p.layers != 1) throw std::invalid_argument("exact forms cover one layer only");
@@ -62,6 +75,19 @@ Cost evaluate(const Point& p) {
   const std::int64_t m = landmarks ? p.m : 1;
   auto times_h = [h](OpCounts c) {
     return OpCounts{c.mul * h, c.add * h, c.div * h, c.exp * h, c.other * h};
+  };
+  // Memory: h heads side by side, or the one batched object for them (Forms::heads).
+  const auto memory = [&](const OneHead& one, Cost& c) {
+    c.valley = h * one.valley;
+    std::int64_t plain_live = h * one.plain_live;
+    if (h > 1 && f.heads != nullptr) {
+      const HeadsMemory all = f.heads(n, d, m, h, {one.valley, one.plain_live});
+      c.valley = all.valley;
+      plain_live = all.live.value_or(plain_live);  // measured only: an estimate (memory_exact)
+    }
+    if (c.update_steps > 0) c.update_peak = c.valley + h * one.update_live;
+    if (c.plain_steps > 0) c.plain_peak = c.valley + plain_live;
+    c.peak = std::max(c.plain_peak, c.update_peak);
   };
   Cost c;
   c.point = p;
@@ -79,17 +105,15 @@ Cost evaluate(const Point& p) {
     c.update_step = times_h(seg.r > 0 ? big : small);
     c.plain_step = c.plain_steps > 0 ? times_h(plain) : OpCounts{};
     c.cycle_total = times_h(total);
-    c.valley = h * f.valley.eval(n, d, m, seg.c);
-    c.update_peak = c.valley + h * max_live(f.update_live, n, d, m);
-    if (c.plain_steps > 0) c.plain_peak = c.valley + h * max_live(f.step_live, n, d, m);
-    c.peak = std::max(c.plain_peak, c.update_peak);
+    memory({f.valley.eval(n, d, m, seg.c), max_live(f.step_live, n, d, m),
+            max_live(f.update_live, n, d, m)},
+           c);
   } else {
     c.cycle_steps = 1;
     c.plain_steps = 1;
     c.plain_step = times_h(f.step.eval(n, d, m));
     c.cycle_total = c.plain_step;
-    c.valley = h * f.valley.eval(n, d, m);
-    c.peak = c.plain_peak = c.valley + h * max_live(f.step_live, n, d, m);
+    memory({f.valley.eval(n, d, m), max_live(f.step_live, n, d, m), 0}, c);
   }
   return c;
 }

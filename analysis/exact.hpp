@@ -34,10 +34,13 @@ Buckets cycle_forms(const Forms& f);
 bool valley_exact(const Point& p);
 // Whether valley and peak forms are both exact at p: where the valley is, except for the
 // continual-landmark variants, whose peak depends on where in a landmark segment a step falls
-// and is measured only. Elsewhere evaluate() returns the forms' values as an estimate.
+// and is measured only, and for h > 1 heads whose batched object's peak has no form yet
+// (HeadsMemory::live). Elsewhere evaluate() returns the forms' values as an estimate.
 bool memory_exact(const Point& p);
 
-// What measure() reports for a one-layer point, from the forms alone (heads applied). Mirrors
+// What measure() reports for a one-layer point, from the forms alone (heads applied: h times
+// one head's operations; h heads' memory from Forms::heads where the variant has a batched
+// object, else h times one head's). Mirrors
 // analysis/measure.hpp's Cost: update_step is the most expensive update step (size c),
 // plain_step is zero when the cycle has none, update_step zero for variants without updates.
 // Heap fields stay -1. Throws std::invalid_argument for a point with a skip reason, with

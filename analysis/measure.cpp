@@ -157,6 +157,8 @@ class Run {
     const Config c = config();
     heap0_ = heap::current();
     MultiHead<E> mh(p_.variant, c, p_.heads, int(p_.layers));
+    // One trace per object stepped: one for batched heads (shrinking allocates nothing).
+    traces.resize(static_cast<std::size_t>(mh.objects()), Liveness(sizeof(S)));
     mh.attach(&traces);
     {
       const AccessesOnly skip(skip_);  // no figure reads the warm-up's values

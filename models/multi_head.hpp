@@ -8,10 +8,10 @@
 // entering a parallel region, even on one thread, can cost more than a whole small step
 // (docs/performance.md). Counts and logical memory are summed over heads: heads running in
 // parallel are all live at once. Variants with a head-batched kernel (registry.hpp
-// make_batched) run all heads in one object in the plain build, one chain of seam ops per step
+// make_batched) run all heads in one object under every policy, one chain of seam ops per step
 // instead of h, with the same operations (in parallel, where the object splits its heads
-// among the threads and that pays); counting policies keep the per-head objects and their
-// per-head traces.
+// among the threads and that pays): the object counted and traced (one trace) is the object
+// timed.
 #pragma once
 
 #include <omp.h>
@@ -43,10 +43,8 @@ class MultiHead {
       throw std::invalid_argument("unknown variant '" + std::string(id) +
                                   "'; known: " + variant_list());
     rows_ = (layers == 2 ? t->continual : t->single_output) ? 1 : c.n;  // see two_block.hpp
-    if constexpr (!E::kCounting) {
-      batched_ = make_batched<E>(id, c, heads, layers);
-      if (batched_) return;
-    }
+    batched_ = make_batched<E>(id, c, heads, layers);  // every policy: what is counted is timed
+    if (batched_) return;
     for (std::int64_t i = 0; i < heads; ++i) {
       heads_.push_back(make_model<E>(id, head_config(c, heads, i), layers));
     }
@@ -72,6 +70,9 @@ class MultiHead {
   bool updated_landmarks() const { return first().updated_landmarks(); }
   std::int64_t heads() const { return h_; }
   bool batched() const { return batched_ != nullptr; }
+  // The objects stepped, each with its own trace when attached: one batched object, or h heads.
+  std::int64_t objects() const { return batched_ ? 1 : h_; }
+  const Attention<E>& object(std::int64_t i) const { return batched_ ? *batched_ : *heads_[i]; }
   // Steps taken on more than one thread so far (heads in parallel or one head's products
   // split): what cosda-bench reports beside an all-cores time.
   std::int64_t parallel_steps() const { return parallel_steps_; }
@@ -79,9 +80,10 @@ class MultiHead {
   static constexpr std::size_t kTrials = 15, kBlock = 5;
 
   // Logical memory (counting policies; attention/counting/liveness.hpp): with traces attached, one
-  // per head, each head's seam ops report to its own trace, its input token written at the step's
-  // start and its output read at the step's end. Heads side by side are all live at once, so
-  // their figures add. measured: whether the steps from now on are the ones measured.
+  // per object stepped (objects()), each object's seam ops report to its own trace, its input
+  // token written at the step's start and its output read at the step's end. Heads side by side
+  // are all live at once, so their figures add. measured: whether the steps from now on are the
+  // ones measured.
   void attach(std::vector<Liveness>* traces) { traces_ = traces; }
   void measure_steps(bool measured) { measured_ = measured; }
 
@@ -102,7 +104,8 @@ class MultiHead {
   }
 
   bool serial_step(const S* q, const S* k, const S* v) {
-    if (batched_) return batched_->step(q, k, v);
+    if (batched_)
+      return traces_ != nullptr ? traced(*batched_, 0, q, k, v) : batched_->step(q, k, v);
     bool ready = false;
     for (std::int64_t i = 0; i < h_; ++i) ready = head_step(i, q, k, v) || ready;
     return ready;
@@ -203,17 +206,23 @@ class MultiHead {
   static constexpr std::int64_t kWindow = 64;
 
   bool traced_step(std::int64_t i, const S* q, const S* k, const S* v) {
+    return traced(*heads_[i], i, q, k, v);
+  }
+  // obj's step with trace i attached: its token (q, k and v of the object's width: one head's,
+  // or all heads' for the batched object) written at the step's start, its output read at its
+  // end.
+  bool traced(Attention<E>& obj, std::int64_t i, const S* q, const S* k, const S* v) {
     if constexpr (!E::kCounting) {
-      return heads_[i]->step(q, k, v);
+      return obj.step(q, k, v);
     } else {
       Liveness& l = (*traces_)[static_cast<std::size_t>(i)];
-      const std::int64_t bytes = dh_ * std::int64_t(sizeof(S));
+      const std::int64_t bytes = (batched_ ? h_ * dh_ : dh_) * std::int64_t(sizeof(S));
       thread_liveness() = &l;
       l.begin_step(measured_);
       l.write(q, bytes), l.write(k, bytes), l.write(v, bytes);
-      const bool ready = heads_[i]->step(q, k, v);
+      const bool ready = obj.step(q, k, v);
       l.end_step();
-      if (ready) read_output(l, heads_[i]->output());
+      if (ready) read_output(l, obj.output());
       thread_liveness() = nullptr;
       return ready;
     }
