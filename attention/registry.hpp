@@ -198,10 +198,11 @@ template <class E>
 std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
                                              std::unique_ptr<Attention<E>> first, const Config& c);
 // The variants with a head-batched kernel, X(id, Class): one object for all heads of a block
-// (attention/variants/<id>_heads.hpp), made in attention/variants/<id>.cpp by COSDA_DEFINE_BATCHED.
+// (the variant's own class where it takes the heads, as att's does; else its twin in
+// attention/variants/<id>_heads.hpp), made in attention/variants/<id>.cpp by COSDA_DEFINE_HEADS.
 // c.d is the full width.
 #define COSDA_BATCHED(X)           \
-  X(att, AttHeads)                 \
+  X(att, Att)                      \
   X(co_si, CoSiHeads)              \
   X(co_re, CoReHeads)              \
   X(cony_si_fix, CoNySiFixHeads)   \
@@ -233,17 +234,22 @@ inline constexpr std::array kBatchedIds{COSDA_BATCHED(COSDA_BATCHED_ID)};
   }                                                          \
   COSDA_POLICIES(COSDA_INSTANTIATE_VARIANT, id, Class)
 
-// In attention/variants/<id>.cpp of a variant in COSDA_BATCHED: its head-batched factory, then
-// Class<E> and make_<id>_heads<E> for every policy.
-#define COSDA_INSTANTIATE_BATCHED(E, id, Class) \
-  template class Class<E>;                      \
+// In attention/variants/<id>.cpp of a variant in COSDA_BATCHED: its head-batched factory
+// make_<id>_heads<E> for every policy (COSDA_DEFINE_HEADS), and, where the batched class is not
+// the variant's own class (a twin), Class<E> for every policy too (COSDA_DEFINE_BATCHED). A
+// variant whose one class takes the heads (att) uses COSDA_DEFINE_VARIANT and COSDA_DEFINE_HEADS.
+#define COSDA_INSTANTIATE_HEADS(E, id, Class) \
   template std::unique_ptr<Attention<E>> make_##id##_heads<E>(const Config&, std::int64_t);
-#define COSDA_DEFINE_BATCHED(id, Class)                                                  \
+#define COSDA_DEFINE_HEADS(id, Class)                                                    \
   template <class E>                                                                     \
   std::unique_ptr<Attention<E>> make_##id##_heads(const Config& c, std::int64_t heads) { \
     return std::make_unique<Class<E>>(c, heads);                                         \
   }                                                                                      \
-  COSDA_POLICIES(COSDA_INSTANTIATE_BATCHED, id, Class)
+  COSDA_POLICIES(COSDA_INSTANTIATE_HEADS, id, Class)
+#define COSDA_INSTANTIATE_CLASS(E, Class) template class Class<E>;
+#define COSDA_DEFINE_BATCHED(id, Class) \
+  COSDA_DEFINE_HEADS(id, Class)         \
+  COSDA_POLICIES(COSDA_INSTANTIATE_CLASS, Class)
 
 template <class E>
 std::unique_ptr<Attention<E>> make_variant(std::string_view id, const Config& c) {

@@ -8,8 +8,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <typeinfo>
+#include <vector>
 
 #include "models/multi_head.hpp"
 #include "tests/heads_util.hpp"
@@ -214,6 +216,41 @@ TEST(MultiHeadBatching, CountedObjectsAreOfTheTimedClasses) {
           EXPECT_EQ(class_of(counted.object(i)), class_of(timed.object(i)));
         EXPECT_EQ(counted.objects(), counted.batched() ? 1 : h);
       }
+}
+
+// The registry names the classes built: make_<id> builds COSDA_VARIANTS's class, make_batched
+// COSDA_BATCHED's. A variant whose batched class is its own class (one kernel for every h, as
+// att's) steps one head and sixteen as that class, counted and timed.
+TEST(MultiHeadBatching, RegistryNamesTheClassesBuilt) {
+  struct Named {
+    std::string_view id, per_head, batched;
+  };
+  std::vector<Named> named;
+#define COSDA_NAME_VARIANT(vid, Class) named.push_back({#vid, "cosda::" #Class, ""});
+  COSDA_VARIANTS(COSDA_NAME_VARIANT)
+#undef COSDA_NAME_VARIANT
+#define COSDA_NAME_BATCHED(vid, Class)                                                             \
+  std::find_if(named.begin(), named.end(), [](const Named& x) { return x.id == #vid; })->batched = \
+      "cosda::" #Class;
+  COSDA_BATCHED(COSDA_NAME_BATCHED)
+#undef COSDA_NAME_BATCHED
+  std::int64_t one_class = 0;
+  for (const Named& x : named) {
+    SCOPED_TRACE(std::string(x.id));
+    Config c{.n = 8, .d = 32, .m = 2};
+    if (variant(x.id).landmarks == LandmarkKind::kFixed)
+      c.fixed_q = c.fixed_k = random_stream(c.m, c.d, 3);
+    EXPECT_EQ(class_of(*make_variant<Plain<float>>(x.id, c)), x.per_head);
+    if (x.batched.empty()) continue;
+    EXPECT_EQ(class_of(*make_batched<Tally<double>>(x.id, c, 16, 1)), x.batched);
+    if (x.batched != x.per_head) continue;
+    ++one_class;
+    for (const std::int64_t h : {1, 16}) {
+      EXPECT_EQ(class_of(MultiHead<Tally<double>>(x.id, c, h).object(0)), x.per_head);
+      EXPECT_EQ(class_of(MultiHead<Plain<float>>(x.id, c, h).object(0)), x.per_head);
+    }
+  }
+  EXPECT_GE(one_class, 1);  // att at least
 }
 
 }  // namespace

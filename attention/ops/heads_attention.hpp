@@ -1,4 +1,4 @@
-// The seam's op of att's batched heads (attention/variants/att_heads.hpp): every head's softmax
+// The seam's op of att's batched heads (attention/variants/att.hpp): every head's softmax
 // attention over a window held in head panels (heads_panels_enter: a packet of heads side by side,
 // a token's features of them contiguous), a block of queries at a time, so that every product,
 // exponential and sum runs a packet of heads wide where one head's would run dh = 12 wide (Table

@@ -4,7 +4,6 @@
 
 #include "attention/counting/closed_form.hpp"
 #include "attention/registry.hpp"
-#include "attention/variants/att_heads.hpp"
 
 namespace cosda {
 
@@ -41,5 +40,5 @@ const exact::Forms& closed_forms_att() {
 
 COSDA_DEFINE_VARIANT(att, Att)
 
-COSDA_DEFINE_BATCHED(att, AttHeads)
+COSDA_DEFINE_HEADS(att, Att)
 }  // namespace cosda

@@ -1,10 +1,27 @@
-// att: regular scaled dot-product attention re-run over the window at every step.
-// Att(Q,K,V) = D^-1 A V, A = exp(QK^T/sqrt(d)), D = diag(A 1)  (CoTrans Eq. 1; Nyström Eq. 1).
-// Output n x d. State: the last n tokens of Q, K, V. Per step: O(n^2 d).
+// att: regular scaled dot-product attention re-run over the window at every step, for h >= 1
+// heads in one object. Att(Q,K,V) = D^-1 A V, A = exp(QK^T/sqrt(d)), D = diag(A 1) (CoTrans
+// Eq. 1; Nyström Eq. 1), per head (Eq. 9 without the projections). Two layouts, by head width:
+//  - one head, or heads wider than ops::kSingleQueryMaxWidth: Q, K and V are n x d rings, a
+//    token per row, and each head runs the six ops of attend_rows on its columns, one head after
+//    another with one A and one D; with several threads the products split by size;
+//  - h > 1 heads of at most ops::kSingleQueryMaxWidth features (dh = 12 at Table III): Q, K and
+//    V are rings in head panels (ops::heads_panels_enter), so every product, exponential and sum
+//    of the step runs a packet of heads wide (ops::heads_panels_attention); with several threads
+//    the query rows are shared out (step_split).
+// Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output n x d in window
+// order, the heads' outputs side by side. State: the last n tokens. Per step: O(n^2 d).
 #pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
 
 #include "attention/attention.hpp"
 #include "attention/families/window.hpp"
+#include "attention/ops/heads_attention.hpp"
 #include "attention/ops/seam.hpp"
 
 namespace cosda {
@@ -13,8 +30,7 @@ namespace cosda {
 const exact::Forms& closed_forms_att();
 
 // out = Att(q, k, v) over a window of n tokens, q a ring whose oldest row is `oldest`, with
-// a (n x n) and rs (n) for A and its row sums: att's step, and each head of att's batched
-// kernel with rings by row (att_heads.hpp).
+// a (n x n) and rs (n) for A and its row sums: one head of att by rows.
 template <class E>
 void attend_rows(MatCRef<typename E::Scalar> q, MatCRef<typename E::Scalar> k,
                  MatCRef<typename E::Scalar> v, std::int64_t oldest, typename E::Scalar inv_sqrt_d,
@@ -42,41 +58,107 @@ class Att final : public Attention<E> {
                                          .style = {"#000000", 5},
                                          .closed_forms = &closed_forms_att};
 
-  explicit Att(const Config& c)
+  // c.d is the full width; heads must divide it.
+  explicit Att(const Config& c, std::int64_t heads = 1)
       : n_(c.n),
-        d_(c.d),
-        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
-        q_(n_, d_),
-        k_(n_, d_),
-        v_(n_, d_),
-        a_(n_, n_),
-        rs_(n_),
-        out_(n_, d_) {}
+        h_(heads),
+        dh_(head_width(c, heads)),
+        panels_(heads > 1 && dh_ <= ops::kSingleQueryMaxWidth),
+        inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
+        q_(std::size_t(panels_ ? c.n * c.d : 0)),
+        k_(q_.size()),
+        v_(q_.size()),
+        qr_(panels_ ? 0 : c.n, panels_ ? 0 : c.d),
+        kr_(qr_.rows(), qr_.cols()),
+        vr_(qr_.rows(), qr_.cols()),
+        a_(panels_ ? 0 : c.n, panels_ ? 0 : c.n),
+        rs_(std::size_t(panels_ ? 0 : c.n)),
+        out_(c.n, c.d) {}
 
   bool step(const S* q, const S* k, const S* v) override {
-    ring_row<E>(q_, q, seen_);  // Q, K, V in rings, no shifting: the queries are put in window
-    ring_row<E>(k_, k, seen_);  // order as they are scaled (attend), and attention is invariant
-    ring_row<E>(v_, v, seen_);  // under permuting keys and values together
-    if (++seen_ < n_) return false;
-    attend(q_, k_, v_, seen_ % n_);
+    if (!enter(q, k, v)) return false;
+    if (!panels_) {
+      for (std::int64_t i = 0; i < h_; ++i) attend_head(i, qr_, seen_ % n_);
+      return true;
+    }
+    ops::heads_panels_attention<E>(n_, dh_, h_, q_.data(), k_.data(), v_.data(), inv_sqrt_dh_,
+                                   seen_ % n_, 0, n_, out_, scratch(0));
     return true;
   }
   MatCRef<S> output() const override { return out_; }
 
-  // output() = Att(q, k, v) over a window of n tokens (the step's body, also used as the
-  // second block of two-block models).
-  void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override { attend(q, k, v, 0); }
-  // q holds the window's queries as a ring whose oldest row is `oldest`.
-  void attend(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, std::int64_t oldest) {
-    attend_rows<E>(q, k, v, oldest, inv_sqrt_d_, a_, rs_.data(), out_);
+  // output() = Att(q, k, v) over a window of n tokens, in window order (the second block of
+  // two-block models); the layout by rows only.
+  void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override {
+    if (panels_) throw std::logic_error("att: attend_window needs the layout by rows");
+    for (std::int64_t i = 0; i < h_; ++i) attend_head(i, q, 0, k, v);
+  }
+
+  // Head panels: query rows shared out among the threads in blocks of whole register tiles.
+  // Rings by row: each head's products split among the threads by their size
+  // (ops::split_products). Either way the same bits.
+  bool splits_heads() const override { return true; }
+  bool step_split(const S* q, const S* k, const S* v) override {
+    if (!panels_) {
+      const ops::SplitScope split;
+      return step(q, k, v);
+    }
+    if (!enter(q, k, v)) return false;
+    const std::int64_t blocks = (n_ + ops::detail::kAttQueries - 1) / ops::detail::kAttQueries;
+    scratch(omp_get_max_threads() - 1);
+#pragma omp parallel
+    {
+      const std::int64_t t = omp_get_thread_num(), threads = omp_get_num_threads();
+      const std::int64_t first = std::min(n_, t * blocks / threads * ops::detail::kAttQueries),
+                         last = std::min(n_, (t + 1) * blocks / threads * ops::detail::kAttQueries);
+      if (last > first)
+        ops::heads_panels_attention<E>(n_, dh_, h_, q_.data(), k_.data(), v_.data(), inv_sqrt_dh_,
+                                       seen_ % n_, first, last - first, out_,
+                                       scratch_[std::size_t(t)].data());
+    }
+    return true;
   }
 
  private:
-  std::int64_t n_, d_, seen_ = 0;
-  S inv_sqrt_d_;
-  Mat<S> q_, k_, v_, a_;
+  // The token enters its ring slot; true once the window is full.
+  bool enter(const S* q, const S* k, const S* v) {
+    if (!panels_) {
+      ring_row<E>(qr_, q, seen_);  // no shifting: the queries are put in window order as they
+      ring_row<E>(kr_, k, seen_);  // are scaled, and attention is invariant under permuting
+      ring_row<E>(vr_, v, seen_);  // keys and values together
+      return ++seen_ >= n_;
+    }
+    const std::int64_t slot = seen_ % n_;
+    ops::heads_panels_enter<E>(h_, dh_, n_, q, q_.data(), slot);
+    ops::heads_panels_enter<E>(h_, dh_, n_, k, k_.data(), slot);
+    ops::heads_panels_enter<E>(h_, dh_, n_, v, v_.data(), slot);
+    return ++seen_ >= n_;
+  }
+  // Head i by the six ops of attend_rows on its columns of q (oldest row `oldest`), k, v and
+  // the output (CoTrans Eq. 1).
+  void attend_head(std::int64_t i, MatCRef<S> q, std::int64_t oldest) {
+    attend_head(i, q, oldest, kr_, vr_);
+  }
+  void attend_head(std::int64_t i, MatCRef<S> q, std::int64_t oldest, MatCRef<S> k, MatCRef<S> v) {
+    const std::int64_t f = i * dh_;
+    attend_rows<E>(q.middleCols(f, dh_), k.middleCols(f, dh_), v.middleCols(f, dh_), oldest,
+                   inv_sqrt_dh_, a_, rs_.data(), out_.middleCols(f, dh_));
+  }
+  // Thread t's scratch, made for threads 0..t on first use.
+  S* scratch(std::int64_t t) {
+    while (std::ssize(scratch_) <= t)
+      scratch_.emplace_back(std::size_t(ops::heads_attention_scratch<E>(n_, dh_)));
+    return scratch_[std::size_t(t)].data();
+  }
+
+  std::int64_t n_, h_, dh_, seen_ = 0;
+  bool panels_;  // the rings in head panels (short heads, h > 1)
+  S inv_sqrt_dh_;
+  std::vector<S> q_, k_, v_;  // the rings in head panels
+  Mat<S> qr_, kr_, vr_, a_;   // the rings by row and A (one head, or wide heads)
   std::vector<S> rs_;
   Mat<S> out_;
+  std::vector<std::vector<S>> scratch_;
 };
 
 }  // namespace cosda
