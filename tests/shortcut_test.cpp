@@ -82,14 +82,18 @@ TEST_P(MeasureShortcut, ReportsWhatEveryStepInFullReports) {
   if (heap::enabled()) {
     // The same buffers: the measured steps' allocations reported alike, and a step's heap
     // peak as far above the state as in full. Where steps allocate nothing (the small shapes)
-    // the whole run makes as many allocations; where their products take heap for the step
-    // (Table III's two blocks: one allocation a step) the steps without arithmetic make none.
+    // the shortcut's whole run makes no allocation the full run does not; it may make fewer,
+    // for its warm-up runs without arithmetic: a warm-up product's blocking workspace, which
+    // Eigen sizes from the caches, takes heap on some machines (cony_re_cont's first window at
+    // Table III: 184 KB on a Xeon of family 6 model 106, within the stack on Zen 4). Where the
+    // steps' products take heap (Table III's two blocks: one allocation a step) the steps
+    // without arithmetic make none.
     // The state's bytes themselves differ between any two runs in one process (malloc's
     // usable size of a chunk depends on where it is carved; two full runs differ by 16-128
     // bytes here), so they are not compared.
     EXPECT_EQ(fast.steady_allocations, full.steady_allocations);
     if (full.steady_allocations == 0) {
-      EXPECT_EQ(fast_allocations, full_allocations);
+      EXPECT_LE(fast_allocations, full_allocations);
     }
     EXPECT_EQ(fast.heap_peak_bytes - fast.heap_retained_bytes,
               full.heap_peak_bytes - full.heap_retained_bytes);
