@@ -198,12 +198,12 @@ template <class E>
 std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
                                              std::unique_ptr<Attention<E>> first, const Config& c);
 // The variants with a head-batched kernel, X(id, Class): one object for all heads of a block
-// (the variant's own class where it takes the heads, as att's does; else its twin in
+// (the variant's own class where it takes the heads, as att's and co_si's do; else its twin in
 // attention/variants/<id>_heads.hpp), made in attention/variants/<id>.cpp by COSDA_DEFINE_HEADS.
 // c.d is the full width.
 #define COSDA_BATCHED(X)           \
   X(att, Att)                      \
-  X(co_si, CoSiHeads)              \
+  X(co_si, CoSi)                   \
   X(co_re, CoReHeads)              \
   X(cony_si_fix, CoNySiFixHeads)   \
   X(cony_si_cont, CoNySiContHeads) \
@@ -237,7 +237,8 @@ inline constexpr std::array kBatchedIds{COSDA_BATCHED(COSDA_BATCHED_ID)};
 // In attention/variants/<id>.cpp of a variant in COSDA_BATCHED: its head-batched factory
 // make_<id>_heads<E> for every policy (COSDA_DEFINE_HEADS), and, where the batched class is not
 // the variant's own class (a twin), Class<E> for every policy too (COSDA_DEFINE_BATCHED). A
-// variant whose one class takes the heads (att) uses COSDA_DEFINE_VARIANT and COSDA_DEFINE_HEADS.
+// variant whose one class takes the heads (att, co_si) uses COSDA_DEFINE_VARIANT and
+// COSDA_DEFINE_HEADS.
 #define COSDA_INSTANTIATE_HEADS(E, id, Class) \
   template std::unique_ptr<Attention<E>> make_##id##_heads<E>(const Config&, std::int64_t);
 #define COSDA_DEFINE_HEADS(id, Class)                                                    \

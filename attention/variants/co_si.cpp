@@ -4,7 +4,6 @@
 
 #include "attention/counting/closed_form.hpp"
 #include "attention/registry.hpp"
-#include "attention/variants/co_si_heads.hpp"
 
 namespace cosda {
 
@@ -38,5 +37,5 @@ const exact::Forms& closed_forms_co_si() {
 
 COSDA_DEFINE_VARIANT(co_si, CoSi)
 
-COSDA_DEFINE_BATCHED(co_si, CoSiHeads)
+COSDA_DEFINE_HEADS(co_si, CoSi)
 }  // namespace cosda

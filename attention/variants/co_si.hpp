@@ -1,10 +1,25 @@
-// co_si: Continual Single-Output SDA, the newest query against the cached window.
-// CoSiAtt = a V / (a 1^T), a = exp(q_new K^T / sqrt(d))  (CoTrans Eq. 7; Nyström Eq. 7).
-// Output 1 x d. State: K and V rings of n tokens. Per step: O(nd).
+// co_si: Continual Single-Output SDA, the newest query against the cached window, for h >= 1
+// heads in one object. CoSiAtt = a V / (a 1^T), a = exp(q_new K^T / sqrt(d)) (CoTrans Eq. 7;
+// Nyström Eq. 7), per head of dh = d / h features (Eq. 9 without the projections).
+// Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output 1 x d, the heads'
+// outputs concatenated. State: K and V rings of n tokens. Per step: O(nd). Three layouts, by
+// shape:
+//  - one head: K and V a token per row or per column by n and d (k_by_column_, v_by_column_),
+//    the scores a row of n;
+//  - h > 1 heads of at most ops::kSingleQueryMaxWidth features: K and V in head panels
+//    (ops/heads_attention.hpp: one pass over the keys, every feature of a packet of heads a
+//    register), the scores within the op;
+//  - wider heads: K and V d x n, a token per column, every head's scores a row of h x n
+//    (head-major), one chain of ops for all heads.
 #pragma once
+
+#include <cmath>
+#include <stdexcept>
 
 #include "attention/attention.hpp"
 #include "attention/families/window.hpp"
+#include "attention/ops/heads.hpp"
+#include "attention/ops/heads_attention.hpp"
 #include "attention/ops/seam.hpp"
 #include "attention/ops/single.hpp"
 
@@ -26,33 +41,54 @@ class CoSi final : public Attention<E> {
                                          .style = {"#009e73", 11},
                                          .closed_forms = &closed_forms_co_si};
 
-  explicit CoSi(const Config& c)
+  // c.d is the full width; heads must divide it.
+  explicit CoSi(const Config& c, std::int64_t heads = 1)
       : n_(c.n),
         d_(c.d),
-        k_by_column_(c.d < kShortRow || (c.n > c.d && sizeof(S) == sizeof(float) &&
-                                         c.n * c.d > kernels::kMatrixVectorMaxElements<S>)),
-        v_by_column_(c.n > c.d && c.d < kShortRow),
-        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
+        h_(heads),
+        dh_(head_width(c, heads)),
+        panels_(h_ > 1 && dh_ <= ops::kSingleQueryMaxWidth),
+        k_by_column_(h_ > 1 || c.d < kShortRow ||
+                     (c.n > c.d && sizeof(S) == sizeof(float) &&
+                      c.n * c.d > kernels::kMatrixVectorMaxElements<S>)),
+        v_by_column_(h_ > 1 || (c.n > c.d && c.d < kShortRow)),
+        inv_sqrt_d_(1.0 / std::sqrt(double(dh_))),
         k_(k_by_column_ ? d_ : n_, k_by_column_ ? n_ : d_),
         v_(v_by_column_ ? d_ : n_, v_by_column_ ? n_ : d_),
-        q_(1, d_),
-        a_(1, n_),
+        q_(1, panels_ ? 0 : d_),
+        a_(panels_ ? 0 : h_, panels_ ? 0 : n_),
+        sums_(1, h_ > 1 && !panels_ ? h_ : 0),
         out_(1, d_),
+        work_(1, panels_ ? ops::heads_single_scratch<E>(dh_) : 0),
         shift_(ops::shift_of<S>(c.exp_shift)) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t slot = seen_ % n_;
-    store(k, k_, k_by_column_, slot);
-    store(v, v_, v_by_column_, slot);
+    if (h_ == 1) {
+      store(k, k_, k_by_column_, slot);
+      store(v, v_, v_by_column_, slot);
+    } else {
+      ops::heads_ring_enter<E>(panels_, h_, dh_, k, k_, slot);
+      ops::heads_ring_enter<E>(panels_, h_, dh_, v, v_, slot);
+    }
     if (++seen_ < n_) return false;
-    run(q, k_, k_by_column_, v_, v_by_column_);
+    if (h_ == 1)
+      run(q, k_, k_by_column_, v_, v_by_column_);
+    else if (panels_)  // (CoTrans Eq. 7, per head)
+      ops::heads_panels_single<E>(n_, dh_, h_, q, k_.data(), v_.data(), inv_sqrt_d_, shift_, out_,
+                                  work_.data());
+    else
+      attend_head_major(q);
     return true;
   }
   MatCRef<S> output() const override { return out_; }
 
-  // output() = attention of query q over keys k and values v (n rows, any order): the step's
-  // body, also the single-output second block of two-block models.
-  void attend(const S* q, MatCRef<S> k, MatCRef<S> v) { run(q, k, false, v, false); }
+  // output() = attention of query q over keys k and values v (n rows, any order), one head:
+  // the step's body, also the single-output second block of two-block models.
+  void attend(const S* q, MatCRef<S> k, MatCRef<S> v) {
+    if (h_ != 1) throw std::logic_error("co_si: attend takes one head");
+    run(q, k, false, v, false);
+  }
 
  private:
   // Token x into slot of a ring stored a token per row or (by_column) a token per column.
@@ -63,19 +99,32 @@ class CoSi final : public Attention<E> {
       ops::copy<E>(x, x + d_, &ring(slot, 0));
   }
 
-  // k and v are n x d, or d x n when stored by column: the same operations and counts either
-  // way.
+  // One head. k and v are n x d, or d x n when stored by column: the same operations and
+  // counts either way.
   void run(const S* q, MatCRef<S> k, bool k_by_column, MatCRef<S> v, bool v_by_column) {
     ops::scale_into<E>(Eigen::Map<const Mat<S>>(q, 1, d_), inv_sqrt_d_, q_);
     const S sum = ops::exp_scores<E>(q_, k, k_by_column, a_, shift_);  // a = exp(q K^T / sqrt(d))
     ops::weighted_average<E>(a_, sum, v, v_by_column, out_);           // a V / (a 1^T)
   }
 
+  // Wider heads, every head at once on the d x n rings.
+  void attend_head_major(const S* q) {
+    ops::copy<E>(q, q + d_, q_.data());
+    ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
+    // a_i = exp(q_i K_i^T / sqrt(dh)), then a_i V_i / (a_i 1^T)   (CoTrans Eq. 7, per head)
+    ops::heads_exp_scores<E>(q_, k_, a_, sums_.data(), shift_);
+    ops::reciprocals<E>(sums_.data(), sums_.data(), h_);
+    ops::heads_gemm_nt<E>(a_, v_, out_);
+    Eigen::Map<Mat<S>> heads_out(out_.data(), h_, dh_);
+    ops::scale_rows<E>(heads_out, sums_.data());
+  }
+
   // Rows shorter than this (fewer features than a float packet of AVX-512) are short.
   static constexpr std::int64_t kShortRow = 16;
 
-  std::int64_t n_, d_, seen_ = 0;
-  // The rings' layout. Short rows: K stored a token per column, so that no step ends n dot
+  std::int64_t n_, d_, h_, dh_, seen_ = 0;
+  bool panels_;  // h > 1 heads of at most ops::kSingleQueryMaxWidth features: head panels
+  // One head's rings. Short rows: K stored a token per column, so that no step ends n dot
   // products of a dozen features in horizontal sums, and with n > d V too, so that a V's loops
   // run along the longer side (n); at n <= d V stays a token per row (a V a sum of n scaled
   // rows). Otherwise V is stored a token per row, and so is K (q K^T n dot products, each
@@ -83,10 +132,11 @@ class CoSi final : public Attention<E> {
   // except in float with n > d and K beyond matrix_vector's 1 MiB, where K stored a token per
   // column makes q K^T a sum of scaled rows too. Storing a token per column writes d cache
   // lines a row apart every step, which at n = d cost more than the layout saved, except for
-  // short rows, whose whole ring fits in a few lines. Timings: docs/performance.md.
+  // short rows, whose whole ring fits in a few lines. The batched layouts at one head took
+  // 0.97-1.29x this one's time (docs/performance.md). h > 1: d x n or head panels.
   bool k_by_column_, v_by_column_;
-  S inv_sqrt_d_;
-  Mat<S> k_, v_, q_, a_, out_;
+  S inv_sqrt_d_;  // 1 / sqrt(dh)
+  Mat<S> k_, v_, q_, a_, sums_, out_, work_;
   ops::Shift<S> shift_;  // Config::exp_shift
 };
 
