@@ -78,7 +78,7 @@ class Att final : public Attention<E> {
   bool step(const S* q, const S* k, const S* v) override {
     if (!enter(q, k, v)) return false;
     if (!panels_) {
-      for (std::int64_t i = 0; i < h_; ++i) attend_head(i, qr_, seen_ % n_);
+      for (std::int64_t i = 0; i < h_; ++i) attend_head(i, qr_, seen_ % n_, kr_, vr_);
       return true;
     }
     ops::heads_panels_attention<E>(n_, dh_, h_, q_.data(), k_.data(), v_.data(), inv_sqrt_dh_,
@@ -136,9 +136,6 @@ class Att final : public Attention<E> {
   }
   // Head i by the six ops of attend_rows on its columns of q (oldest row `oldest`), k, v and
   // the output (CoTrans Eq. 1).
-  void attend_head(std::int64_t i, MatCRef<S> q, std::int64_t oldest) {
-    attend_head(i, q, oldest, kr_, vr_);
-  }
   void attend_head(std::int64_t i, MatCRef<S> q, std::int64_t oldest, MatCRef<S> k, MatCRef<S> v) {
     const std::int64_t f = i * dh_;
     attend_rows<E>(q.middleCols(f, dh_), k.middleCols(f, dh_), v.middleCols(f, dh_), oldest,
