@@ -78,10 +78,11 @@ Memory cony_si_fix(I n, I d, I m) {
 }
 
 // cony_re_fix: the state and B_phi Gamma_phi^+ less the next slot's row ((n - 1) m). Peak at
-// the second op of Eq. 23: Delta_phi V (m d) and the whole output (n d).
+// the one op of Eq. 23 (both runs of the ring): Delta_phi V (m d), the whole output (n d) and
+// the next slot's row of B_phi Gamma_phi^+ (m), read there for the last time.
 Memory cony_re_fix(I n, I d, I m) {
   const I valley = fixed_landmark_state(n, d, m) + (n - 1) * m;
-  return {valley, valley + m * d + n * d};
+  return {valley, valley + m * d + n * d + m};
 }
 
 // rf: Q, K, V rings less their oldest token and the features (m d). Peak at phi(Q) S
@@ -100,10 +101,12 @@ Memory corf_si(I n, I d, I m) {
 }
 
 // corf_re: corf_si's state and the queries' features less the next slot's ((n - 1) m). Peak at
-// the last op of the outputs: the whole output (n d) and the denominators (n).
+// the one op of the outputs (ops::heads_attend_cols): the whole output (n d) and the next slot's
+// query features (m), read there for the last time; the denominators are written and read
+// within that op.
 Memory corf_re(I n, I d, I m) {
   const I valley = n * d + n * m + m * d + m + m * d + (n - 1) * m;
-  return {valley, valley + n * d + n};
+  return {valley, valley + n * d + m};
 }
 
 // cony_re_cont (Sec. IV-A; App. B.8 itemises the same buffers). What a boundary g steps before

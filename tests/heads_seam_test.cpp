@@ -275,8 +275,9 @@ Mat<S> positive(std::int64_t r, std::int64_t c, std::uint64_t seed) {
 }
 
 // corf_re's window of outputs (attention/ops/heads_rf.hpp): m features per head for a ring of
-// n queries, stored a token per column with the columns padded to whole packets as
-// CoRfReHeads pads them, or not (the op's other path), the ring's oldest slot at n / 3.
+// n queries, stored a token per column with the columns padded to whole packets as CoRfRe
+// pads them, or not (the op's other path), or for one head a token per row, the ring's oldest
+// slot at n / 3.
 TEST(HeadsSeam, RandomFeatureWindowOpTalliesWhatItExecutes) {
   for (const HeadShape s : kOpShapes)
     for (const std::int64_t m : {1, 3})
@@ -291,16 +292,23 @@ TEST(HeadsSeam, RandomFeatureWindowOpTalliesWhatItExecutes) {
               Mat<S> den(s.h, cols), out(s.n, s.h * s.dh);
               ops::heads_attend_cols<E>(ut, sums, z, s.n / 3, den, out);
             }
+            if (s.h == 1) {
+              const Mat<S> u = positive<S>(s.n, m, 41), z = positive<S>(m, 1, 42);
+              const Mat<S> sums = filled<S>(m, s.dh, 43);
+              Mat<S> den(1, s.n), out(s.n, s.dh);
+              ops::heads_attend_cols<E>(u, sums, z, s.n / 3, den, out, true);
+            }
           },
           "heads_attend_cols h" + std::to_string(s.h) + " dh" + std::to_string(s.dh) + " n" +
               std::to_string(s.n) + " m" + std::to_string(m));
 }
 
-// The window op computes and counts what each head's FeatureSums::attend does (CoRfRe's step):
-// head i's features a token per row, its rows of S and z, the ring in window order.
+// The window op computes and counts what each head's FeatureSums::attend does: head i's
+// features a token per row, its rows of S and z, the ring in window order. by_row: one head's
+// features given a token per row (CoRfRe at h = 1).
 template <class E>
 void expect_rf_window_op_equals_per_head(const HeadShape& s, std::int64_t m, bool padded,
-                                         double tol) {
+                                         double tol, bool by_row = false) {
   using S = typename E::Scalar;
   const std::int64_t n = s.n, hm = s.h * m, oldest = n / 3;
   const std::int64_t cols = padded ? kernels::padded_cols<S>(n) : n;
@@ -308,7 +316,10 @@ void expect_rf_window_op_equals_per_head(const HeadShape& s, std::int64_t m, boo
   const Mat<S> sums = filled<S>(hm, s.dh, 46);
   Mat<S> den(s.h, cols), out(n, s.h * s.dh), den_i(n, 1), out_i(n, s.dh);
   const OpCounts c0 = thread_counts();
-  ops::heads_attend_cols<E>(ut, sums, z, oldest, den, out);
+  if (by_row)
+    ops::heads_attend_cols<E>(ut.leftCols(n).transpose(), sums, z, oldest, den, out, true);
+  else
+    ops::heads_attend_cols<E>(ut, sums, z, oldest, den, out);
   const OpCounts batched = thread_counts() - c0;
   OpCounts per_head;
   for (std::int64_t i = 0; i < s.h; ++i) {
@@ -338,6 +349,12 @@ TEST(HeadsSeam, RandomFeatureWindowOpEqualsItsPerHeadOps) {
         expect_rf_window_op_equals_per_head<Tally<double>>(s, m, padded, 1e-13);
         expect_rf_window_op_equals_per_head<Tally<float>>(s, m, padded, 1e-5);
         expect_rf_window_op_equals_per_head<Exact>(s, m, padded, 1e-13);
+        if (s.h == 1 && !padded) {
+          SCOPED_TRACE("by row");
+          expect_rf_window_op_equals_per_head<Tally<double>>(s, m, false, 1e-13, true);
+          expect_rf_window_op_equals_per_head<Tally<float>>(s, m, false, 1e-5, true);
+          expect_rf_window_op_equals_per_head<Exact>(s, m, false, 1e-13, true);
+        }
       }
 }
 

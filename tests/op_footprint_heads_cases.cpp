@@ -127,6 +127,17 @@ std::vector<OpCase> heads_rows() {
                M& y = b.mat("dst", 3, 4);
                return b.check([&] { o::heads_attend_cols<W>(u, s, z, 1, den, y); });
              }},
+      // one head's features a token per row: m = 2, dh = 2, r = 3
+      OpCase{"heads_attend_cols/by_row",
+             [] {
+               Bench b;
+               M& u = b.mat("u", 3, 2);
+               M& s = b.mat("s", 2, 2);
+               M& z = b.mat("z", 2, 1, 1.0);
+               M& den = b.mat("den", 1, 5);
+               M& y = b.mat("dst", 3, 2);
+               return b.check([&] { o::heads_attend_cols<W>(u, s, z, 1, den, y, true); });
+             }},
       OpCase{"heads_key_exp_cols",
              [] {
                Bench b;

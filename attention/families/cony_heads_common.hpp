@@ -1,5 +1,5 @@
 // State shared by the head-minor continual Nyström kernels (cony_si_fix_heads.hpp,
-// cony_re_fix_heads.hpp, cony_si_cont_heads.hpp, cony_re_cont_heads.hpp), as cony_common.hpp's
+// cony_re_fix.hpp, cony_si_cont_heads.hpp, cony_re_cont_heads.hpp), as cony_common.hpp's
 // DeltaState and beta_row serve their one-head kernels: every head's Delta V (m x dh) and
 // phi(Delta) (m x 1) with the window's K and V rings (n x dh), all head-minor
 // (ops/heads_minor.hpp), every head's landmark row, and the fixed landmarks.
@@ -110,7 +110,7 @@ void landmark_rows_heads(std::int64_t m, std::int64_t h, typename E::Scalar* bet
 }
 
 // Every head's fixed landmarks, head-minor: the scaled landmark queries Qt_i (m x dh), the
-// transposed landmark keys Kt_i^T (dh x m) and Gamma_phi^+_i (m x m), each head's from its
+// landmark keys Kt_i (m x dh) and Gamma_phi^+_i (m x m), each head's from its
 // slice of c.fixed_q and c.fixed_k as MultiHead slices them (FixedLandmarks, ny_fix.hpp); and
 // the newest query's landmark row of every head, as cony_si_fix's and cony_re_fix's batched
 // heads compute it.
@@ -124,8 +124,8 @@ class FixedLandmarkRows {
         dh_(head_width(c, heads)),
         m_(c.m),
         inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
-        qt_(1, c.m * c.d),
-        ktt_(1, c.m * c.d),
+        qt_(c.m, c.d),
+        kt_(c.m, c.d),
         g_(1, heads * c.m * c.m),
         q_(1, c.d),
         beta_(1, heads * c.m),
@@ -136,7 +136,7 @@ class FixedLandmarkRows {
       for (std::int64_t a = 0; a < m_; ++a) {
         for (std::int64_t l = 0; l < dh_; ++l) {
           qt_((a * dh_ + l) * h_ + i) = head.qt(a, l);
-          ktt_((l * m_ + a) * h_ + i) = head.kt(a, l);
+          kt_((a * dh_ + l) * h_ + i) = head.kt(a, l);
         }
         for (std::int64_t b = 0; b < m_; ++b) g_((a * m_ + b) * h_ + i) = head.g(a, b);
       }
@@ -144,21 +144,26 @@ class FixedLandmarkRows {
   }
 
   const S* qt() const { return qt_.data(); }
+  // Qt and Kt, m x d head-minor: at h = 1 the head's own (Attention::landmarks_q_scaled).
+  const Mat<S>& qt_matrix() const { return qt_; }
+  const Mat<S>& kt_matrix() const { return kt_; }
 
   // row_i = (beta_i / beta_i 1^T) G_i with beta_i = exp(q_i Kt_i^T / sqrt(dh)) for the query
-  // q (heads order), 1 x m head-minor per head  (Eqs. 22, 23, 26).
-  S* row(const S* q, const ops::Shift<S>& shift) {
+  // q (heads order), 1 x m head-minor per head  (Eqs. 22, 23, 26), into dst (h m), or into a
+  // buffer of its own when dst is null; returns where it is.
+  S* row(const S* q, const ops::Shift<S>& shift, S* dst = nullptr) {
+    S* row = dst != nullptr ? dst : row_.data();
     ops::heads_minor_from_heads<E>(h_, dh_, q, q_.data());
     ops::scale<E>(q_.data(), h_ * dh_, inv_sqrt_dh_);
-    ops::heads_minor_gemm<E>(1, dh_, m_, h_, q_.data(), ktt_.data(), beta_.data());
-    landmark_rows_heads<E>(m_, h_, beta_.data(), g_.data(), sums_.data(), row_.data(), shift);
-    return row_.data();
+    ops::heads_minor_gemm_nt<E>(1, dh_, m_, h_, q_.data(), kt_.data(), beta_.data());
+    landmark_rows_heads<E>(m_, h_, beta_.data(), g_.data(), sums_.data(), row, shift);
+    return row;
   }
 
  private:
   std::int64_t h_, dh_, m_;
   S inv_sqrt_dh_;
-  Mat<S> qt_, ktt_, g_, q_, beta_, sums_, row_;
+  Mat<S> qt_, kt_, g_, q_, beta_, sums_, row_;
 };
 
 }  // namespace cosda

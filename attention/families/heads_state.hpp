@@ -1,4 +1,4 @@
-// The running state corf_re's head-batched kernel (attention/variants/corf_re_heads.hpp) keeps, as
+// The running state corf_re's head-batched kernel (attention/variants/corf_re.hpp) keeps, as
 // its one-head kernel keeps FeatureSums: FeatureSumsHeads. (The other batched continual kernels
 // keep theirs head-minor: DeltaHeads, attention/families/cony_heads_common.hpp, and
 // corf_si_heads.hpp.) Features are head-strided (head i's at [i dh, (i+1) dh)); per-head rows and

@@ -2,8 +2,8 @@
 // updates, sliding sums and random-feature exponentials of h heads side by side in one call,
 // for kernels that hold all heads in one set of buffers (attention/variants/co_si.hpp,
 // attention/variants/co_re_heads.hpp, attention/variants/cony_si_fix_heads.hpp,
-// attention/variants/corf_si_heads.hpp, attention/variants/cony_re_fix_heads.hpp,
-// attention/variants/corf_re_heads.hpp, attention/families/nystrom_heads.hpp,
+// attention/variants/corf_si_heads.hpp, attention/variants/cony_re_fix.hpp,
+// attention/variants/corf_re.hpp, attention/families/nystrom_heads.hpp,
 // attention/variants/rf_heads.hpp;
 // the ring of per-head products in attention/ops/heads_rows.hpp, the random-feature window
 // outputs in ops/heads_rf.hpp).

@@ -199,6 +199,11 @@ void heads_minor_scale_rows(std::int64_t r, std::int64_t c, std::int64_t h, cons
                             const S<E>* s, S<E>* y) {
   begin_op<E>(), in<E>(x, h * r * c), in<E>(s, h * r), out<E>(y, h * r * c);
   if (tally_skip<E>({.mul = h * r * c})) return;
+  if constexpr (!kScalarLevel<E>)
+    if (h == 1) {  // detail::one_head
+      for (std::int64_t a = 0; a < r; ++a) kernels::scaled_copy(x + a * c, s[a], y + a * c, c);
+      return;
+    }
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
     for (std::int64_t a = 0; a < r; ++a) {

@@ -1,5 +1,5 @@
 // The seam's head-batched ops for the random-feature outputs of a whole window
-// (attention/variants/corf_re_heads.hpp, attention/variants/rf_heads.hpp): every head's out_t =
+// (attention/variants/corf_re.hpp, attention/variants/rf_heads.hpp): every head's out_t =
 // phi(q_t) S_i / (phi(q_t) . z_i) for every query of a ring whose features are stored a token per
 // column (head i's m features at rows [i m, (i+1) m)), written n x d in window order, and rf's key
 // and query exponentials over a whole window. Each count is the sum over heads of the per-head ops
@@ -141,25 +141,47 @@ namespace cosda::ops {
 // i's denominators and their reciprocals in row i. Columns r to c - 1 of ut are padding, read
 // and never used: c >= padded_cols(r) lets every token be read in whole packets. Per head,
 // attend over the ring's two runs: gemm_nn of its features with S_i and with z_i, reciprocals
-// and scale_rows. mul h*r*(dh*m + m + dh), add h*r*(dh+1)*(m-1), div h*r.
+// and scale_rows. One head may keep its features a token per row instead (by_row: ut is then
+// r x m), the layout whose products the one-head kernels take at depth m.
+// mul h*r*(dh*m + m + dh), add h*r*(dh+1)*(m-1), div h*r.
 template <class E>
 void heads_attend_cols(MatCRef<S<E>> ut, MatCRef<S<E>> s, MatCRef<S<E>> z, std::int64_t oldest,
-                       MatRef<S<E>> den, MatRef<S<E>> dst) {
-  const std::int64_t h = den.rows(), m = ut.rows() / h, r = dst.rows(), d = dst.cols(), dh = d / h;
-  begin_op<E>(), in<E>(ut.leftCols(r)), in<E>(s), in<E>(z), out<E>(den.leftCols(r)), out<E>(dst);
+                       MatRef<S<E>> den, MatRef<S<E>> dst, bool by_row = false) {
+  const std::int64_t h = den.rows(), m = by_row ? ut.cols() : ut.rows() / h, r = dst.rows(),
+                     d = dst.cols(), dh = d / h;
+  begin_op<E>(), in<E>(by_row ? ut : ut.leftCols(r)), in<E>(s), in<E>(z), out<E>(den.leftCols(r));
+  out<E>(dst);
   if (tally_skip<E>(
           {.mul = h * r * (dh * m + m + dh), .add = h * r * (dh + 1) * (m - 1), .div = h * r}))
     return;
+  if constexpr (!kScalarLevel<E>)
+    if (h == 1) {  // one head: the ring's two runs by the one-head product kernels
+      S<E>* inv = den.data();
+      for_ring_in_window_order(
+          r, oldest, [&](std::int64_t first, std::int64_t count, std::int64_t row) {
+            const auto u = by_row ? MatCRef<S<E>>(ut.middleRows(first, count))
+                                  : MatCRef<S<E>>(ut.middleCols(first, count));
+            gemm_kernels<E>(!by_row, false, u, s, dst.middleRows(row, count));
+            gemm_kernels<E>(!by_row, false, u, z, Eigen::Map<Mat<S<E>>>(inv + row, count, 1));
+          });
+      for (std::int64_t t = 0; t < r; ++t) inv[t] = S<E>(1) / inv[t];
+      split_pass<E>(r, r * d, [&](std::int64_t first, std::int64_t count) {
+        for (std::int64_t t = first; t < first + count; ++t)
+          kernels::scaled_copy(&dst(t, 0), inv[t], &dst(t, 0), d);
+      });
+      return;
+    }
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     for (std::int64_t i = 0; i < h; ++i) {
       S<E>* den_i = den.data() + i * den.outerStride();  // in window order
       for_ring_in_window_order(
           r, oldest, [&](std::int64_t first, std::int64_t count, std::int64_t row) {
-            gemm_tn<E>(ut.block(i * m, first, m, count), s.middleRows(i * m, m),
-                       dst.block(row, i * dh, count, dh));
-            gemm_tn<E>(ut.block(i * m, first, m, count), z.middleRows(i * m, m),
-                       Eigen::Map<Mat<S<E>>>(den_i + row, count, 1));
+            const auto u = by_row ? MatCRef<S<E>>(ut.middleRows(first, count))
+                                  : MatCRef<S<E>>(ut.block(i * m, first, m, count));
+            gemm<E>(!by_row, false, u, s.middleRows(i * m, m), dst.block(row, i * dh, count, dh));
+            gemm<E>(!by_row, false, u, z.middleRows(i * m, m),
+                    Eigen::Map<Mat<S<E>>>(den_i + row, count, 1));
           });
       reciprocals<E>(den_i, den_i, r);
       scale_rows<E>(dst.middleCols(i * dh, dh), den_i);

@@ -1,6 +1,6 @@
 // The seam's head-batched ops on states stored a token per row (attention/ops/heads.hpp
 // includes this part): every head's small product with its own block, for every row of a
-// ring, in window order (attention/variants/cony_re_fix_heads.hpp;
+// ring, in window order (attention/variants/cony_re_fix.hpp;
 // attention/families/nystrom_heads.hpp with its weights stored landmark-major). Each op's count is
 // the sum over heads of the per-head ops' counts it stands for, with the same textbook order.
 #pragma once
@@ -204,6 +204,15 @@ void heads_ring_gemm_nn(MatCRef<S<E>> w, MatCRef<S<E>> b, std::int64_t oldest, M
   const std::int64_t r = out.rows(), d = out.cols(), dh = b.cols(), h = d / dh, m = b.rows() / h;
   begin_op<E>(), in<E>(w), in<E>(b), ops::out<E>(out);
   if (tally_skip<E>({.mul = r * d * m, .add = r * d * (m - 1)})) return;
+  if constexpr (!kScalarLevel<E>)
+    if (h == 1) {  // one head: its ring's two runs by the one-head product kernels
+      for_ring_in_window_order(r, oldest,
+                               [&](std::int64_t first, std::int64_t count, std::int64_t row) {
+                                 gemm_kernels<E>(false, false, w.middleRows(first, count), b,
+                                                 out.middleRows(row, count));
+                               });
+      return;
+    }
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     for (std::int64_t i = 0; i < h; ++i) {

@@ -214,6 +214,21 @@ bool split_row_product(bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRef<T> c) {
   return true;
 }
 
+// gemm's arithmetic outside the scalar level, neither counted nor recorded: the kernels of the
+// timed build (and of Tally, which must give its bits), split among threads in the timed build
+// alone, where product_threads allows it (counts never see threads). Batched ops that run one
+// head as a plain product call it under their own count.
+template <class E>
+void gemm_kernels(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
+  const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();
+  if constexpr (!E::kCounting)
+    if (r == 1 && !trans_a ? split_row_product<S<E>>(trans_b, a, b, c)
+                           : split_product<S<E>>(trans_a, trans_b, a, b, c))
+      return;
+  if (r == 1 && !trans_a) return row_product<S<E>>(trans_b, a, b, c);
+  block_product<S<E>>(path_of<S<E>>(trans_a, trans_b, r, n, k), trans_a, trans_b, a, b, c);
+}
+
 // C = op(A) op(B), op(X) = X, or X^T when trans_x: the product behind gemm_nt, gemm_nn and
 // gemm_tn. C is r x c and the depth is k.  mul r*c*k, add r*c*(k-1).
 template <class E>
@@ -231,12 +246,7 @@ void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S
         c(i, j) = acc;
       }
   } else {
-    if constexpr (!E::kCounting)  // the timed build alone: counts never see threads
-      if (r == 1 && !trans_a ? split_row_product<S<E>>(trans_b, a, b, c)
-                             : split_product<S<E>>(trans_a, trans_b, a, b, c))
-        return;
-    if (r == 1 && !trans_a) return row_product<S<E>>(trans_b, a, b, c);
-    block_product<S<E>>(path_of<S<E>>(trans_a, trans_b, r, n, k), trans_a, trans_b, a, b, c);
+    gemm_kernels<E>(trans_a, trans_b, a, b, c);
   }
 }
 

@@ -6,7 +6,7 @@
 // (attention/ops/heads_minor.hpp), as in cony_si_cont_heads.hpp, so each op of a step runs on
 // all heads at once; the n x d output is one ring product of every head's rows of
 // B_phi Gamma_phi^+ (kept head-strided, head i's m at [i m, (i+1) m)) by its Delta_phi V, as
-// in cony_re_fix_heads.hpp. The operations are exactly those of h CoNyReCont heads
+// in cony_re_fix.hpp. The operations are exactly those of h CoNyReCont heads
 // (tests/heads_test.cpp). Input: q, k, v of width d, head i's features at [i dh, (i+1) dh).
 // Output n x d in window order, head i's at columns [i dh, (i+1) dh). State, head-minor:
 // the continual landmarks (ContinualLandmarkHeads), the K and V rings and Delta state

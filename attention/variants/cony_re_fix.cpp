@@ -2,17 +2,15 @@
 
 #include "attention/counting/closed_form.hpp"
 #include "attention/registry.hpp"
-#include "attention/variants/cony_re_fix_heads.hpp"
 
 namespace cosda {
 
 namespace {
 
-// The newest row of B_phi Gamma_phi^+ formed head-minor (m a head) beside n d + d m, where a
-// head's phases are n d + d m and n d + d m - d + m.
-exact::HeadsMemory heads_memory_cony_re_fix(std::int64_t n, std::int64_t d, std::int64_t m,
+// h times one head's valley and live.
+exact::HeadsMemory heads_memory_cony_re_fix(std::int64_t, std::int64_t, std::int64_t,
                                             std::int64_t h, exact::HeadsMemory one) {
-  return {h * one.valley, h * (n * d + d * m + m)};
+  return {h * one.valley, h * *one.live};
 }
 
 }  // namespace
@@ -25,12 +23,15 @@ const exact::Forms& closed_forms_cony_re_fix() {
       closed_forms_cony_re_cont().step,
       std::nullopt,
       f({{2, 1, 1}, {1, 1, 0, 1}, {3, 0, 1, 1}, {1, 0, 0, 2}}),
-      {Poly{{1, 1, 1}, {1, 0, 1, 1}}, Poly{{1, 1, 1}, {1, 0, 1, 1}, {-1, 0, 1}, {1, 0, 0, 1}}},
+      // Live beside the valley at the one op of Eq. 23 (ops::heads_ring_gemm_nn, both runs of
+      // the ring): the output (n d), Delta_phi V (d m) and the next slot's row of
+      // B_phi Gamma_phi^+ (m), read there for the last time.
+      {Poly{{1, 1, 1}, {1, 0, 1, 1}, {1, 0, 0, 1}}},
       {},
       heads_memory_cony_re_fix};
   return forms;
 }
 
 COSDA_DEFINE_VARIANT(cony_re_fix, CoNyReFix)
-COSDA_DEFINE_BATCHED(cony_re_fix, CoNyReFixHeads)
+COSDA_DEFINE_HEADS(cony_re_fix, CoNyReFix)
 }  // namespace cosda

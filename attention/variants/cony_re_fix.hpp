@@ -1,13 +1,19 @@
 // cony_re_fix: Continual Retroactive Nyström SDA with fixed landmarks (Att_CoNyRe^Fix,
-// Nyström paper Sec. IV-B, Eq. 23): the rows of B_phi Gamma_phi^+ depend only on their own
-// query and the fixed landmarks, so each is computed once when its token arrives and kept;
-// Delta V and phi(Delta) slide per step (Eqs. 24-25); out = (B_phi Gamma_phi^+) Delta_phi V.
-// Output n x d. State: K and V rings, the n x m rows of B_phi Gamma_phi^+, landmarks,
+// Nyström paper Sec. IV-B, Eq. 23), for h >= 1 heads in one object (CoTrans Eq. 9 without the
+// projections for h > 1): the rows of B_phi Gamma_phi^+ depend only on their own query and the
+// fixed landmarks, so each is computed once when its token arrives and kept; Delta V and
+// phi(Delta) slide per step (Eqs. 24-25); out_i = (B_phi Gamma_phi^+)_i (Delta_phi V)_i.
+// The landmarks, the landmark row and the Delta state are head-minor
+// (attention/ops/heads_minor.hpp; at h = 1 a head's own row-major matrices), so each op of a step
+// runs on all heads at once; the n x d output is one ring product of every head's rows of B_phi
+// Gamma_phi^+ (kept head-strided, head i's m at [i m, (i+1) m)) by its Delta_phi V. Input: q, k, v
+// of width d, head i's features at [i dh, (i+1) dh). Output n x d in window order, head i's at
+// columns [i dh, (i+1) dh). State: K and V rings, the n x h m rows of B_phi Gamma_phi^+, landmarks,
 // Gamma_phi^+, Delta V, phi(Delta). Per step: O(ndm + dm + m^2).
 #pragma once
 
-#include "attention/families/cony_common.hpp"
-#include "attention/variants/ny_fix.hpp"
+#include "attention/families/cony_heads_common.hpp"
+#include "attention/ops/heads_rows.hpp"
 
 namespace cosda {
 
@@ -27,53 +33,53 @@ class CoNyReFix final : public Attention<E> {
                                          .style = {"#882255", 12},
                                          .closed_forms = &closed_forms_cony_re_fix};
 
-  explicit CoNyReFix(const Config& c)
+  // c.d is the full width; heads must divide it. c.fixed_q and c.fixed_k are m x d, sliced
+  // per head as MultiHead slices them.
+  explicit CoNyReFix(const Config& c, std::int64_t heads = 1)
       : n_(c.n),
         d_(c.d),
+        h_(heads),
+        dh_(head_width(c, heads)),
         m_(c.m),
-        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
-        fixed_(c),
-        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)),
-        k_(n_, d_),
-        v_(n_, d_),
-        bg_(n_, m_),
-        q_(1, d_),
-        beta_(1, m_),
-        scratch_(1, m_),
+        delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift)),
+        lm_(c, heads),
+        bg_(n_, h_ * m_),
+        dvn_(h_ > 1 ? h_ * m_ : 0, dh_),
         out_(n_, d_) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t j = seen_ % n_;
-    if (seen_ >= n_) {
-      delta_.slide(fixed_.qt, &k_(j, 0), &v_(j, 0), k, v, -1);
-    }
-    ops::copy<E>(k, k + d_, &k_(j, 0));
-    ops::copy<E>(v, v + d_, &v_(j, 0));
-    ops::copy<E>(q, q + d_, q_.data());
-    ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
-    beta_row<E>(q_, fixed_.kt, fixed_.g, beta_, scratch_, bg_.row(j), delta_.shift());
+    delta_.slide(seen_, lm_.qt(), k, v, -1);  // (Eqs. 24, 25)
+    // (B_phi Gamma_phi^+)_i row j = (beta_i / beta_i 1^T) G_i, beta_i = exp(q_i Kt_i^T /
+    // sqrt(dh))  (Eqs. 22, 23, 26)
+    // (one head: head-minor is the head's own layout, so the row and Delta_phi V are used in
+    // place, not copied)
+    if (h_ == 1)
+      lm_.row(q, delta_.shift(), &bg_(j, 0));
+    else
+      ops::heads_minor_to_heads<E>(h_, m_, lm_.row(q, delta_.shift()), &bg_(j, 0));
     if (++seen_ < n_) return false;
-    if (seen_ == n_)
-      for (std::int64_t i = 0; i < m_; ++i) delta_.recompute_row(i, fixed_.qt, k_, v_);
+    if (seen_ == n_) delta_.recompute_rows(lm_.qt(), 0, m_);  // (Eqs. 17, 20)
+    // out_i = (B_phi Gamma_phi^+)_i (Delta_phi V)_i in window order  (Eq. 23)
     const ChainScope<E> chain("rows Delta_phi V");
-    const Mat<S>& dvn = delta_.normalized();
-    for_ring_in_window_order(n_, seen_ % n_,
-                             [&](std::int64_t first, std::int64_t count, std::int64_t row) {
-                               ops::gemm_nn<E>(bg_.middleRows(first, count), dvn,
-                                               out_.middleRows(row, count));  // Eq. 23
-                             });
+    const S* dvn = delta_.normalized();
+    if (h_ > 1) {
+      ops::heads_minor_to_heads<E>(h_, m_ * dh_, dvn, dvn_.data());
+      dvn = dvn_.data();
+    }
+    ops::heads_ring_gemm_nn<E>(bg_, Eigen::Map<const Mat<S>>(dvn, h_ * m_, dh_), seen_ % n_, out_);
     return true;
   }
   MatCRef<S> output() const override { return out_; }
-  const Mat<S>* landmarks_q_scaled() const override { return &fixed_.qt; }
-  const Mat<S>* landmarks_k() const override { return &fixed_.kt; }
+  // One head's landmarks (head-minor for h > 1).
+  const Mat<S>* landmarks_q_scaled() const override { return &lm_.qt_matrix(); }
+  const Mat<S>* landmarks_k() const override { return &lm_.kt_matrix(); }
 
  private:
-  std::int64_t n_, d_, m_, seen_ = 0;
-  S inv_sqrt_d_;
-  FixedLandmarks<E> fixed_;
-  DeltaState<E> delta_;
-  Mat<S> k_, v_, bg_, q_, beta_, scratch_, out_;
+  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
+  DeltaHeads<E> delta_;
+  FixedLandmarkRows<E> lm_;
+  Mat<S> bg_, dvn_, out_;
 };
 
 }  // namespace cosda

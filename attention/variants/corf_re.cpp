@@ -2,18 +2,16 @@
 
 #include "attention/counting/closed_form.hpp"
 #include "attention/registry.hpp"
-#include "attention/variants/corf_re_heads.hpp"
 
 namespace cosda {
 
 namespace {
 
-// One W (m x d) for all heads, as corf_si: -(h - 1) m d. Every head's denominators (den_, n)
-// stay within heads_attend_cols, where a head's attend writes them in one op and reads them in
-// two more: n d + m a head beside the valley.
-exact::HeadsMemory heads_memory_corf_re(std::int64_t n, std::int64_t d, std::int64_t m,
+// One W (m x d) for all heads, as corf_si: -(h - 1) m d; beside the valley, h times one head's
+// live.
+exact::HeadsMemory heads_memory_corf_re(std::int64_t, std::int64_t d, std::int64_t m,
                                         std::int64_t h, exact::HeadsMemory one) {
-  return {h * one.valley - (h - 1) * m * d, h * (n * d + m)};
+  return {h * one.valley - (h - 1) * m * d, h * *one.live};
 }
 
 }  // namespace
@@ -35,7 +33,10 @@ const exact::Forms& closed_forms_corf_re() {
        f({{1, 1}}), f({{2, 0, 0, 1}}), f({{1, 0, 0, 1}, {-1}})},
       std::nullopt,
       f({{1, 1, 1}, {2, 1, 0, 1}, {2, 0, 1, 1}}),
-      {Poly{{1, 1, 1}, {1, 1}}, Poly{{1, 1, 1}, {1, 1}, {-1, 0, 1}, {1, 0, 0, 1}, {-1}}},
+      // Live beside the valley at the one op of the outputs (ops::heads_attend_cols): the output
+      // (n d) and the oldest query's features (m), read there for the last time; the
+      // denominators live only within the op.
+      {Poly{{1, 1, 1}, {1, 0, 0, 1}}},
       {},
       heads_memory_corf_re};
   return forms;
@@ -43,5 +44,5 @@ const exact::Forms& closed_forms_corf_re() {
 
 COSDA_DEFINE_VARIANT(corf_re, CoRfRe)
 
-COSDA_DEFINE_BATCHED(corf_re, CoRfReHeads)
+COSDA_DEFINE_HEADS(corf_re, CoRfRe)
 }  // namespace cosda
