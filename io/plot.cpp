@@ -2,11 +2,13 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -102,12 +104,16 @@ GnuplotRun run_gnuplot(const fs::path& workdir, const std::vector<std::string>& 
   argv.push_back(nullptr);
   std::fflush(stdout);
   std::fflush(stderr);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     result.output = "cannot start gnuplot: fork failed";
     return result;
   }
   if (pid == 0) {
+    // gnuplot dies with cosda: killed, cosda leaves its stage folder to the next run, which
+    // removes it, and a gnuplot left running could still be writing into it.
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) ::_exit(125);
     const int fd_out = ::fileno(out.get());
     if (::dup2(::fileno(in.get()), STDIN_FILENO) < 0 || ::dup2(fd_out, STDOUT_FILENO) < 0 ||
         ::dup2(fd_out, STDERR_FILENO) < 0)

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -382,6 +383,48 @@ TEST(Safety, EveryCommittedPointsRowKeepsItsInvariants) {
     }
   }
   EXPECT_GT(rows, 100);
+}
+
+// gnuplot runs in cosda's stage folder: killed, cosda must take it down too, or the next run's
+// removal of that stage races a gnuplot still writing into it (a stage left behind). Here
+// gnuplot is a script on PATH that writes its pid and sleeps as that pid.
+TEST(Safety, GnuplotDiesWithTheCommandThatStartedIt) {
+  const fs::path dir = fs::temp_directory_path() / ("cosda_gnuplot_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  write(dir / "bin" / "gnuplot", "#!/bin/sh\necho $$ > \"" + (dir / "pid").string() +
+                                     ".tmp\"\nmv \"" + (dir / "pid").string() + ".tmp\" \"" +
+                                     (dir / "pid").string() + "\"\nexec sleep 30\n");
+  fs::permissions(dir / "bin" / "gnuplot", fs::perms::owner_all);
+  const pid_t caller = fork();
+  ASSERT_GE(caller, 0);
+  if (caller == 0) {  // stands for cosda: runs gnuplot and waits for it
+    const char* path = std::getenv("PATH");
+    setenv("PATH",
+           ((dir / "bin").string() + ":" + (path != nullptr ? path : "/usr/bin:/bin")).c_str(), 1);
+    (void)cosda::run_gnuplot(dir, {}, "");
+    _exit(0);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!fs::exists(dir / "pid") && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  kill(caller, SIGKILL);
+  waitpid(caller, nullptr, 0);
+  ASSERT_TRUE(fs::exists(dir / "pid")) << "the stand-in gnuplot never started";
+  const std::string pid = read(dir / "pid").substr(0, read(dir / "pid").find('\n'));
+  // Gone, or a zombie no one has reaped yet: either way no longer running.
+  const auto running = [&] {
+    std::ifstream stat("/proc/" + pid + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) return false;
+    const std::size_t close = line.rfind(')');
+    return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+  };
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (running() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_FALSE(running()) << "gnuplot (pid " << pid << ") outlived the command that started it";
+  if (running()) kill(pid_t(std::stol(pid)), SIGKILL);
+  fs::remove_all(dir);
 }
 
 }  // namespace
