@@ -129,27 +129,25 @@ I cony_re_cont_state(I n, I d, I m, I g) {
   return 2 * n * d + rows + bg + landmarks + pinv + (m * m - m) + (m - 1);
 }
 
-// A plain step (Eq. 23), g >= 2 steps before the update, o the ring slot of its output's first
-// row (the next step's slot). Live at each op, in the kernel's order, beside the state:
+// A plain step (Eq. 23), g >= 2 steps before the update. Live at each op, in the kernel's order,
+// beside the state:
 //   the token's q, k, v (3d) at its start and the slide (Eqs. 24-25);
 //   q, k, v copied over the leaving rows (net +d) and q scaled: y below;
-//   B's new row (m), its scaled copy (m), the row of B_phi Gamma_phi^+ (m), phi(B)'s entry;
+//   B's new row (m) with phi(B)'s entry, its scaled copy (m), the row of B_phi Gamma_phi^+ (m);
 //   1/phi(Delta) (m), then Delta_phi V (md);
-//   the output in two ring ranges, rows o..n-1 then 0..o-1 (one range where o = 0): at the
-//   second all n d are written and the first range's rows of B_phi Gamma_phi^+ that the next
-//   step rewrites unread are dead (row o; all of them before an update).
+//   the output, one op over both runs of the ring (ops::heads_ring_gemm_nn): all n d written
+//   while every row of B_phi Gamma_phi^+ is read, the rows the next step rewrites unread too.
 // The step before an update (g = 2) reads for the last time the replaced landmark's Qt row (at
 // the slide), its Kt row (at B's row), Gamma_phi^+ (at the product), its phi(Delta) entry (at
 // the reciprocals) and Delta V row (at Delta_phi V).
-I cony_re_cont_plain(I n, I d, I m, I g, I o) {
+I cony_re_cont_plain(I n, I d, I m, I g) {
   const I last = g == 2;
   const I y = cony_re_cont_state(n, d, m, g) + d;
   const I qt = last * d, kt = last * d, gp = last * m * m;
   const I stored = y + 2 * m + 1 - qt - kt - gp;  // B's row, its B_phi Gamma_phi^+ row, phi
   const I normalized = stored + m * d - last * (d + 1);
-  const I gone = o == 0 ? 0 : (last ? (n - o) * m : m);
-  return std::max({y + 2 * d, y + m - qt, y + 3 * m - qt - kt, stored + m,
-                   stored + m + m * d - last, normalized + (n - o) * d, normalized + n * d - gone});
+  return std::max({y + 2 * d, y + m - qt, y + 3 * m + 1 - qt - kt, stored + m,
+                   stored + m + m * d - last, normalized + n * d});
 }
 
 // An update step (Eq. 21) at ring slot j, the next segment s >= 2 tokens long (its step is
@@ -167,7 +165,7 @@ I cony_re_cont_plain(I n, I d, I m, I g, I o) {
 //   1/phi(B) (n); B_phi (nm), while the s oldest tokens' rows of B and phi(B) are read for
 //   the last time; B_phi Gamma_phi^+ (nm); then the output as in a plain step.
 I cony_re_cont_update(I n, I d, I m, I j, I s, int iterations) {
-  const I v = cony_re_cont_state(n, d, m, 1), o = (j + 1) % n;
+  const I v = cony_re_cont_state(n, d, m, 1);
   const I lm = v + 3 * d;  // the scaled q row and the new landmark pair
   const I gamma = lm + 2 * m + m * m;
   const I pinv = lm + (iterations >= 2 ? 5 : 4) * m * m;
@@ -178,9 +176,8 @@ I cony_re_cont_update(I n, I d, I m, I j, I s, int iterations) {
   const I b = a - s * d + m + 1;             // B's new row and phi(B) entry
   const I bg = b - s * (m + 1) + 2 * n * m;  // B_phi and B_phi Gamma_phi^+
   const I w = b - s * (m + 1) + n * m;       // B_phi Gamma_phi^+ kept
-  const I gone = o == 0 ? 0 : m;
   return std::max({v + 3 * d, lm + d, gamma, pinv, delta, cols, b + n + n * m - s, bg,
-                   w + m + m * d, w + m * d + (n - o) * d, w + m * d + n * d - gone});
+                   w + m + m * d, w + m * d + n * d});
 }
 
 // The hand peaks of the steps measure() traces: the n steps after the first window, at ring
@@ -198,7 +195,7 @@ CyclePeaks cony_re_cont_cycle(I n, I d, I m, int iterations) {
     const I start = end;
     end += size(l);
     for (I i = start; i + 1 < end; ++i) {
-      c.peaks.push_back(cony_re_cont_plain(n, d, m, end - i, (i + 1) % n));
+      c.peaks.push_back(cony_re_cont_plain(n, d, m, end - i));
       c.updated.push_back(false);
     }
     c.peaks.push_back(cony_re_cont_update(n, d, m, end - 1, size((l + 1) % m), iterations));

@@ -1,8 +1,8 @@
 // The memory a step touches: every seam op (ops.hpp) and window write (window.hpp) executed
 // under Tally records the address ranges of its operands, and the footprint is the size of
 // their union, in bytes. An element read by several ops counts once; an assignment a kernel
-// makes outside the seam (such as `scratch = beta` in cony_common.hpp) is not recorded, though the
-// seam ops around it touch both sides. This is the "bytes"
+// makes outside the seam (a plain Eigen assignment in a step) is not recorded, though the seam
+// ops around it touch both sides. This is the "bytes"
 // of the roofline bound (analysis/roofline_model.hpp): the least a step must bring through
 // the cache level that holds them.
 #pragma once

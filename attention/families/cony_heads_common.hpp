@@ -1,8 +1,8 @@
-// State shared by the head-minor continual Nyström kernels (cony_si_fix_heads.hpp,
-// cony_re_fix.hpp, cony_si_cont_heads.hpp, cony_re_cont_heads.hpp), as cony_common.hpp's
-// DeltaState and beta_row serve their one-head kernels: every head's Delta V (m x dh) and
-// phi(Delta) (m x 1) with the window's K and V rings (n x dh), all head-minor
-// (ops/heads_minor.hpp), every head's landmark row, and the fixed landmarks.
+// State shared by the four continual Nyström variants (Nyström paper Sec. IV; cony_si_fix.hpp,
+// cony_re_fix.hpp, cony_si_cont.hpp, cony_re_cont.hpp) for h >= 1 heads: every head's Delta V
+// (m x dh) and phi(Delta) (m x 1) with the window's K and V rings (n x dh), all head-minor
+// (ops/heads_minor.hpp; at h = 1 a head's own row-major matrices), every head's landmark row,
+// and the fixed landmarks.
 #pragma once
 
 #include <cmath>
@@ -14,6 +14,12 @@
 
 namespace cosda {
 
+// Delta V (m x dh) and phi(Delta) (m) of every head over the current window, one row per
+// landmark, kept up to date by removing k_old/v_old and adding k_new/v_new:
+//   phi(Delta) <- phi(Delta) - rho(Qt, k_old) + rho(Qt, k_new)          (Eq. 24, corrected)
+//   Delta V    <- Delta V - rho(Qt, k_old) v_old + rho(Qt, k_new) v_new  (Eqs. 17, 25)
+// Eq. 24 is printed on reciprocals, phi(Delta)^-1 - rho^-1 + rho^-1, which is not the
+// reciprocal of the updated sum (analysis/corrections.md); the sums are kept and inverted.
 template <class E>
 class DeltaHeads {
  public:
@@ -32,11 +38,11 @@ class DeltaHeads {
         inv_(1, h * m),
         e_old_(1, h * m),
         e_new_(1, h * m),
-        a_(1, h * m * n),
+        a_(1, h * n),
         k_(n, d_),
         v_(n, d_),
-        k_new_(1, d_),
-        v_new_(1, d_),
+        k_new_(h > 1 ? 1 : 0, d_),
+        v_new_(h > 1 ? 1 : 0, d_),
         shift_(shift) {}
 
   const ops::Shift<S>& shift() const { return shift_; }
@@ -52,26 +58,33 @@ class DeltaHeads {
       ops::heads_minor_from_heads<E>(h_, dh_, v, &v_(j, 0));
       return;
     }
-    ops::heads_minor_from_heads<E>(h_, dh_, k, k_new_.data());
-    ops::heads_minor_from_heads<E>(h_, dh_, v, v_new_.data());
+    // One head's token is already head-minor: it is read where it is, not copied first.
+    if (h_ > 1) {
+      ops::heads_minor_from_heads<E>(h_, dh_, k, k_new_.data());
+      ops::heads_minor_from_heads<E>(h_, dh_, v, v_new_.data());
+      k = k_new_.data();
+      v = v_new_.data();
+    }
     for_rows_except(m_, skip, [&](std::int64_t first, std::int64_t count) {
-      ops::heads_minor_retro_update<E>(count, dh_, dh_, h_, qt + first * d_, &k_(j, 0),
-                                       k_new_.data(), &v_(j, 0), v_new_.data(),
-                                       e_old_.data() + first * h_, e_new_.data() + first * h_,
-                                       phi_.data() + first * h_, dv_.data() + first * d_, shift_);
+      ops::heads_minor_retro_update<E>(count, dh_, dh_, h_, qt + first * d_, &k_(j, 0), k,
+                                       &v_(j, 0), v, e_old_.data() + first * h_,
+                                       e_new_.data() + first * h_, phi_.data() + first * h_,
+                                       dv_.data() + first * d_, shift_);
     });
-    ops::copy<E>(k_new_.data(), k_new_.data() + d_, &k_(j, 0));
-    ops::copy<E>(v_new_.data(), v_new_.data() + d_, &v_(j, 0));
+    ops::copy<E>(k, k + d_, &k_(j, 0));
+    ops::copy<E>(v, v + d_, &v_(j, 0));
   }
 
-  // Every head's Delta rows [first, first + count) from scratch over the window, as
-  // DeltaState::recompute_row computes them: a = rho(Qt, K), phi = a 1, Delta V = a V
-  // (Eqs. 17, 20).
+  // Every head's Delta rows [first, first + count) from scratch over the window, a row at a
+  // time (the scores a, h n, the only scratch):
+  // a = rho(Qt, K), phi = a 1, Delta V = a V  (Eqs. 17, 20).
   void recompute_rows(const S* qt, std::int64_t first, std::int64_t count) {
-    ops::heads_minor_gemm_nt<E>(count, dh_, n_, h_, qt + first * d_, k_.data(), a_.data());
-    ops::exp_inplace<E>(a_.data(), count * n_ * h_, shift_);
-    ops::heads_minor_row_sums<E>(count, n_, h_, a_.data(), phi_.data() + first * h_);
-    ops::heads_minor_gemm<E>(count, n_, dh_, h_, a_.data(), v_.data(), dv_.data() + first * d_);
+    for (std::int64_t i = first; i < first + count; ++i) {
+      ops::heads_minor_gemm_nt<E>(1, dh_, n_, h_, qt + i * d_, k_.data(), a_.data());
+      ops::exp_inplace<E>(a_.data(), n_ * h_, shift_);
+      ops::heads_minor_row_sums<E>(1, n_, h_, a_.data(), phi_.data() + i * h_);
+      ops::heads_minor_gemm<E>(1, n_, dh_, h_, a_.data(), v_.data(), dv_.data() + i * d_);
+    }
   }
 
   // Delta_phi V_i = diag(phi(Delta)_i)^-1 Delta V_i of every head, m x dh head-minor (Eq. 26).

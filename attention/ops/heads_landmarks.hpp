@@ -57,6 +57,29 @@ void heads_minor_gram(MatCRef<S<E>> x, MatCRef<S<E>> z, std::int64_t h, S<E>* y)
       }
 }
 
+namespace detail {
+
+// One head's row-major m x m in the timed build, as the ops below compute it for blocks of heads
+// (out of line: the loops over heads stay as they were inlined).
+template <class T>
+[[gnu::noinline]] void one_head_pinv_start(std::int64_t m, const T* x, T* z, T* scale) {
+  const Eigen::Map<const Mat<T>> x1(x, m, m);
+  Eigen::Map<Mat<T>> z1(z, m, m);
+  z1.row(0) = x1.row(0);  // the column sums a row at a time, in z's first row, written over below
+  for (std::int64_t a = 1; a < m; ++a) z1.row(0) += x1.row(a);
+  scale[0] = T(1) / z1.row(0).maxCoeff();
+  z1 = x1.transpose() * scale[0];
+}
+template <class T>
+[[gnu::noinline]] void one_head_shifted_negation(std::int64_t m, const T* x, T c, T* y) {
+  for (std::int64_t a = 0; a < m; ++a) {  // c - x is -x + c
+    for (std::int64_t b = 0; b < m; ++b) y[a * m + b] = -x[a * m + b];
+    y[a * m + a] += c;
+  }
+}
+
+}  // namespace detail
+
 // The start of every head's iteration (Pinv::iterate): z_i = x_i^T / max_b sum_a x_i(a, b);
 // scale: h scratch.  add h m (m-1), other h (m-1), div h, mul h m m.
 template <class E>
@@ -64,6 +87,7 @@ void heads_minor_pinv_start(std::int64_t m, std::int64_t h, const S<E>* x, S<E>*
   begin_op<E>(), in<E>(x, h * m * m), out<E>(z, h * m * m), out<E>(scale, h);
   if (tally_skip<E>({.mul = h * m * m, .add = h * m * (m - 1), .div = h, .other = h * (m - 1)}))
     return;
+  if (detail::one_head<E>(h)) return detail::one_head_pinv_start<S<E>>(m, x, z, scale);
   using std::max;
   for (std::int64_t b = 0; b < m; ++b) {  // column sums of x_i, the largest in scale
     S<E>* col = z + b * h;                // scratch: row b of z, written over below
@@ -84,6 +108,7 @@ template <class E>
 void heads_minor_shifted_negation(std::int64_t m, std::int64_t h, const S<E>* x, S<E> c, S<E>* y) {
   begin_op<E>(), in<E>(x, h * m * m), out<E>(y, h * m * m);
   if (tally_skip<E>({.add = h * m * m})) return;
+  if (detail::one_head<E>(h)) return detail::one_head_shifted_negation<S<E>>(m, x, c, y);
   for (std::int64_t a = 0; a < m; ++a)
     for (std::int64_t b = 0; b < m; ++b) {
       const S<E>* xab = x + (a * m + b) * h;

@@ -2,7 +2,6 @@
 
 #include "attention/counting/closed_form.hpp"
 #include "attention/registry.hpp"
-#include "attention/variants/cony_re_cont_heads.hpp"
 
 namespace cosda {
 
@@ -71,5 +70,5 @@ const exact::Forms& closed_forms_cony_re_cont() {
 
 COSDA_DEFINE_VARIANT(cony_re_cont, CoNyReCont)
 
-COSDA_DEFINE_BATCHED(cony_re_cont, CoNyReContHeads)
+COSDA_DEFINE_HEADS(cony_re_cont, CoNyReCont)
 }  // namespace cosda

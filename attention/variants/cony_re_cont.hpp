@@ -1,15 +1,26 @@
 // cony_re_cont: Continual Retroactive Nyström SDA with continual landmarks
 // (Att_CoNyRe^Cont, Nyström paper Sec. IV-A): Eq. 21 on landmark-update steps, Eq. 23 on
-// the others. B = rho(Q, Kt) and phi(B) are kept: on update steps the replaced landmark's
-// column is recomputed for every query (Eqs. 15, 18) and all rows of B_phi Gamma_phi^+ are
-// recomputed; on other steps only the newest query's row is computed.
-// Output n x d. State: Q, K, V rings, B, phi(B), B_phi Gamma_phi^+, landmarks, Gamma,
-// phi(Gamma), Gamma_phi^+, Delta V, phi(Delta). Per step: O(ndm); update steps add
-// O(nd + nm^2 + m^3).
+// the others, for h >= 1 heads in one object (CoTrans Eq. 9 without the projections for
+// h > 1), every head with its own continual landmarks, all replaced on the same steps.
+// B = rho(Q, Kt) and phi(B) are kept: on update steps the replaced landmark's column is
+// recomputed for every query (Eqs. 15, 18) and all rows of B_phi Gamma_phi^+ are recomputed;
+// on other steps only the newest query's row is computed. The landmarks, Delta state, B and
+// the rows of B_phi Gamma_phi^+ are head-minor (attention/ops/heads_minor.hpp; at h = 1 a
+// head's own row-major matrices), as in cony_si_cont.hpp, so each op of a step runs on all
+// heads at once; the n x d output is one ring product of every head's rows of
+// B_phi Gamma_phi^+ (kept head-strided, head i's m at [i m, (i+1) m)) by its Delta_phi V, as
+// in cony_re_fix.hpp. Input: q, k, v of width d, head i's features at [i dh, (i+1) dh).
+// Output n x d in window order, head i's at columns [i dh, (i+1) dh). State: the continual
+// landmarks (ContinualLandmarks), the K and V rings and Delta state (DeltaHeads), the
+// ring of scaled queries (n x dh), B (n x m) and phi(B) (n x 1) of every head, the rows of
+// B_phi Gamma_phi^+ (n x h m). Per step: O(ndm); update steps add O(nd + nm^2 + m^3).
 #pragma once
 
+#include <cmath>
+
 #include "attention/families/continual_landmarks.hpp"
-#include "attention/families/cony_common.hpp"
+#include "attention/families/cony_heads_common.hpp"
+#include "attention/ops/heads_rows.hpp"
 
 namespace cosda {
 
@@ -29,107 +40,126 @@ class CoNyReCont final : public Attention<E> {
                                          .style = {"#cc79a7", 6},
                                          .closed_forms = &closed_forms_cony_re_cont};
 
-  explicit CoNyReCont(const Config& c)
+  // c.d is the full width; heads must divide it.
+  explicit CoNyReCont(const Config& c, std::int64_t heads = 1)
       : n_(c.n),
         d_(c.d),
+        h_(heads),
+        dh_(head_width(c, heads)),
         m_(c.m),
-        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
-        lm_(n_, d_, m_, c.pinv_iterations, c.exact_pinv, ops::shift_of<S>(c.exp_shift)),
-        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)),
+        inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
+        lm_(n_, dh_, m_, h_, c.pinv_iterations, c.exact_pinv, ops::shift_of<S>(c.exp_shift)),
+        delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift)),
         q_(n_, d_),
-        k_(n_, d_),
-        v_(n_, d_),
-        b_(n_, m_),
-        phi_b_(n_),
-        bg_(n_, m_),
+        b_(n_, h_ * m_),
+        phi_b_(n_, h_),
+        inv_(n_, h_),
+        bphi_(n_, h_ * m_),
+        bg_minor_(h_ > 1 ? n_ : 0, h_ * m_),
+        bg_(n_, h_ * m_),
+        col_(n_, h_),
         new_(2, d_),
-        col_(1, n_),
-        bphi_(n_, m_),
-        inv_(n_),
-        scratch_(1, m_),
+        dvn_(h_ > 1 ? h_ * m_ : 0, dh_),
         out_(n_, d_) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t t = seen_, j = t % n_;
-    updated_ = false;
-    if (t >= n_) {
-      updated_ = lm_.tick();
-      delta_.slide(lm_.qt(), &k_(j, 0), &v_(j, 0), k, v, updated_ ? lm_.slot() : -1);
-    }
-    ops::copy<E>(k, k + d_, &k_(j, 0));
-    ops::copy<E>(v, v + d_, &v_(j, 0));
-    ops::copy<E>(q, q + d_, &q_(j, 0));
-    ops::scale<E>(&q_(j, 0), d_, inv_sqrt_d_);
-    if (t < n_) lm_.warm(&q_(j, 0), k, t);
+    updated_ = t >= n_ && lm_.tick();
+    const std::int64_t l = lm_.slot();
+    delta_.slide(t, lm_.qt(), k, v, updated_ ? l : -1);  // (Eqs. 24, 25)
+    S* qs = &q_(j, 0);
+    ops::heads_minor_from_heads<E>(h_, dh_, q, qs);
+    ops::scale<E>(qs, d_, inv_sqrt_dh_);
+    if (t < n_) lm_.warm(qs, &delta_.k()(j, 0), t);
     if (++seen_ < n_) return false;
     if (t == n_ - 1) {
       prime();
     } else if (updated_) {
-      const std::int64_t s = lm_.segment(), l = lm_.slot();
+      const std::int64_t s = lm_.segment();
       segment_mean<E>(q_, t - s + 1, s, &new_(0, 0));  // Eqs. 13-14
-      segment_mean<E>(k_, t - s + 1, s, &new_(1, 0));
-      lm_.replace(&new_(0, 0), &new_(1, 0));
-      delta_.recompute_row(l, lm_.qt(), k_, v_);                            // Eqs. 17, 20
-      for_rows_except(n_, j, [&](std::int64_t first, std::int64_t count) {  // Eqs. 15, 18
-        ops::gemm_nt<E>(lm_.kt().row(l), q_.middleRows(first, count),
-                        col_.middleCols(first, count));
-        ops::exp_inplace<E>(&col_(0, first), count, delta_.shift());
-        for (std::int64_t i = first; i < first + count; ++i) {
-          ops::add<E>(&b_(i, l), &phi_b_[i], 1, -1);
-          ops::add<E>(&col_(0, i), &phi_b_[i], 1, +1);
-          ops::copy<E>(&col_(0, i), &col_(0, i) + 1, &b_(i, l));
-        }
-      });
-      ops::gemm_nt<E>(q_.row(j), lm_.kt(), b_.row(j));  // the newest query's row of B
-      ops::exp_inplace<E>(&b_(j, 0), m_, delta_.shift());
-      ops::store<E>(ops::sum<E>(&b_(j, 0), m_), &phi_b_[j]);
+      segment_mean<E>(delta_.k(), t - s + 1, s, &new_(1, 0));
+      lm_.replace(&new_(0, 0), &new_(1, 0));  // (Eqs. 16, 19)
+      delta_.recompute_rows(lm_.qt(), l, 1);  // Eqs. 17, 20
+      replace_column(j, l);                   // Eqs. 15, 18
+      newest_row(j);
       recompute_bg();
     } else {
-      ops::store<E>(beta_row<E>(q_.row(j), lm_.kt(), lm_.g(), b_.row(j), scratch_, bg_.row(j),
-                                delta_.shift()),
-                    &phi_b_[j]);
+      newest_row(j);  // (Eqs. 22, 23)
+      ops::reciprocals<E>(&phi_b_(j, 0), &inv_(j, 0), h_);
+      ops::heads_minor_scale_rows<E>(1, m_, h_, &b_(j, 0), &inv_(j, 0), &bphi_(j, 0));
+      ops::heads_minor_gemm<E>(1, m_, m_, h_, &bphi_(j, 0), lm_.g(), bg_row(j));
+      if (h_ > 1) ops::heads_minor_to_heads<E>(h_, m_, bg_row(j), &bg_(j, 0));
     }
+    // out_i = (B_phi Gamma_phi^+)_i (Delta_phi V)_i in window order  (Eqs. 21, 23)
+    // (one head: head-minor is the head's own layout, so Delta_phi V is used in place)
     const ChainScope<E> chain("rows Delta_phi V");
-    const Mat<S>& dvn = delta_.normalized();
-    for_ring_in_window_order(n_, seen_ % n_,
-                             [&](std::int64_t first, std::int64_t count, std::int64_t row) {
-                               ops::gemm_nn<E>(bg_.middleRows(first, count), dvn,
-                                               out_.middleRows(row, count));  // Eq. 21
-                             });
+    const S* dvn = delta_.normalized();
+    if (h_ > 1) {
+      ops::heads_minor_to_heads<E>(h_, m_ * dh_, dvn, dvn_.data());
+      dvn = dvn_.data();
+    }
+    ops::heads_ring_gemm_nn<E>(bg_, Eigen::Map<const Mat<S>>(dvn, h_ * m_, dh_), seen_ % n_, out_);
     return true;
   }
   MatCRef<S> output() const override { return out_; }
   bool updated_landmarks() const override { return updated_; }
-  const Mat<S>* landmarks_q_scaled() const override { return &lm_.qt(); }
-  const Mat<S>* landmarks_k() const override { return &lm_.kt(); }
+  // One head's landmarks (head-minor for h > 1).
+  const Mat<S>* landmarks_q_scaled() const override { return &lm_.qt_matrix(); }
+  const Mat<S>* landmarks_k() const override { return &lm_.kt_matrix(); }
 
  private:
+  // Row i of B_phi Gamma_phi^+ head-minor: its own row in bg_ at h = 1, else in bg_minor_.
+  S* bg_row(std::int64_t i) { return h_ > 1 ? &bg_minor_(i, 0) : &bg_(i, 0); }
+
+  // The end of the first window: the landmark kernel (Eq. 16), every Delta row (Eqs. 17, 20),
+  // B = rho(Q, Kt) with phi(B) (Eqs. 15, 18), and B_phi Gamma_phi^+.
   void prime() {
     lm_.prime();
-    for (std::int64_t i = 0; i < m_; ++i) delta_.recompute_row(i, lm_.qt(), k_, v_);
-    ops::gemm_nt<E>(q_, lm_.kt(), b_);
-    ops::exp_inplace<E>(b_, delta_.shift());
-    ops::row_sums<E>(b_, phi_b_.data());
+    delta_.recompute_rows(lm_.qt(), 0, m_);
+    ops::heads_minor_gemm_nt<E>(n_, dh_, m_, h_, q_.data(), lm_.kt(), b_.data());
+    ops::exp_inplace<E>(b_.data(), n_ * h_ * m_, delta_.shift());
+    ops::heads_minor_row_sums<E>(n_, m_, h_, b_.data(), phi_b_.data());
     recompute_bg();
+  }
+
+  // Column l of every head's B for every query but the newest (in ring slot j), phi(B) with
+  // the old column's entries out and the new ones in  (Eqs. 15, 18).
+  void replace_column(std::int64_t j, std::int64_t l) {
+    for_rows_except(n_, j, [&](std::int64_t first, std::int64_t count) {
+      S* col = &col_(first, 0);
+      ops::heads_minor_gemm_nt<E>(1, dh_, count, h_, lm_.kt() + l * d_, &q_(first, 0), col);
+      ops::exp_inplace<E>(col, count * h_, delta_.shift());
+      for (std::int64_t i = first; i < first + count; ++i) {
+        ops::add<E>(&b_(i, l * h_), &phi_b_(i, 0), h_, -1);
+        ops::add<E>(&col_(i, 0), &phi_b_(i, 0), h_, +1);
+        ops::copy<E>(&col_(i, 0), &col_(i, 0) + h_, &b_(i, l * h_));
+      }
+    });
+  }
+
+  // The newest query's row of every head's B (ring slot j) and its phi(B).
+  void newest_row(std::int64_t j) {
+    ops::heads_minor_gemm_nt<E>(1, dh_, m_, h_, &q_(j, 0), lm_.kt(), &b_(j, 0));
+    ops::exp_inplace<E>(&b_(j, 0), h_ * m_, delta_.shift());
+    ops::heads_minor_row_sums<E>(1, m_, h_, &b_(j, 0), &phi_b_(j, 0));
   }
 
   // B_phi Gamma_phi^+ for every query: rows of B divided by phi(B), times Gamma_phi^+.
   void recompute_bg() {
-    ops::reciprocals<E>(phi_b_.data(), inv_.data(), n_);
-    ops::scale_rows_into<E>(b_, inv_.data(), bphi_);
-    ops::gemm_nn<E>(bphi_, lm_.g(), bg_);
+    ops::reciprocals<E>(phi_b_.data(), inv_.data(), n_ * h_);
+    ops::heads_minor_scale_rows<E>(n_, m_, h_, b_.data(), inv_.data(), bphi_.data());
+    ops::heads_minor_gemm<E>(n_, m_, m_, h_, bphi_.data(), lm_.g(), bg_row(0));
+    if (h_ > 1)
+      for (std::int64_t i = 0; i < n_; ++i)
+        ops::heads_minor_to_heads<E>(h_, m_, &bg_minor_(i, 0), &bg_(i, 0));
   }
 
-  std::int64_t n_, d_, m_, seen_ = 0;
+  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
   bool updated_ = false;
-  S inv_sqrt_d_;
+  S inv_sqrt_dh_;
   ContinualLandmarks<E> lm_;
-  DeltaState<E> delta_;
-  Mat<S> q_, k_, v_, b_;
-  std::vector<S> phi_b_;
-  Mat<S> bg_, new_, col_, bphi_;
-  std::vector<S> inv_;
-  Mat<S> scratch_, out_;
+  DeltaHeads<E> delta_;
+  Mat<S> q_, b_, phi_b_, inv_, bphi_, bg_minor_, bg_, col_, new_, dvn_, out_;
 };
 
 }  // namespace cosda

@@ -2,14 +2,13 @@
 
 #include "attention/counting/closed_form.hpp"
 #include "attention/registry.hpp"
-#include "attention/variants/cony_si_cont_heads.hpp"
 
 namespace cosda {
 
 namespace {
 using exact::Buckets, exact::f;
 
-// The fixed-landmark variant's every step: slide (m rows) + beta_row + the row scaled by
+// The fixed-landmark variant's every step: slide (m rows) + the landmark row + the row scaled by
 // 1/phi(Delta) (m) + its product with Delta V (dm).
 Buckets single_output_nystrom_step() {
   return {f({{6, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 1}, {2, 0, 0, 1}}),
@@ -60,5 +59,5 @@ const exact::Forms& closed_forms_cony_si_cont() {
 
 COSDA_DEFINE_VARIANT(cony_si_cont, CoNySiCont)
 
-COSDA_DEFINE_BATCHED(cony_si_cont, CoNySiContHeads)
+COSDA_DEFINE_HEADS(cony_si_cont, CoNySiCont)
 }  // namespace cosda

@@ -1,15 +1,24 @@
 // cony_si_cont: Continual Single-Output Nyström SDA with continual landmarks
 // (Att_CoNySi^Cont, Nyström paper Sec. IV-A): Eq. 22 on landmark-update steps, Eq. 26 on
-// the others. Delta V and phi(Delta) slide per step (Eqs. 24-25; Eqs. 17, 20 for the
-// replaced landmark's row); Gamma and its pseudo-inverse change only on update steps.
-// Output 1 x d. State: K and V rings, the running sum of the current segment's scaled queries
-// (d values: a new landmark query is their mean), landmarks, Gamma, phi(Gamma), Gamma_phi^+,
-// Delta V, phi(Delta).
+// the others, for h >= 1 heads in one object (CoTrans Eq. 9 without the projections for
+// h > 1), every head with its own continual landmarks, all replaced on the same steps.
+// Delta V and phi(Delta) slide per step (Eqs. 24-25; Eqs. 17, 20 for the replaced landmark's
+// row); Gamma and its pseudo-inverse change only on update steps. Every per-head matrix is
+// head-minor (attention/ops/heads_minor.hpp; at h = 1 a head's own row-major matrices), as in
+// cony_si_fix.hpp, so each op of a step runs on all heads at once; the pseudo-inverses too
+// (ops/heads_landmarks.hpp). Input: q, k, v of width d, head i's features at
+// [i dh, (i+1) dh). Output 1 x d in the same order. State: K and V rings and the Delta state
+// (DeltaHeads, attention/families/cony_heads_common.hpp), the running sum of the current
+// segment's scaled queries (d values: a new landmark query is their mean), the landmarks,
+// Gamma, phi(Gamma) and Gamma_phi^+ (ContinualLandmarks,
+// attention/families/continual_landmarks.hpp).
 // Per step: O(dm + m^2); update steps O(nd + dm^2... + m^3) for the new Delta row and pinv.
 #pragma once
 
+#include <cmath>
+
 #include "attention/families/continual_landmarks.hpp"
-#include "attention/families/cony_common.hpp"
+#include "attention/families/cony_heads_common.hpp"
 
 namespace cosda {
 
@@ -29,67 +38,73 @@ class CoNySiCont final : public Attention<E> {
                                          .style = {"#d55e00", 4},
                                          .closed_forms = &closed_forms_cony_si_cont};
 
-  explicit CoNySiCont(const Config& c)
+  // c.d is the full width; heads must divide it.
+  explicit CoNySiCont(const Config& c, std::int64_t heads = 1)
       : n_(c.n),
         d_(c.d),
+        h_(heads),
+        dh_(head_width(c, heads)),
         m_(c.m),
-        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
-        lm_(n_, d_, m_, c.pinv_iterations, c.exact_pinv, ops::shift_of<S>(c.exp_shift)),
-        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)),
-        k_(n_, d_),
-        v_(n_, d_),
+        inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
+        lm_(n_, dh_, m_, h_, c.pinv_iterations, c.exact_pinv, ops::shift_of<S>(c.exp_shift)),
+        delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift)),
+        beta_(1, h_ * m_),
+        row_(1, h_ * m_),
+        sums_(1, h_ * m_),
         qs_(1, d_),
         qsum_(1, d_),
         new_(2, d_),
-        beta_(1, m_),
-        scratch_(1, m_),
-        row_(1, m_),
+        out_minor_(h_ > 1 ? 1 : 0, d_),
         out_(1, d_) {
     qsum_.setConstant(S(0.0));
   }
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t t = seen_, j = t % n_;
-    updated_ = false;
-    if (t >= n_) {
-      updated_ = lm_.tick();
-      delta_.slide(lm_.qt(), &k_(j, 0), &v_(j, 0), k, v, updated_ ? lm_.slot() : -1);
-    }
-    ops::copy<E>(k, k + d_, &k_(j, 0));
-    ops::copy<E>(v, v + d_, &v_(j, 0));
-    ops::copy<E>(q, q + d_, qs_.data());
-    ops::scale<E>(qs_.data(), d_, inv_sqrt_d_);
-    if (t < n_) lm_.warm(qs_.data(), k, t);
-    if (t >= n_) ops::add<E>(qs_.data(), qsum_.data(), d_);  // the segment's queries so far
+    updated_ = t >= n_ && lm_.tick();
+    const std::int64_t l = lm_.slot();
+    delta_.slide(t, lm_.qt(), k, v, updated_ ? l : -1);  // (Eqs. 24, 25)
+    S* qs = qs_.data();
+    ops::heads_minor_from_heads<E>(h_, dh_, q, qs);
+    ops::scale<E>(qs, d_, inv_sqrt_dh_);
+    if (t < n_) lm_.warm(qs, &delta_.k()(j, 0), t);
+    if (t >= n_) ops::add<E>(qs, qsum_.data(), d_);  // the segment's queries so far
     if (++seen_ < n_) return false;
     if (t == n_ - 1) {
-      lm_.prime();
-      for (std::int64_t i = 0; i < m_; ++i) delta_.recompute_row(i, lm_.qt(), k_, v_);
+      lm_.prime();                             // (Eq. 16)
+      delta_.recompute_rows(lm_.qt(), 0, m_);  // (Eqs. 17, 20)
     } else if (updated_) {
-      const std::int64_t s = lm_.segment(), l = lm_.slot();
+      const std::int64_t s = lm_.segment();
       ops::copy<E>(qsum_.data(), qsum_.data() + d_, &new_(0, 0));  // Eqs. 13-14
       ops::divide<E>(&new_(0, 0), d_, S(double(s)));
       for (std::int64_t i = 0; i < d_; ++i) ops::store<E>(S(0.0), &qsum_(0, i));
-      segment_mean<E>(k_, t - s + 1, s, &new_(1, 0));
-      lm_.replace(&new_(0, 0), &new_(1, 0));
-      delta_.recompute_row(l, lm_.qt(), k_, v_);  // Eqs. 17, 20
+      segment_mean<E>(delta_.k(), t - s + 1, s, &new_(1, 0));
+      lm_.replace(&new_(0, 0), &new_(1, 0));  // (Eqs. 16, 19)
+      delta_.recompute_rows(lm_.qt(), l, 1);  // Eqs. 17, 20
     }
-    beta_row<E>(qs_, lm_.kt(), lm_.g(), beta_, scratch_, row_, delta_.shift());
-    delta_.attend(row_, out_);  // Eqs. 22, 26
+    // beta_i = rho(q_i, Kt_i), row_i = (beta_i / beta_i 1^T) G_i  (Eqs. 22, 23)
+    ops::heads_minor_gemm_nt<E>(1, dh_, m_, h_, qs, lm_.kt(), beta_.data());
+    landmark_rows_heads<E>(m_, h_, beta_.data(), lm_.g(), sums_.data(), row_.data(),
+                           delta_.shift());
+    // out_i = row_i Delta_phi V_i (Eqs. 22, 26); one head's is its own layout, written in place
+    S* out = h_ > 1 ? out_minor_.data() : out_.data();
+    delta_.attend(row_.data(), out);
+    if (h_ > 1) ops::heads_minor_to_heads<E>(h_, dh_, out, out_.data());
     return true;
   }
   MatCRef<S> output() const override { return out_; }
   bool updated_landmarks() const override { return updated_; }
-  const Mat<S>* landmarks_q_scaled() const override { return &lm_.qt(); }
-  const Mat<S>* landmarks_k() const override { return &lm_.kt(); }
+  // One head's landmarks (head-minor for h > 1).
+  const Mat<S>* landmarks_q_scaled() const override { return &lm_.qt_matrix(); }
+  const Mat<S>* landmarks_k() const override { return &lm_.kt_matrix(); }
 
  private:
-  std::int64_t n_, d_, m_, seen_ = 0;
+  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
   bool updated_ = false;
-  S inv_sqrt_d_;
+  S inv_sqrt_dh_;
   ContinualLandmarks<E> lm_;
-  DeltaState<E> delta_;
-  Mat<S> k_, v_, qs_, qsum_, new_, beta_, scratch_, row_, out_;
+  DeltaHeads<E> delta_;
+  Mat<S> beta_, row_, sums_, qs_, qsum_, new_, out_minor_, out_;
 };
 
 }  // namespace cosda

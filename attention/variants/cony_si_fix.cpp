@@ -4,7 +4,6 @@
 
 #include "attention/counting/closed_form.hpp"
 #include "attention/registry.hpp"
-#include "attention/variants/cony_si_fix_heads.hpp"
 
 namespace cosda {
 
@@ -37,5 +36,5 @@ const exact::Forms& closed_forms_cony_si_fix() {
 
 COSDA_DEFINE_VARIANT(cony_si_fix, CoNySiFix)
 
-COSDA_DEFINE_BATCHED(cony_si_fix, CoNySiFixHeads)
+COSDA_DEFINE_HEADS(cony_si_fix, CoNySiFix)
 }  // namespace cosda

@@ -1,12 +1,15 @@
 // cony_si_fix: Continual Single-Output Nyström SDA with fixed landmarks (Att_CoNySi^Fix,
-// Nyström paper Sec. IV-B, Eq. 26): out = ((beta_phi)_new Gamma_phi^+) Delta_phi V, with
-// Gamma_phi^+ computed once and Delta V, phi(Delta) slid per step (Eqs. 24-25).
-// Output 1 x d. State: K and V rings (k_old and v_old must be removed from Delta V n steps
-// after they arrive), landmarks, Gamma_phi^+, Delta V, phi(Delta). Per step: O(dm + m^2).
+// Nyström paper Sec. IV-B, Eq. 26), for h >= 1 heads in one object (CoTrans Eq. 9 without the
+// projections for h > 1): out_i = ((beta_phi)_new Gamma_phi^+)_i (Delta_phi V)_i, with
+// Gamma_phi^+ computed once and Delta V, phi(Delta) slid per step (Eqs. 24-25). The landmarks,
+// the landmark row and the Delta state are head-minor (attention/ops/heads_minor.hpp; at h = 1
+// a head's own row-major matrices), so each op of a step runs on all heads at once. Input: q,
+// k, v of width d, head i's features at [i dh, (i+1) dh). Output 1 x d in the same order.
+// State: K and V rings (k_old and v_old must leave Delta V n steps after they arrive),
+// landmarks, Gamma_phi^+, Delta V, phi(Delta). Per step: O(dm + m^2).
 #pragma once
 
-#include "attention/families/cony_common.hpp"
-#include "attention/variants/ny_fix.hpp"
+#include "attention/families/cony_heads_common.hpp"
 
 namespace cosda {
 
@@ -26,47 +29,40 @@ class CoNySiFix final : public Attention<E> {
                                          .style = {"#999933", 8},
                                          .closed_forms = &closed_forms_cony_si_fix};
 
-  explicit CoNySiFix(const Config& c)
+  // c.d is the full width; heads must divide it. c.fixed_q and c.fixed_k are m x d, sliced
+  // per head as MultiHead slices them.
+  explicit CoNySiFix(const Config& c, std::int64_t heads = 1)
       : n_(c.n),
         d_(c.d),
+        h_(heads),
+        dh_(head_width(c, heads)),
         m_(c.m),
-        inv_sqrt_d_(1.0 / std::sqrt(double(c.d))),
-        fixed_(c),
-        delta_(n_, d_, m_, ops::shift_of<S>(c.exp_shift)),
-        k_(n_, d_),
-        v_(n_, d_),
-        q_(1, d_),
-        beta_(1, m_),
-        scratch_(1, m_),
-        row_(1, m_),
+        delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift)),
+        lm_(c, heads),
+        out_minor_(h_ > 1 ? 1 : 0, d_),
         out_(1, d_) {}
 
   bool step(const S* q, const S* k, const S* v) override {
-    const std::int64_t j = seen_ % n_;
-    if (seen_ >= n_) {
-      delta_.slide(fixed_.qt, &k_(j, 0), &v_(j, 0), k, v, -1);
-    }
-    ops::copy<E>(k, k + d_, &k_(j, 0));
-    ops::copy<E>(v, v + d_, &v_(j, 0));
+    delta_.slide(seen_, lm_.qt(), k, v, -1);  // (Eqs. 24, 25)
     if (++seen_ < n_) return false;
-    if (seen_ == n_)
-      for (std::int64_t i = 0; i < m_; ++i) delta_.recompute_row(i, fixed_.qt, k_, v_);
-    ops::copy<E>(q, q + d_, q_.data());
-    ops::scale<E>(q_.data(), d_, inv_sqrt_d_);
-    beta_row<E>(q_, fixed_.kt, fixed_.g, beta_, scratch_, row_, delta_.shift());
-    delta_.attend(row_, out_);  // Eq. 26
+    if (seen_ == n_) delta_.recompute_rows(lm_.qt(), 0, m_);  // (Eqs. 17, 20)
+    // row_i = (beta_i / beta_i 1^T) G_i, beta_i = exp(q_i Kt_i^T / sqrt(dh))  (Eqs. 22, 23),
+    // out_i = row_i Delta_phi V_i (Eq. 26); one head's is its own layout, written in place
+    S* out = h_ > 1 ? out_minor_.data() : out_.data();
+    delta_.attend(lm_.row(q, delta_.shift()), out);
+    if (h_ > 1) ops::heads_minor_to_heads<E>(h_, dh_, out, out_.data());
     return true;
   }
   MatCRef<S> output() const override { return out_; }
-  const Mat<S>* landmarks_q_scaled() const override { return &fixed_.qt; }
-  const Mat<S>* landmarks_k() const override { return &fixed_.kt; }
+  // One head's landmarks (head-minor for h > 1).
+  const Mat<S>* landmarks_q_scaled() const override { return &lm_.qt_matrix(); }
+  const Mat<S>* landmarks_k() const override { return &lm_.kt_matrix(); }
 
  private:
-  std::int64_t n_, d_, m_, seen_ = 0;
-  S inv_sqrt_d_;
-  FixedLandmarks<E> fixed_;
-  DeltaState<E> delta_;
-  Mat<S> k_, v_, q_, beta_, scratch_, row_, out_;
+  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
+  DeltaHeads<E> delta_;
+  FixedLandmarkRows<E> lm_;
+  Mat<S> out_minor_, out_;
 };
 
 }  // namespace cosda
