@@ -102,8 +102,8 @@ class Attention {
   virtual const Mat<Scalar>* landmarks_k() const { return nullptr; }
 
   // One object holding several heads that can share them out among the OpenMP threads
-  // (attention/families/nystrom_heads.hpp, rf_heads.hpp): step_split is step with each thread
-  // computing a range of heads, the same bits. MultiHead times one against the other
+  // (attention/families/nystrom_heads.hpp, attention/variants/rf.hpp): step_split is step with each
+  // thread computing a range of heads, the same bits. MultiHead times one against the other
   // (multi_head.hpp).
   virtual bool splits_heads() const { return false; }
   virtual bool step_split(const Scalar* q, const Scalar* k, const Scalar* v) {

@@ -198,8 +198,8 @@ template <class E>
 std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
                                              std::unique_ptr<Attention<E>> first, const Config& c);
 // The variants with a head-batched kernel, X(id, Class): one object for all heads of a block
-// (the variant's own class where it takes the heads, as att's, co_si's, corf_re's and the
-// cony_*'s do; else its twin in attention/variants/<id>_heads.hpp), made in
+// (the variant's own class where it takes the heads, as att's, co_si's, rf's, the corf_*'s and
+// the cony_*'s do; else its twin in attention/variants/<id>_heads.hpp), made in
 // attention/variants/<id>.cpp by COSDA_DEFINE_HEADS. c.d is the full width.
 #define COSDA_BATCHED(X)      \
   X(att, Att)                 \
@@ -207,13 +207,13 @@ std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
   X(co_re, CoReHeads)         \
   X(cony_si_fix, CoNySiFix)   \
   X(cony_si_cont, CoNySiCont) \
-  X(corf_si, CoRfSiHeads)     \
+  X(corf_si, CoRfSi)          \
   X(corf_re, CoRfRe)          \
   X(cony_re_cont, CoNyReCont) \
   X(cony_re_fix, CoNyReFix)   \
   X(ny_fix, NyFixHeads)       \
   X(ny, NyHeads)              \
-  X(rf, RfHeads)
+  X(rf, Rf)
 #define COSDA_DECLARE_BATCHED(id, Class) \
   template <class E>                     \
   std::unique_ptr<Attention<E>> make_##id##_heads(const Config& c, std::int64_t heads);

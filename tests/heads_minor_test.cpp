@@ -246,8 +246,8 @@ void expect_rf_minor_ops_equal_heads_order(std::int64_t h, std::int64_t m, std::
 }
 
 TEST(HeadsMinor, RandomFeatureOpsEqualTheHeadsOrderOps) {
-  for (const auto& [h, m, dh] :
-       {std::tuple{1, 1, 1}, std::tuple{3, 2, 5}, std::tuple{16, 4, 12}, std::tuple{17, 3, 4}}) {
+  for (const auto& [h, m, dh] : {std::tuple{1, 1, 1}, std::tuple{1, 5, 37}, std::tuple{3, 2, 5},
+                                 std::tuple{16, 4, 12}, std::tuple{17, 3, 4}}) {
     SCOPED_TRACE("h " + std::to_string(h) + " m " + std::to_string(m) + " dh " +
                  std::to_string(dh));
     for (bool shifted : {false, true}) {

@@ -1,8 +1,8 @@
-// The running state corf_re's head-batched kernel (attention/variants/corf_re.hpp) keeps, as
-// its one-head kernel keeps FeatureSums: FeatureSumsHeads. (The other batched continual kernels
-// keep theirs head-minor: DeltaHeads, attention/families/cony_heads_common.hpp, and
-// corf_si_heads.hpp.) Features are head-strided (head i's at [i dh, (i+1) dh)); per-head rows and
-// columns of h m are head i's at [i m, (i+1) m).
+// The running state corf_re (attention/variants/corf_re.hpp) keeps for h heads:
+// FeatureSumsHeads. (The other continual kernels keep theirs head-minor: DeltaHeads,
+// attention/families/cony_heads_common.hpp, and attention/variants/corf_si.hpp.) Features are
+// head-strided (head i's at [i dh, (i+1) dh)); per-head rows and columns of h m are head i's at [i
+// m, (i+1) m).
 #pragma once
 
 #include <cmath>

@@ -121,7 +121,7 @@ class FeatureMap {
 
   std::int64_t m() const { return m_; }
   // The drawn features w_i / d^(1/4) (m x d) and 1 / (2 sqrt(d)), the keys' offset per unit of
-  // k . k: what a head-batched kernel stacks (attention/variants/corf_si_heads.hpp).
+  // k . k: what a head-batched kernel stacks (attention/variants/corf_si.hpp).
   const Mat<S>& features() const { return w_; }
   S key_scale() const { return half_inv_sqrt_d_; }
 

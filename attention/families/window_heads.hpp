@@ -1,5 +1,5 @@
 // The part every head-batched kernel that re-runs over its window shares
-// (attention/families/nystrom_heads.hpp, attention/variants/rf_heads.hpp): the window's Q, K and V
+// (attention/families/nystrom_heads.hpp, attention/variants/rf.hpp): the window's Q, K and V
 // as d x n rings (a token per column, head i's features at rows [i dh, (i+1) dh)), and the step, on
 // one thread or with the heads shared out among the OpenMP threads (step_split: a range of heads
 // each, the token's column stores included, which touch d cache lines the thread then reads;
@@ -41,15 +41,22 @@ class WindowHeads : public Attention<E> {
   }
 
  protected:
-  // n tokens of d features in h heads; heads must divide d (head_width).
-  WindowHeads(const Config& c, std::int64_t heads)
-      : n_(c.n), h_(heads), dh_(head_width(c, heads)), q_(c.d, c.n), k_(c.d, c.n), v_(c.d, c.n) {}
+  // n tokens of d features in h heads; heads must divide d (head_width). rings: whether the
+  // d x n rings are kept (a Derived that steps one head its own way needs none).
+  WindowHeads(const Config& c, std::int64_t heads, bool rings = true)
+      : n_(c.n),
+        h_(heads),
+        dh_(head_width(c, heads)),
+        q_(rings ? c.d : 0, rings ? c.n : 0),
+        k_(q_.rows(), q_.cols()),
+        v_(q_.rows(), q_.cols()) {}
 
   // The tokens entered so far: the window's oldest is in ring slot seen() % n.
   std::int64_t seen() const { return seen_; }
 
   std::int64_t n_, h_, dh_;
   Mat<S> q_, k_, v_;
+  std::int64_t seen_ = 0;
 
  private:
   // The token's features of heads [first, first + count) enter ring slot `slot`.
@@ -60,8 +67,6 @@ class WindowHeads : public Attention<E> {
     ops::copy_to_column<E>(k + f, k_.middleRows(f, w), slot);
     ops::copy_to_column<E>(v + f, v_.middleRows(f, w), slot);
   }
-
-  std::int64_t seen_ = 0;
 };
 
 }  // namespace cosda

@@ -2,9 +2,9 @@
 // updates, sliding sums and random-feature exponentials of h heads side by side in one call,
 // for kernels that hold all heads in one set of buffers (attention/variants/co_si.hpp,
 // attention/variants/co_re_heads.hpp, attention/variants/cony_si_fix.hpp,
-// attention/variants/corf_si_heads.hpp, attention/variants/cony_re_fix.hpp,
+// attention/variants/corf_si.hpp, attention/variants/cony_re_fix.hpp,
 // attention/variants/corf_re.hpp, attention/families/nystrom_heads.hpp,
-// attention/variants/rf_heads.hpp;
+// attention/variants/rf.hpp;
 // the ring of per-head products in attention/ops/heads_rows.hpp, the random-feature window
 // outputs in ops/heads_rf.hpp).
 // Features are head-strided: a d x n state stores a token per column, and head i owns rows

@@ -361,6 +361,12 @@ void heads_minor_key_exp(std::int64_t m, std::int64_t dh, std::int64_t h, const 
         {.mul = h * (dh + 1), .add = h * (dh - 1) + h * m + (shift.on ? h : 0), .exp = h * m});
   const OneOp<E> one;  // the exponentials' op at the scalar level
   tally<E>({.mul = h * (dh + 1), .add = h * (dh - 1) + h * m + (shift.on ? h : 0)});
+  if (detail::one_head<E>(h)) {  // the head's dot product by the vector kernel (ops::dot)
+    S<E> offset = VecCMap<S<E>>(k, dh).dot(VecCMap<S<E>>(k, dh)) * a;
+    if (shift.on) offset += shift.c;
+    for (std::int64_t b = 0; b < m; ++b) u[b] -= offset;
+    return exp_inplace<E>(u, m);
+  }
   detail::for_head_blocks<E>(h, [=]<class A>(std::int64_t i, A) {
     using detail::at;
     A offset = at<A>(k + i) * at<A>(k + i);

@@ -1,5 +1,5 @@
 // The seam's head-batched ops for the random-feature outputs of a whole window
-// (attention/variants/corf_re.hpp, attention/variants/rf_heads.hpp): every head's out_t =
+// (attention/variants/corf_re.hpp, attention/variants/rf.hpp): every head's out_t =
 // phi(q_t) S_i / (phi(q_t) . z_i) for every query of a ring whose features are stored a token per
 // column (head i's m features at rows [i m, (i+1) m)), written n x d in window order, and rf's key
 // and query exponentials over a whole window. Each count is the sum over heads of the per-head ops

@@ -4,7 +4,6 @@
 
 #include "attention/counting/closed_form.hpp"
 #include "attention/registry.hpp"
-#include "attention/variants/corf_si_heads.hpp"
 
 namespace cosda {
 
@@ -38,5 +37,5 @@ const exact::Forms& closed_forms_corf_si() {
 
 COSDA_DEFINE_VARIANT(corf_si, CoRfSi)
 
-COSDA_DEFINE_BATCHED(corf_si, CoRfSiHeads)
+COSDA_DEFINE_HEADS(corf_si, CoRfSi)
 }  // namespace cosda

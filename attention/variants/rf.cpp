@@ -4,7 +4,6 @@
 
 #include "attention/counting/closed_form.hpp"
 #include "attention/registry.hpp"
-#include "attention/variants/rf_heads.hpp"
 
 namespace cosda {
 
@@ -39,5 +38,5 @@ const exact::Forms& closed_forms_rf() {
 }
 
 COSDA_DEFINE_VARIANT(rf, Rf)
-COSDA_DEFINE_BATCHED(rf, RfHeads)
+COSDA_DEFINE_HEADS(rf, Rf)
 }  // namespace cosda
