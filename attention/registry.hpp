@@ -198,21 +198,20 @@ template <class E>
 std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
                                              std::unique_ptr<Attention<E>> first, const Config& c);
 // The variants with a head-batched kernel, X(id, Class): one object for all heads of a block
-// (the variant's own class where it takes the heads, as att's, co_si's, rf's, the corf_*'s and
-// the cony_*'s do; else its twin in attention/variants/<id>_heads.hpp), made in
-// attention/variants/<id>.cpp by COSDA_DEFINE_HEADS. c.d is the full width.
+// (the variant's own class, which takes the heads: Class(const Config&, std::int64_t heads)), made
+// in attention/variants/<id>.cpp by COSDA_DEFINE_HEADS. c.d is the full width.
 #define COSDA_BATCHED(X)      \
   X(att, Att)                 \
   X(co_si, CoSi)              \
-  X(co_re, CoReHeads)         \
+  X(co_re, CoRe)              \
   X(cony_si_fix, CoNySiFix)   \
   X(cony_si_cont, CoNySiCont) \
   X(corf_si, CoRfSi)          \
   X(corf_re, CoRfRe)          \
   X(cony_re_cont, CoNyReCont) \
   X(cony_re_fix, CoNyReFix)   \
-  X(ny_fix, NyFixHeads)       \
-  X(ny, NyHeads)              \
+  X(ny_fix, NyFix)            \
+  X(ny, Ny)                   \
   X(rf, Rf)
 #define COSDA_DECLARE_BATCHED(id, Class) \
   template <class E>                     \
@@ -234,11 +233,8 @@ inline constexpr std::array kBatchedIds{COSDA_BATCHED(COSDA_BATCHED_ID)};
   }                                                          \
   COSDA_POLICIES(COSDA_INSTANTIATE_VARIANT, id, Class)
 
-// In attention/variants/<id>.cpp of a variant in COSDA_BATCHED: its head-batched factory
-// make_<id>_heads<E> for every policy (COSDA_DEFINE_HEADS), and, where the batched class is not
-// the variant's own class (a twin), Class<E> for every policy too (COSDA_DEFINE_BATCHED). A
-// variant whose one class takes the heads (att, co_si) uses COSDA_DEFINE_VARIANT and
-// COSDA_DEFINE_HEADS.
+// In attention/variants/<id>.cpp of a variant in COSDA_BATCHED, after COSDA_DEFINE_VARIANT: its
+// head-batched factory make_<id>_heads<E> for every policy.
 #define COSDA_INSTANTIATE_HEADS(E, id, Class) \
   template std::unique_ptr<Attention<E>> make_##id##_heads<E>(const Config&, std::int64_t);
 #define COSDA_DEFINE_HEADS(id, Class)                                                    \
@@ -247,10 +243,6 @@ inline constexpr std::array kBatchedIds{COSDA_BATCHED(COSDA_BATCHED_ID)};
     return std::make_unique<Class<E>>(c, heads);                                         \
   }                                                                                      \
   COSDA_POLICIES(COSDA_INSTANTIATE_HEADS, id, Class)
-#define COSDA_INSTANTIATE_CLASS(E, Class) template class Class<E>;
-#define COSDA_DEFINE_BATCHED(id, Class) \
-  COSDA_DEFINE_HEADS(id, Class)         \
-  COSDA_POLICIES(COSDA_INSTANTIATE_CLASS, Class)
 
 template <class E>
 std::unique_ptr<Attention<E>> make_variant(std::string_view id, const Config& c) {

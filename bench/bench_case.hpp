@@ -41,7 +41,6 @@ struct Options {
   std::string report;  // DIR for timing/realized.md and timing/points.tsv; empty: none
   std::string out;     // --benchmark_out, written atomically
   bool quick = false;
-  bool twins = false;   // also time each one-head case's head-batched kernel at h = 1
   std::string command;  // the command line, for the report
   std::string load_before, load_after;
 };
@@ -55,20 +54,15 @@ struct Case {
   // The plain-Eigen ring (bench/plain_ring.hpp) in place of the variant, which is then its
   // partner: the same step, counted as the variant's.
   bool ring = false;
-  // The variant's head-batched kernel (registry.hpp COSDA_BATCHED) built for one head in place of
-  // the per-head object MultiHead steps at h = 1 (--cosda_twins): the same step and count.
-  bool twin = false;
 
   std::string scalar() const { return single ? "float" : "double"; }
   std::string threads() const { return all_cores ? "all" : "one"; }
   // The variant's counted cost at this shape and scalar (shared by the ring and its partner).
   std::string cost_key() const { return variant + "/" + shape->name + "/" + scalar(); }
-  std::string stream_key() const { return (ring ? "ring/" : twin ? "twin/" : "") + cost_key(); }
+  std::string stream_key() const { return (ring ? "ring/" : "") + cost_key(); }
   std::string name() const {
-    return (ring   ? "ring"
-            : twin ? variant + ".twin"
-                   : variant) +
-           "/" + shape->name + "/" + scalar() + "/" + threads() + "/" + kind_name(kind);
+    return (ring ? "ring" : variant) + "/" + shape->name + "/" + scalar() + "/" + threads() + "/" +
+           kind_name(kind);
   }
   Point point() const { return Point{variant, shape->n, shape->d, shape->m, shape->heads, 1}; }
 };

@@ -266,14 +266,11 @@ Options parse_own_flags(int* argc, char** argv) {
       o.out = *v;
     } else if (a == "--cosda_quick") {
       o.quick = true;
-    } else if (a == "--cosda_twins") {
-      o.twins = true;
     } else if (a.rfind("--cosda", 0) == 0) {
-      throw InputError(
-          "cosda-bench: unknown flag " + a +
-          "; allowed: --cosda_config=FILE, --cosda_models=FILE, "
-          "--cosda_machine=FILE, --cosda_report=DIR, --cosda_quick, --cosda_twins (see "
-          "--cosda_help)");
+      throw InputError("cosda-bench: unknown flag " + a +
+                       "; allowed: --cosda_config=FILE, --cosda_models=FILE, "
+                       "--cosda_machine=FILE, --cosda_report=DIR, --cosda_quick (see "
+                       "--cosda_help)");
     } else {
       argv[w++] = argv[i];
     }
@@ -287,13 +284,11 @@ bool print_help(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (!std::strcmp(argv[i], "--cosda_help")) {
       fmt::print(
-          "usage: cosda-bench [--cosda_config=FILE] [--cosda_quick] [--cosda_twins]\n"
+          "usage: cosda-bench [--cosda_config=FILE] [--cosda_quick]\n"
           "                   [--cosda_machine=FILE] [--cosda_report=DIR] [Google Benchmark "
           "flags]\n"
           "  --cosda_config=FILE   shapes to time (default configs/timing.toml)\n"
           "  --cosda_quick         only the shapes marked quick (the make reproduce pass)\n"
-          "  --cosda_twins         also time the head-batched kernel at one head beside every\n"
-          "                        one-thread case of a one-head shape (<id>.twin/...)\n"
           "  --cosda_models=FILE   whole models (default configs/models/report.toml; none)\n"
           "  --cosda_machine=FILE  roofline for the bound counters (default "
           "results/roofline/machine.json)\n"
@@ -355,19 +350,6 @@ std::vector<Case> make_cases(const TimingConfig& cfg, bool quick) {
       }
   }
   return cases;
-}
-
-// The head-batched kernel at one head beside every one-thread case of a one-head shape
-// (--cosda_twins): what MultiHead would time at h = 1 if it stepped the batched kernel there.
-std::vector<Case> twin_cases(const std::vector<Case>& cases) {
-  std::vector<Case> twins;
-  for (const Case& c : cases)
-    if (!c.ring && !c.all_cores && c.shape->heads == 1 &&
-        std::find(kBatchedIds.begin(), kBatchedIds.end(), c.variant) != kBatchedIds.end()) {
-      twins.push_back(c);
-      twins.back().twin = true;
-    }
-  return twins;
 }
 
 // Registers a benchmark per case; they refer to the cases and the machine, which must outlive
@@ -447,9 +429,6 @@ int run_main(int argc, char** argv) {
   static std::vector<Case> cases;  // registered benchmarks refer to these
   cases = make_cases(cfg, o.quick);
   register_cases(cases, cfg, machine);
-  static std::vector<Case> twins;  // not in the report's tables
-  if (o.twins) twins = twin_cases(cases);
-  register_cases(twins, cfg, machine);
   register_exp_cases(cfg, o.quick);
   if (o.models != "none") register_model_cases(o.models, cfg);
   CollectingReporter reporter;

@@ -41,30 +41,17 @@ class StreamBase {
   std::int64_t fed_ = 0;  // tokens fed (steps taken, warm-up included): the next pool row
 };
 
-// The variant's head-batched kernel for one head (Case::twin).
-template <class E>
-std::unique_ptr<Attention<E>> make_twin(std::string_view id, const Config& c) {
-#define COSDA_MAKE_TWIN(vid, Class) \
-  if (id == #vid) return make_##vid##_heads<E>(c, 1);
-  COSDA_BATCHED(COSDA_MAKE_TWIN)
-#undef COSDA_MAKE_TWIN
-  throw std::invalid_argument("cosda-bench: no head-batched kernel for " + std::string(id));
-}
-
 template <class T>
 class Stream final : public StreamBase {
  public:
   explicit Stream(const Case& c) : n_(c.shape->n), pool_(token_pool<T>(c)) {
-    if (c.twin)
-      twin_ = make_twin<Plain<T>>(c.variant, config(c));
-    else
-      mh_.emplace(c.variant, config(c), c.shape->heads);
+    mh_.emplace(c.variant, config(c), c.shape->heads);
     for (std::int64_t i = 0; i < n_; ++i) feed();  // warm-up: the first output primes
     if (find_variant(c.variant)->landmarks == LandmarkKind::kContinual) {
       updates_.resize(std::size_t(n_));  // one whole cycle: which steps update a landmark
       for (std::int64_t i = 0; i < n_; ++i) {
         feed();
-        updates_[std::size_t(i)] = twin_ ? twin_->updated_landmarks() : mh_->updated_landmarks();
+        updates_[std::size_t(i)] = mh_->updated_landmarks();
       }
     }
   }
@@ -79,7 +66,7 @@ class Stream final : public StreamBase {
   bool has_plain_steps() const override {
     return std::find(updates_.begin(), updates_.end(), false) != updates_.end();
   }
-  std::int64_t parallel_steps() const override { return mh_ ? mh_->parallel_steps() : 0; }
+  std::int64_t parallel_steps() const override { return mh_->parallel_steps(); }
 
  private:
   static Config config(const Case& c) {
@@ -98,15 +85,11 @@ class Stream final : public StreamBase {
   }
   void feed() {
     const T* x = &pool_(fed_++ % pool_.rows(), 0);
-    if (twin_)
-      twin_->step(x, x, x);
-    else
-      mh_->step(x, x, x);
+    mh_->step(x, x, x);
   }
 
   std::int64_t n_, phase_ = 0;
   std::optional<MultiHead<Plain<T>>> mh_;
-  std::unique_ptr<Attention<Plain<T>>> twin_;
   Mat<T> pool_;
   std::vector<bool> updates_;
 };

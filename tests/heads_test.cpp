@@ -188,7 +188,7 @@ TEST(MultiHeadBatching, EveryPolicyBatchesTheHeadsOfBatchedVariants) {
   }
 }
 
-// The class template of an object, its policy left out: "cosda::CoReHeads" for CoReHeads<E>.
+// The class template of an object, its policy left out: "cosda::NyHeads" for NyHeads<E>.
 template <class E>
 std::string class_of(const Attention<E>& a) {
   int status = 0;

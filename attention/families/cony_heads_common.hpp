@@ -8,9 +8,9 @@
 #include <cmath>
 
 #include "attention/counting/chain_tally.hpp"
+#include "attention/families/nystrom.hpp"
 #include "attention/families/window.hpp"
 #include "attention/ops/heads_minor.hpp"
-#include "attention/variants/ny_fix.hpp"
 
 namespace cosda {
 
@@ -124,7 +124,7 @@ void landmark_rows_heads(std::int64_t m, std::int64_t h, typename E::Scalar* bet
 
 // Every head's fixed landmarks, head-minor: the scaled landmark queries Qt_i (m x dh), the
 // landmark keys Kt_i (m x dh) and Gamma_phi^+_i (m x m), each head's from its
-// slice of c.fixed_q and c.fixed_k as MultiHead slices them (FixedLandmarks, ny_fix.hpp); and
+// slice of c.fixed_q and c.fixed_k as MultiHead slices them (FixedLandmarks, nystrom.hpp); and
 // the newest query's landmark row of every head, as cony_si_fix's and cony_re_fix's batched
 // heads compute it.
 template <class E>

@@ -9,6 +9,9 @@
 // Queries and landmark queries come pre-scaled by 1/sqrt(d).
 #pragma once
 
+#include <cmath>
+#include <vector>
+
 #include "attention/attention.hpp"
 #include "attention/counting/chain_tally.hpp"
 #include "attention/families/pinv.hpp"
@@ -37,6 +40,30 @@ void landmark_kernel_pinv(MatCRef<typename E::Scalar> qt, MatCRef<typename E::Sc
   normalize_rows<E>(gamma, sums);
   pinv.compute(gamma, g);
 }
+
+// Landmarks given in Config (raw, m x d): scaled queries, keys and Gamma_phi^+. Shared by the
+// fixed-landmark variants; computed at construction, outside any step.
+template <class E>
+struct FixedLandmarks {
+  using S = typename E::Scalar;
+  Mat<S> qt, kt, g;
+
+  explicit FixedLandmarks(const Config& c) : qt(c.m, c.d), kt(c.m, c.d), g(c.m, c.m) {
+    require(c.m >= 1 && c.m <= c.n, "fixed landmarks: needs 1 <= m <= n");
+    require(c.fixed_q.rows() == c.m && c.fixed_q.cols() == c.d && c.fixed_k.rows() == c.m &&
+                c.fixed_k.cols() == c.d,
+            "fixed landmarks: expected m x d landmark matrices");
+    for (std::int64_t i = 0; i < c.m; ++i)
+      for (std::int64_t j = 0; j < c.d; ++j) {
+        qt(i, j) = S(c.fixed_q(i, j) / std::sqrt(double(c.d)));
+        kt(i, j) = S(c.fixed_k(i, j));
+      }
+    Pinv<E> pinv(c.m, c.pinv_iterations, c.exact_pinv);
+    Mat<S> gamma(c.m, c.m);
+    std::vector<S> sums(static_cast<std::size_t>(c.m));
+    landmark_kernel_pinv<E>(qt, kt, pinv, gamma, sums.data(), g, ops::shift_of<S>(c.exp_shift));
+  }
+};
 
 template <class E>
 class NystromCore {

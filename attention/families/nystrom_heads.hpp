@@ -1,24 +1,26 @@
-// ny and ny_fix for h heads in one object: every head's Att_Ny = B_phi Gamma_phi^+ (Delta_phi V)
-// over the window (Nyström paper Eqs. 8-12, per head; CoTrans Eq. 9 without the projections),
-// with landmarks fixed at construction (ny_fix) or the segment means of the window (ny, Eq. 8
-// with Sec. IV-C's segments). MultiHead (models/multi_head.hpp) steps this object instead of
-// h NyFix or Ny objects in the plain build: one chain of seam ops per step instead of h, every
-// product on rows of n tokens instead of dh features. The operations are exactly those of h
-// single-head objects (tests/heads_test.cpp).
-// Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output n x d in window
-// order. State: Q, K and V rings (d x n, a token per column) and the landmarks landmark-major:
-// row l of Q~ and K~ (m x d) holds every head's landmark l, row l h + i of an h m-row matrix
-// is head i's row l.
+// ny and ny_fix for h >= 1 heads in one object: every head's Att_Ny = B_phi Gamma_phi^+
+// (Delta_phi V) over the window (Nyström paper Eqs. 8-12, per head; CoTrans Eq. 9 without the
+// projections for h > 1), with landmarks fixed at construction (ny_fix, Sec. IV-B) or the
+// segment means of the window (ny, Eq. 8 with Sec. IV-C's segments). Input: q, k, v of width d,
+// head i's features at [i dh, (i+1) dh). Output n x d in window order. Two layouts, by the
+// number of heads (attention/families/window_heads.hpp):
+//  - one head: Q, K and V rings by row, and the step is NystromCore's products over them;
+//  - h > 1: Q, K and V as d x n rings (a token per column) and the landmarks landmark-major:
+//    row l of Q~ and K~ (m x d) holds every head's landmark l, row l h + i of an h m-row matrix
+//    is head i's row l, so that every product runs on rows of n tokens for all heads.
+// State: the last n tokens; ny_fix also the landmarks and Gamma_phi^+.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "attention/families/landmarks.hpp"
+#include "attention/families/nystrom.hpp"
 #include "attention/families/window_heads.hpp"
 #include "attention/ops/heads.hpp"
 #include "attention/ops/heads_landmarks.hpp"
-#include "attention/variants/ny_fix.hpp"
 
 namespace cosda {
 
@@ -33,46 +35,80 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
   // c.d is the full width; heads must divide it. Fixed landmarks: c.fixed_q and c.fixed_k are
   // m x d, sliced per head as MultiHead slices them.
   NystromHeads(const Config& c, std::int64_t heads)
-      : WindowHeads<E, NystromHeads<E, kLandmarks>>(c, heads),
+      : Base(c, heads),
         d_(c.d),
         m_(c.m),
         inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
         qt_(m_, d_),
         kt_(m_, d_),
-        gt_(h_ * m_, m_),
-        qs_(d_, n_),
-        bt_(h_ * m_, n_),
-        bgt_(h_ * m_, n_),
-        delta_(h_ * m_, n_),
-        sums_(h_, n_),
-        phi_(1, h_ * m_),
-        dv_(m_, d_),
+        g_(kFixed ? of_one_head(m_) : 0, kFixed ? of_one_head(m_) : 0),
+        gt_(of_heads(h_ * m_), m_),
+        qs_(of_heads(d_), n_),
+        bt_(of_heads(h_ * m_), n_),
+        bgt_(of_heads(h_ * m_), n_),
+        delta_(of_heads(h_ * m_), n_),
+        sums_(of_heads(h_), n_),
+        phi_(1, of_heads(h_ * m_)),
+        dv_(of_heads(m_), d_),
         out_(n_, d_) {
     if constexpr (kFixed) {
       for (std::int64_t i = 0; i < h_; ++i) {  // each head's landmarks and Gamma_phi^+
         const FixedLandmarks<E> head(head_config(c, heads, i));
         qt_.middleCols(i * dh_, dh_) = head.qt;
         kt_.middleCols(i * dh_, dh_) = head.kt;
-        gt_.middleRows(i * m_, m_) = head.g.transpose();
+        if (h_ > 1)
+          gt_.middleRows(i * m_, m_) = head.g.transpose();
+        else
+          g_ = head.g;
       }
     } else {
       require(m_ >= 1 && m_ <= n_, "ny: needs 1 <= m <= n");
       sizes_ = segment_sizes(n_, m_);
       iterations_ = c.pinv_iterations;
-      if (c.exact_pinv)  // the reference pseudo-inverse, a head at a time
+      if (h_ > 1 && c.exact_pinv)  // the reference pseudo-inverse, a head at a time
         pinv_.assign(std::size_t(h_), Pinv<E>(m_, c.pinv_iterations, true));
-      work_.resize(h_ * kWork * m_ * m_ + h_ * m_);
+      if (h_ > 1) work_.resize(h_ * kWork * m_ * m_ + h_ * m_);
     }
+    if (h_ == 1) core_.emplace(n_, d_, m_, c.pinv_iterations, c.exact_pinv);
   }
 
   MatCRef<S> output() const override { return out_; }
+  // The landmarks the last output used (every head's side by side for h > 1), queries scaled.
+  const Mat<S>* landmarks_q_scaled() const override { return &qt_; }
+  const Mat<S>* landmarks_k() const override { return &kt_; }
+
+  // One head: Att_Ny of a window (q raw) with given landmarks, the reference for the continual
+  // variants.
+  void attend_with(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, MatCRef<S> qt_scaled, MatCRef<S> kt,
+                   Mat<S>& out) {
+    out.resize(q.rows(), q.cols());
+    ops::copy<E>(q, out);
+    ops::scale<E>(out, inv_sqrt_dh_);
+    core_->attend(out, k, v, qt_scaled, kt, nullptr, out);
+  }
 
  private:
   friend WindowHeads<E, NystromHeads<E, kLandmarks>>;
   using Base = WindowHeads<E, NystromHeads<E, kLandmarks>>;
-  using Base::n_, Base::h_, Base::dh_, Base::q_, Base::k_, Base::v_;
+  using Base::n_, Base::h_, Base::dh_, Base::q_, Base::k_, Base::v_, Base::of_one_head,
+      Base::of_heads;
 
-  // Att_Ny of heads [first, first + count) over the window into their columns of out_.
+  // One head over a window by rows (q raw), q a ring whose oldest row is `oldest`.
+  void attend_rows(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, std::int64_t oldest) {
+    // out_ holds Q/sqrt(d), in window order, until the last product overwrites it.
+    scale_in_window_order<E>(q, oldest, inv_sqrt_dh_, out_);
+    if constexpr (!kFixed)  // segment means, split among the threads in the timed build
+      ops::split_pass<E>(m_, 2 * n_ * d_, [&](std::int64_t lo, std::int64_t count) {
+        for (std::int64_t i = lo; i < lo + count; ++i) {
+          const std::int64_t first = i * (n_ / m_) + std::min(i, n_ % m_);  // segment_sizes'
+          segment_mean<E>(out_, first, sizes_[std::size_t(i)], &qt_(i, 0));
+          segment_mean<E>(k, oldest + first, sizes_[std::size_t(i)], &kt_(i, 0));
+        }
+      });
+    core_->attend(out_, k, v, qt_, kt_, kFixed ? &g_ : nullptr, out_);
+  }
+
+  // h > 1: Att_Ny of heads [first, first + count) over the window into their columns of out_.
   void attend(std::int64_t first, std::int64_t count) {
     const std::int64_t f = first * dh_, w = count * dh_, oldest = this->seen() % n_;
     ops::scale_into<E>(q_.middleRows(f, w), inv_sqrt_dh_, qs_.middleRows(f, w));
@@ -148,26 +184,17 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
 
   std::int64_t d_, m_;
   S inv_sqrt_dh_;
-  Mat<S> qt_, kt_, gt_, qs_, bt_, bgt_, delta_, sums_, phi_, dv_, out_;
-  // ny only: the segments' sizes, the iteration's steps, its scratch (kWork m x m matrices and
-  // m sums a head) and, for the exact pseudo-inverse, one Pinv a head.
+  Mat<S> qt_, kt_;
+  std::optional<NystromCore<E>> core_;                         // one head
+  Mat<S> g_;                                                   // one head of ny_fix: Gamma_phi^+
+  Mat<S> gt_, qs_, bt_, bgt_, delta_, sums_, phi_, dv_, out_;  // h > 1 (but out_)
+  // ny only: the segments' sizes; h > 1: the iteration's steps, its scratch (kWork m x m
+  // matrices and m sums a head) and, for the exact pseudo-inverse, one Pinv a head.
   std::vector<std::int64_t> sizes_;
   static constexpr std::int64_t kWork = 5;
   int iterations_ = 0;
   std::vector<S> work_;
   std::vector<Pinv<E>> pinv_;
-};
-
-// ny_fix's and ny's batched heads (COSDA_BATCHED).
-template <class E>
-class NyFixHeads final : public NystromHeads<E, LandmarkKind::kFixed> {
- public:
-  using NystromHeads<E, LandmarkKind::kFixed>::NystromHeads;
-};
-template <class E>
-class NyHeads final : public NystromHeads<E, LandmarkKind::kSegmentMeans> {
- public:
-  using NystromHeads<E, LandmarkKind::kSegmentMeans>::NystromHeads;
 };
 
 }  // namespace cosda

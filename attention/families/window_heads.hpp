@@ -1,15 +1,25 @@
-// The part every head-batched kernel that re-runs over its window shares
-// (attention/families/nystrom_heads.hpp, attention/variants/rf.hpp): the window's Q, K and V
-// as d x n rings (a token per column, head i's features at rows [i dh, (i+1) dh)), and the step, on
-// one thread or with the heads shared out among the OpenMP threads (step_split: a range of heads
-// each, the token's column stores included, which touch d cache lines the thread then reads;
-// the same bits). Derived::attend(first, count) computes heads [first, first + count) over the
-// full window, oldest token in ring slot seen() % n.
+// The part every kernel that re-runs over its window for h >= 1 heads shares (rf,
+// attention/variants/rf.hpp; ny and ny_fix, attention/families/nystrom_heads.hpp): the window's
+// Q, K and V rings and the step.
+//  - One head: n x d rings, a token per row; the step is Derived::attend_rows over them, with
+//    several threads its large products split among them (SplitScope), and attend_window (the
+//    second block of two-block models) is the same body over a given window.
+//  - h > 1: d x n rings (a token per column, head i's features at rows [i dh, (i+1) dh)), and
+//    the step is Derived::attend(first, count) for heads [first, first + count), on one thread
+//    or with the heads shared out among the OpenMP threads (step_split: a range of heads each,
+//    the token's column stores included, which touch d cache lines the thread then reads; the
+//    same bits).
+// Either way the oldest token is in ring slot seen() % n: Derived puts the queries in window
+// order itself, and its keys and values enter order-free sums (or segment means from the
+// oldest slot).
 #pragma once
 
 #include <omp.h>
 
+#include <stdexcept>
+
 #include "attention/attention.hpp"
+#include "attention/families/window.hpp"
 #include "attention/ops/seam.hpp"
 
 namespace cosda {
@@ -20,14 +30,26 @@ class WindowHeads : public Attention<E> {
   using S = typename E::Scalar;
 
   bool step(const S* q, const S* k, const S* v) override {
+    if (h_ == 1) {
+      ring_row<E>(qr_, q, seen_);
+      ring_row<E>(kr_, k, seen_);
+      ring_row<E>(vr_, v, seen_);
+      if (++seen_ < n_) return false;
+      derived().attend_rows(qr_, kr_, vr_, seen_ % n_);
+      return true;
+    }
     const std::int64_t slot = seen_ % n_;
     enter(q, k, v, slot, 0, h_);
     if (++seen_ < n_) return false;
-    static_cast<Derived*>(this)->attend(0, h_);
+    derived().attend(0, h_);
     return true;
   }
-  bool splits_heads() const override { return true; }
+  bool splits_heads() const override { return h_ > 1; }
   bool step_split(const S* q, const S* k, const S* v) override {
+    if (h_ == 1) {
+      const ops::SplitScope split;
+      return step(q, k, v);
+    }
     const std::int64_t slot = seen_ % n_;
     const bool ready = ++seen_ >= n_;
 #pragma omp parallel
@@ -35,31 +57,43 @@ class WindowHeads : public Attention<E> {
       const std::int64_t t = omp_get_thread_num(), threads = omp_get_num_threads();
       const std::int64_t first = t * h_ / threads, count = (t + 1) * h_ / threads - first;
       enter(q, k, v, slot, first, count);
-      if (ready && count > 0) static_cast<Derived*>(this)->attend(first, count);
+      if (ready && count > 0) derived().attend(first, count);
     }
     return ready;
   }
+  // One head: output() = Derived's attention of a window of n tokens (q, k, v by rows, in
+  // window order).
+  void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override {
+    if (h_ != 1) throw std::logic_error("attend_window is one head's");
+    derived().attend_rows(q, k, v, 0);
+  }
 
  protected:
-  // n tokens of d features in h heads; heads must divide d (head_width). rings: whether the
-  // d x n rings are kept (a Derived that steps one head its own way needs none).
-  WindowHeads(const Config& c, std::int64_t heads, bool rings = true)
+  // n tokens of d features in h heads; heads must divide d (head_width).
+  WindowHeads(const Config& c, std::int64_t heads)
       : n_(c.n),
         h_(heads),
         dh_(head_width(c, heads)),
-        q_(rings ? c.d : 0, rings ? c.n : 0),
+        q_(of_heads(c.d), of_heads(c.n)),
         k_(q_.rows(), q_.cols()),
-        v_(q_.rows(), q_.cols()) {}
+        v_(q_.rows(), q_.cols()),
+        qr_(of_one_head(c.n), c.d),
+        kr_(qr_.rows(), qr_.cols()),
+        vr_(qr_.rows(), qr_.cols()) {}
 
   // The tokens entered so far: the window's oldest is in ring slot seen() % n.
   std::int64_t seen() const { return seen_; }
+  // The size r of a buffer that only one head (of_one_head) or only h > 1 (of_heads) keeps.
+  std::int64_t of_one_head(std::int64_t r) const { return h_ > 1 ? 0 : r; }
+  std::int64_t of_heads(std::int64_t r) const { return h_ > 1 ? r : 0; }
 
   std::int64_t n_, h_, dh_;
-  Mat<S> q_, k_, v_;
-  std::int64_t seen_ = 0;
+  Mat<S> q_, k_, v_;  // h > 1: d x n
 
  private:
-  // The token's features of heads [first, first + count) enter ring slot `slot`.
+  Derived& derived() { return static_cast<Derived&>(*this); }
+
+  // h > 1: the token's features of heads [first, first + count) enter ring slot `slot`.
   void enter(const S* q, const S* k, const S* v, std::int64_t slot, std::int64_t first,
              std::int64_t count) {
     const std::int64_t f = first * dh_, w = count * dh_;
@@ -67,6 +101,9 @@ class WindowHeads : public Attention<E> {
     ops::copy_to_column<E>(k + f, k_.middleRows(f, w), slot);
     ops::copy_to_column<E>(v + f, v_.middleRows(f, w), slot);
   }
+
+  Mat<S> qr_, kr_, vr_;  // one head: n x d
+  std::int64_t seen_ = 0;
 };
 
 }  // namespace cosda

@@ -1,7 +1,7 @@
 // The seam's head-batched ops (attention/ops/seam.hpp): the per-head products, scores, retroactive
 // updates, sliding sums and random-feature exponentials of h heads side by side in one call,
 // for kernels that hold all heads in one set of buffers (attention/variants/co_si.hpp,
-// attention/variants/co_re_heads.hpp, attention/variants/cony_si_fix.hpp,
+// attention/variants/co_re.hpp, attention/variants/cony_si_fix.hpp,
 // attention/variants/corf_si.hpp, attention/variants/cony_re_fix.hpp,
 // attention/variants/corf_re.hpp, attention/families/nystrom_heads.hpp,
 // attention/variants/rf.hpp;

@@ -4,7 +4,7 @@
 // exponential and sum runs a packet of heads wide where one head's would run dh = 12 wide (Table
 // III), and a head's n x n scores are never stored whole: a block's rows of them wait in a scratch
 // (kAttQueries x n packets) between the score, exponential and output passes. And co_si's and
-// co_re's (attention/variants/co_si.hpp, co_re_heads.hpp) for short heads: one query over the
+// co_re's (attention/variants/co_si.hpp, co_re.hpp) for short heads: one query over the
 // same panels in one pass over the keys (heads_panels_single, heads_panels_row).
 #pragma once
 

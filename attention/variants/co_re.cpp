@@ -2,7 +2,6 @@
 
 #include "attention/counting/closed_form.hpp"
 #include "attention/registry.hpp"
-#include "attention/variants/co_re_heads.hpp"
 
 namespace cosda {
 
@@ -32,5 +31,5 @@ const exact::Forms& closed_forms_co_re() {
 }
 
 COSDA_DEFINE_VARIANT(co_re, CoRe)
-COSDA_DEFINE_BATCHED(co_re, CoReHeads)
+COSDA_DEFINE_HEADS(co_re, CoRe)
 }  // namespace cosda

@@ -1,7 +1,6 @@
 #include "attention/variants/ny.hpp"
 
 #include "attention/counting/closed_form.hpp"
-#include "attention/families/nystrom_heads.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
@@ -54,5 +53,5 @@ const exact::Forms& closed_forms_ny() {
 }
 
 COSDA_DEFINE_VARIANT(ny, Ny)
-COSDA_DEFINE_BATCHED(ny, NyHeads)
+COSDA_DEFINE_HEADS(ny, Ny)
 }  // namespace cosda

@@ -1,7 +1,6 @@
 #include "attention/variants/ny_fix.hpp"
 
 #include "attention/counting/closed_form.hpp"
-#include "attention/families/nystrom_heads.hpp"
 #include "attention/registry.hpp"
 
 namespace cosda {
@@ -41,5 +40,5 @@ const exact::Forms& closed_forms_ny_fix() {
 }
 
 COSDA_DEFINE_VARIANT(ny_fix, NyFix)
-COSDA_DEFINE_BATCHED(ny_fix, NyFixHeads)
+COSDA_DEFINE_HEADS(ny_fix, NyFix)
 }  // namespace cosda
