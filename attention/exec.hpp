@@ -1,14 +1,9 @@
-// Execution policies: how a kernel's arithmetic is run, and whether it is counted.
-//
-// Every variant is a template over one policy E; the kernel source never changes:
-//   Plain<T>  float/double, the timed build. tally() is empty and kCounting is false, so no
-//             counter, no memory record, no branch and no bookkeeping survives compilation.
-//   Tally<T>  the fast counting path: plain arithmetic, and each seam call in ops.hpp adds
-//             its exact closed-form count (stated next to the op) to thread_counts().
-//   Exact     scalar-level counting: Scalar is Counted, every executed operation counts
-//             itself; seam calls run the textbook loops. Tests prove Tally == Exact.
-// Under Tally and Exact the seam also reports what each op reads and writes, from which
-// attention/counting/liveness.hpp measures the logical memory (valley and peak).
+// Execution policies E, over which every variant is a template (the kernel source never changes):
+//   Plain<T>  float/double, the timed build: no counting code survives compilation.
+//   Tally<T>  plain arithmetic; each seam call (ops.hpp) adds its exact count to thread_counts().
+//   Exact     Scalar is Counted: every executed operation counts itself; seam calls run the
+//             textbook loops. Tests prove Tally == Exact.
+// Under Tally and Exact the seam also reports each op's reads and writes (counting/liveness.hpp).
 #pragma once
 
 #include <Eigen/Core>

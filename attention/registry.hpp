@@ -1,7 +1,5 @@
-// The one list of variants. Adding a variant (docs/adding-a-variant.md): write
-// attention/variants/<id>.hpp (a class with its description kTraits and a Config constructor) and
-// attention/variants/<id>.cpp (COSDA_DEFINE_VARIANT and its exact closed forms), then add one line
-// to COSDA_VARIANTS. Everything else asks this registry: tests, CLI values, sweeps, figures.
+// The one list of variants, which all else asks. To add one (docs/adding-a-variant.md): write
+// variants/<id>.hpp (kTraits) and <id>.cpp (COSDA_DEFINE_VARIANT, forms); add X(id, Class) below.
 #pragma once
 
 #include <array>
@@ -52,7 +50,6 @@ inline constexpr const VariantTraits* find_variant(std::string_view id) {
   return nullptr;
 }
 
-// The ids in registry order.
 inline constexpr auto kVariantIds = [] {
   std::array<std::string_view, kVariants.size()> ids{};
   for (std::size_t i = 0; i < kVariants.size(); ++i) ids[i] = kVariants[i].id;
@@ -66,11 +63,8 @@ inline constexpr const VariantTraits& reference_variant() {
   throw std::logic_error("the registry needs regular softmax attention");
 }
 
-// The variant of v's family and landmark kind, as continual as v, with the given output: a
-// continual variant's single-output or retroactive sibling (v itself for the others); nullptr
-// where the family has none. The relations take the list they search (the registry's, or a
-// test's with a variant of its own: tests/linear_variant_test.cpp); the forms without `list`
-// search kVariants.
+// A continual v's sibling with the given output (same family, landmarks, continuity), v for the
+// others, nullptr if none. Relations search `list` (a test's may add a variant), else kVariants.
 template <class List>
 constexpr const VariantTraits* sibling(const List& list, const VariantTraits& v,
                                        bool single_output) {
@@ -84,8 +78,7 @@ inline constexpr const VariantTraits* sibling(const VariantTraits& v, bool singl
   return sibling(kVariants, v, single_output);
 }
 
-// Whether v has the papers' two-block model: a continual variant needs both its retroactive
-// and its single-output sibling (a family may be one continual variant, which has none).
+// Whether v has the two-block model: a continual v needs both siblings (a lone one has none).
 template <class List>
 constexpr bool has_two_block_model(const List& list, const VariantTraits& v) {
   return sibling(list, v, false) != nullptr && sibling(list, v, true) != nullptr;
@@ -94,10 +87,8 @@ inline constexpr bool has_two_block_model(const VariantTraits& v) {
   return has_two_block_model(kVariants, v);
 }
 
-// The papers' two-block model of v (Nyström paper Sec. V-A; CoTrans Sec. 3.8): the first
-// block is v's retroactive kind and the second its single-output kind for the continual
-// families, v itself twice otherwise, and v itself where the sibling is missing (then
-// has_two_block_model(v) is false and make_model refuses two layers).
+// The papers' two-block model (Nyström Sec. V-A; CoTrans Sec. 3.8): v's retroactive then its
+// single-output sibling for continual families, else v twice (v where a sibling is missing).
 inline constexpr const VariantTraits& first_block(const VariantTraits& v) {
   const VariantTraits* s = sibling(v, false);
   return s != nullptr ? *s : v;
@@ -107,10 +98,8 @@ inline constexpr const VariantTraits& second_block(const VariantTraits& v) {
   return s != nullptr ? *s : v;
 }
 
-// The variant of v's family and landmark kind that re-runs over the window (co_si -> att,
-// cony_re_fix -> ny_fix, corf_si -> rf; v itself if v re-runs): what every output of v equals
-// for the same window. nullptr where there is none (continual landmarks: their landmark set
-// is their own, checked against ny with that set).
+// The re-running variant of v's family and landmarks (co_si -> att; v if v re-runs), which every
+// output of v equals; nullptr for continual landmarks (checked against ny with their set).
 template <class List>
 constexpr const VariantTraits* recomputed_of(const List& list, const VariantTraits& v) {
   for (const auto& w : list)
@@ -131,11 +120,8 @@ inline constexpr const VariantTraits* fixed_landmarks_of(const VariantTraits& v)
 }
 
 namespace registry_checks {
-// The relations above over any list (the registry, or a test's list with a variant of its
-// own: tests/linear_variant_test.cpp): ids and styles unique, each (family, landmarks,
-// continual, output) kind held by one variant, so that sibling() is a function; continual
-// landmarks have their fixed counterpart, which their tests compare against. A family may be
-// one continual variant with neither sibling nor recomputed form.
+// Ids and styles unique, one variant per (family, landmarks, continual, output) (sibling() is a
+// function), continual landmarks have a fixed counterpart; a family may be one continual variant.
 template <class List>
 constexpr bool well_formed(const List& list) {
   for (std::size_t i = 0; i < list.size(); ++i)
@@ -185,10 +171,8 @@ inline const VariantTraits& variant(std::string_view id) {
   X(Tally<double> __VA_OPT__(, ) __VA_ARGS__) \
   X(Exact __VA_OPT__(, ) __VA_ARGS__)
 
-// The factories are compiled once, with each variant's explicit instantiations: a translation
-// unit that builds models through make_variant or make_model compiles no kernel, which keeps
-// the build to minutes. make_<id><E> is defined in attention/variants/<id>.cpp by
-// COSDA_DEFINE_VARIANT, make_two_block<E> in models/two_block.cpp.
+// Factories are instantiated once, in attention/variants/<id>.cpp (COSDA_DEFINE_VARIANT), so a
+// unit using make_variant or make_model compiles no kernel; make_two_block: models/two_block.cpp.
 #define COSDA_DECLARE_FACTORY(id, Class) \
   template <class E>                     \
   std::unique_ptr<Attention<E>> make_##id(const Config& c);
@@ -197,9 +181,8 @@ COSDA_VARIANTS(COSDA_DECLARE_FACTORY)
 template <class E>
 std::unique_ptr<Attention<E>> make_two_block(const VariantTraits& traits,
                                              std::unique_ptr<Attention<E>> first, const Config& c);
-// The variants with a head-batched kernel, X(id, Class): one object for all heads of a block
-// (the variant's own class, which takes the heads: Class(const Config&, std::int64_t heads)), made
-// in attention/variants/<id>.cpp by COSDA_DEFINE_HEADS. c.d is the full width.
+// Variants with a head-batched kernel: their class, Class(const Config&, heads), holds all heads
+// of a block (c.d the full width); made in attention/variants/<id>.cpp by COSDA_DEFINE_HEADS.
 #define COSDA_BATCHED(X)      \
   X(att, Att)                 \
   X(co_si, CoSi)              \
@@ -233,8 +216,7 @@ inline constexpr std::array kBatchedIds{COSDA_BATCHED(COSDA_BATCHED_ID)};
   }                                                          \
   COSDA_POLICIES(COSDA_INSTANTIATE_VARIANT, id, Class)
 
-// In attention/variants/<id>.cpp of a variant in COSDA_BATCHED, after COSDA_DEFINE_VARIANT: its
-// head-batched factory make_<id>_heads<E> for every policy.
+// In <id>.cpp of a COSDA_BATCHED variant, after COSDA_DEFINE_VARIANT: make_<id>_heads<E>.
 #define COSDA_INSTANTIATE_HEADS(E, id, Class) \
   template std::unique_ptr<Attention<E>> make_##id##_heads<E>(const Config&, std::int64_t);
 #define COSDA_DEFINE_HEADS(id, Class)                                                    \
@@ -275,8 +257,7 @@ std::unique_ptr<Attention<E>> make_model(std::string_view id, const Config& c, i
   return make_two_block<E>(t, make_variant<E>(first_block(t).id, c), c);
 }
 
-// One object stepping all h > 1 heads of one block of the variant, for the variants with a
-// head-batched kernel (MultiHead uses it in the plain build); nullptr for the others.
+// One object for all h > 1 heads of one block (head-batched variants only; else nullptr).
 template <class E>
 std::unique_ptr<Attention<E>> make_batched(std::string_view id, const Config& c, std::int64_t heads,
                                            int layers) {

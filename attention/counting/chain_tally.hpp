@@ -1,7 +1,5 @@
-// Multiplications per named product chain (docs/counting.md, chains; tests/chain_order_test.cpp).
-// A kernel marks the ops of one chain with a ChainScope; under a counting policy, while a
-// ChainTally is installed on the thread, each scope adds the multiplications executed inside it
-// to its chain's total. The timed build (Plain) keeps nothing.
+// Multiplications per named product chain (docs/counting.md): while a ChainTally is installed on
+// the thread, each ChainScope adds those executed inside it (counting policies only).
 #pragma once
 
 #include <cstdint>

@@ -1,10 +1,6 @@
-// Counted: a double that records every arithmetic operation executed on it.
-//
-// Kernels are templates over the scalar; instantiated with Counted they run the same source
-// with real values while each +, -, *, /, exp, compare, abs and sqrt lands in its bucket of
-// thread_counts(). There is deliberately no conversion back to double (only the explicit
-// value()), so an operation without an overload here fails to compile instead of escaping
-// the count. Copies and construction are free.
+// Counted: a double counting its every +, -, *, /, exp, compare, abs and sqrt in thread_counts().
+// No conversion back to double (only value()), so an op without an overload here fails to compile
+// instead of escaping the count. Copies and construction are free.
 #pragma once
 
 #include <Eigen/Core>
@@ -56,7 +52,7 @@ class Counted {
   double v_ = 0.0;
 };
 
-// Plain scalars share the spelling used by kernels (value(x) works for all scalar types).
+// value(x) for every scalar type kernels use.
 inline double value(Counted x) { return x.value(); }
 inline double value(double x) { return x; }
 inline double value(float x) { return x; }

@@ -1,10 +1,6 @@
-// The memory a step touches: every seam op (ops.hpp) and window write (window.hpp) executed
-// under Tally records the address ranges of its operands, and the footprint is the size of
-// their union, in bytes. An element read by several ops counts once; an assignment a kernel
-// makes outside the seam (a plain Eigen assignment in a step) is not recorded, though the seam
-// ops around it touch both sides. This is the "bytes"
-// of the roofline bound (analysis/roofline_model.hpp): the least a step must bring through
-// the cache level that holds them.
+// The bytes a step touches (the roofline's, analysis/roofline_model.hpp): the union of the ranges
+// seam ops and window writes record under Tally, each element once. A plain Eigen assignment
+// outside the seam is not recorded, though the seam ops around it touch both sides.
 #pragma once
 
 #include <algorithm>
@@ -17,9 +13,8 @@ namespace cosda {
 
 class Footprint {
  public:
-  // Sets aside room for `ranges` ranges. When the room is full the ranges so far are merged in
-  // place, so recording allocates only if even the merged ranges fill it: a step's heap
-  // measurement (analysis/heap.hpp) does not see the recorder.
+  // Room for `ranges` ranges; when full they are merged in place, so recording allocates only if
+  // the merged ranges fill it too (the heap measurement, analysis/heap.hpp, does not see it).
   void reserve(std::size_t ranges) { ranges_.reserve(ranges); }
   // Starts recording (forgetting earlier ranges); ranges are recorded only while on.
   void start() {

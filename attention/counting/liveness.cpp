@@ -1,5 +1,4 @@
-// Liveness's trace (attention/counting/liveness.hpp): segments of addresses with the history of
-// their current value, the events of closed values, and the figures from them.
+// Liveness's trace: address segments with their value's history, closed values' events, figures.
 #include "attention/counting/liveness.hpp"
 
 namespace cosda {

@@ -1,18 +1,15 @@
 // Logical memory measured from what the kernels read and write (docs/counting.md, "Memory").
-//
-// Under the counting policies every seam op starts a new op time and reports the element
-// ranges it reads and writes (ops/core.hpp: Tally reports its operands' ranges, Exact reports
-// each Counted element it reads or assigns). From that trace, per element address:
-//   a value is live from the op that writes it to the last op that reads it before the next
-//   write; a value never read is never live. Reads of an element written earlier in the same
-//   op are the op's own business and ignored; an element read and then written by one op (in
-//   place) is live through it once, not twice.
+// Under the counting policies every seam op starts a new op time and reports the element ranges
+// it reads and writes (ops/core.hpp: Tally its operands' ranges, Exact each Counted element).
+// Per element address:
+//   a value is live from the op writing it to the last op reading it before the next write; a
+//   value never read is never live. Reads of an element written earlier in the same op are
+//   ignored; an element read then written by one op (in place) is live through it once.
 //   valley  the elements whose value crosses a step boundary (written before it, read after it)
 //   peak    the most elements live at once during a step (valley included)
-// A step's input token is written at the step's start, and its output read at its end
-// (Liveness::input and ::output), so both count while the step runs and neither crosses a
-// boundary. Times: op T occupies instants 4T+1 (its writes begin) and 4T+2 (its reads end);
-// a step boundary before op T is the instant 4T.
+// The caller (models/multi_head.hpp) writes a step's input token at its start and reads its
+// output at its end: both count during the step, neither crosses a boundary. Op T occupies
+// instants 4T+1 (writes begin) and 4T+2 (reads end); a boundary before op T is instant 4T.
 #pragma once
 
 #include <sys/mman.h>
@@ -29,10 +26,8 @@
 
 namespace cosda {
 
-// The trace's own memory comes straight from mmap, which the physical heap accounting
-// (analysis/heap.hpp, a malloc wrapper) does not see: measuring a step must not change the
-// heap figures reported beside it. Single elements (map nodes) are carved from 1 MiB chunks
-// and reused; larger blocks (vectors) are mapped one by one.
+// The trace's memory comes from mmap, unseen by the heap accounting (analysis/heap.hpp), so tracing
+// leaves the heap figures unchanged. Map nodes come from reused 1 MiB chunks, vectors one by one.
 template <class T>
 class TraceAllocator {
  public:
@@ -97,14 +92,11 @@ class Liveness {
   void begin_op() {
     if (fold_ == 0) ++op_;
   }
-  // Inside fold(+1) ... fold(-1) the ops a fused op runs are part of it: begin_op() keeps the
-  // current op and their accesses, already recorded by the fused op, are not recorded again
-  // (attention/ops/core.hpp OneOp).
+  // Inside fold(+1) ... fold(-1) a fused op's inner ops are part of it (ops/core.hpp OneOp):
+  // begin_op() keeps the current op, and their accesses, already recorded, are not recorded again.
   void fold(int delta) { fold_ += delta; }
-  // A warm-up (on until warm_up(false)) is traced by its writes alone: each leaves its elements
-  // holding a value from before the trace, as if first seen by a read. That value is live after
-  // the warm-up if read before it is overwritten, as with every access traced, and the segments
-  // stay few where a full trace splits a ring into one per row (analysis/measure.cpp).
+  // A warm-up is traced by its writes alone, each leaving a value from before the trace, live after
+  // it if read before overwritten; segments stay few where a full trace splits a ring by row.
   void warm_up(bool on) { warm_ = on; }
   void read(const void* p, std::int64_t bytes) { access(p, bytes, false); }
   void write(const void* p, std::int64_t bytes) { access(p, bytes, true); }
@@ -128,12 +120,9 @@ class Liveness {
     measuring_ = false;
   }
 
-  // Starts waiting for the values held at the last measured boundary: each element whose
-  // value was written before it and not yet read after it is pending until it is read
-  // (live across it) or overwritten (dead). From here to finish() no step is measured, so
-  // an access settles what it touches: a pending value's event is closed, and the elements
-  // then hold no history, which keeps them in few segments (elements first seen here count
-  // as pending values from before the trace, as they would in a full trace).
+  // Values held at the last measured boundary (written before, unread since) are pending until
+  // read (live across it) or overwritten (dead). No step is measured until finish(), so an access
+  // settles what it touches, dropping its history; elements first seen here count as pending.
   void mark_pending();
   // Elements still pending (bytes / element size).
   std::int64_t pending() const { return pending_ / elem_; }
@@ -167,9 +156,8 @@ class Liveness {
   // Splits the segment at `it` at address a inside it; returns the right part.
   Segs::iterator split(Segs::iterator it, std::uintptr_t a);
 
-  // The first segment beginning after address a. Accesses mostly follow the last one (rows
-  // in turn, a buffer after the one before it), so the segments just after the last one
-  // touched are tried before a descent from the root.
+  // The first segment beginning after address a; as accesses mostly follow the last one, the
+  // segments just after the last one touched are tried before a descent from the root.
   Segs::iterator first_after(std::uintptr_t a);
 
   void access(const void* p, std::int64_t bytes, bool is_write);
@@ -181,8 +169,7 @@ class Liveness {
   std::int64_t op_ = 0;
   using Event = std::pair<std::int64_t, std::int64_t>;
   Segs segs_;
-  // The segment the last access ended in; a copied or moved trace starts without it (an
-  // iterator into another map).
+  // The segment the last access ended in; unset in a copy (an iterator into another map).
   struct Finger {
     Segs::iterator it;
     bool set = false;

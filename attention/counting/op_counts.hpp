@@ -1,6 +1,4 @@
-// Operation counts in five buckets, and the per-thread tally that counting execution writes to.
-//
-// Buckets (the convention every count in cosda starts from):
+// Operation counts in five buckets, the convention of every count in cosda, and the thread tally:
 //   mul   multiplications, including scaling by a constant
 //   add   additions, subtractions and negations
 //   div   divisions, including reciprocals
@@ -42,8 +40,7 @@ struct OpCounts {
   friend constexpr bool operator==(const OpCounts&, const OpCounts&) = default;
 };
 
-// The counts executed on this thread since it started. Counting scalars and the tallying
-// execution policy add here; measurement code reads differences around a step.
+// Counts executed on this thread (Counted, Tally); measurements read differences around a step.
 inline OpCounts& thread_counts() {
   thread_local OpCounts counts;
   return counts;

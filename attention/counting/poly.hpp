@@ -1,16 +1,7 @@
-// Polynomials in the three cost parameters of an attention layer: n (sequence length),
-// d (feature dimension) and m (number of Nystrom landmarks).
-//
-// Contract:
-//  - A Poly is always kept canonical: like terms are collected, zero terms are dropped and
-//    the terms are ordered by descending total degree, then by descending power of n, d, m.
-//    Hence terms() is canonical and operator== is exact comparison of canonical forms.
-//  - Coefficients are doubles; the published formulas only use small integers, which are
-//    represented and summed exactly.
-//  - str() prints the way the papers typeset costs, e.g. "2n^2d + n^2 + nd + n"; the zero
-//    polynomial prints as "0".
-//  - leading() treats n, d and m as growing together: it keeps the terms of highest total
-//    degree (the empty polynomial for zero).
+// Polynomials in n (sequence length), d (features) and m (landmarks), kept canonical (like terms
+// collected, zeros dropped, by descending total degree, then power of n, d, m), so == is exact.
+// Double coefficients hold the papers' small integers exactly. str() prints as the papers, e.g.
+// "2n^2d + n^2 + nd + n" ("0" for zero); leading() keeps the terms of highest total degree.
 #pragma once
 
 #include <algorithm>

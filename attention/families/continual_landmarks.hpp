@@ -1,17 +1,12 @@
-// Continual landmarks (Nyström paper Sec. IV-A, Fig. 1, Sec. IV-C) and the landmark kernel
-// Gamma with its pseudo-inverse, shared by cony_si_cont and cony_re_cont, for h >= 1 heads.
-//
-// The m landmarks tile the stream in segments: slot i holds the mean of one segment of
-// sizes[i] tokens (the first n mod m slots one token more, Sec. IV-C). At priming they are
-// the segment means of the first window. Afterwards, once as many tokens as the oldest
-// landmark's segment holds have arrived, a landmark is computed over them and replaces the
-// oldest one in its slot (Eqs. 13-14), so every new landmark has the size of the one it
-// replaces and after n steps the set again equals the current window's segment means.
-// Landmark slots are never moved; slot order is a permutation, to which Nyström is invariant.
+// Continual landmarks (Nyström Sec. IV-A, Fig. 1, Sec. IV-C) and the landmark kernel Gamma with
+// its pseudo-inverse. Slot i holds the mean of sizes[i] tokens (the first n mod m one more), primed
+// with the first window's segments; once as many new tokens as the oldest landmark's have arrived,
+// their mean replaces it in its slot (Eqs. 13-14), so after n steps the set again equals the
+// window's segment means. Slots never move (Nyström is invariant to their order).
 //   Gamma = [rho(qt_i, kt_j)], column and row of the replaced slot recomputed   (Eq. 16)
 //   phi(Gamma)_i <- phi(Gamma)_i - rho(qt_i, kt_old) + rho(qt_i, kt_new)       (Eq. 19, corrected)
 // Eq. 19 prints the subtracted term as rho(Qt_mem, kt_new), which cancels the added one
-// (analysis/corrections.md). The old column is kept in Gamma, so it is not recomputed.
+// (analysis/corrections.md). The old column is read from Gamma, not recomputed.
 #pragma once
 
 #include <vector>
@@ -23,9 +18,8 @@
 
 namespace cosda {
 
-// Warm-up token t (0 <= t < n) of continual landmarks whose segments have `sizes`: its scaled
-// query qs and key k (d each) summed into its segment's rows of qt and kt (m x d, row-major),
-// divided by the segment's size at the segment's last token (Sec. IV-C).
+// Warm-up token t (< n): scaled query qs and key k (d each) summed into its segment's rows of qt
+// and kt (m x d), divided by the segment's size at its last token (Sec. IV-C).
 template <class E>
 void warm_landmark(const std::vector<std::int64_t>& sizes, std::int64_t t,
                    const typename E::Scalar* qs, const typename E::Scalar* k, std::int64_t d,
@@ -48,11 +42,8 @@ void warm_landmark(const std::vector<std::int64_t>& sizes, std::int64_t t,
   }
 }
 
-// The continual landmarks of h heads, head-minor (attention/ops/heads_minor.hpp; at h = 1 a
-// head's own row-major matrices), all heads' landmarks replaced on the same steps. Landmark l
-// of every head is row l of qt and kt (m x d, each row head-minor: head i's feature b at
-// b h + i); Gamma, phi(Gamma) and Gamma_phi^+ are m x m, m x 1 and m x m matrices of every
-// head, head-minor.
+// The continual landmarks of h heads, head-minor, replaced on the same steps: landmark l is row l
+// of qt and kt (m x d; head i's feature b at b h + i); Gamma, phi(Gamma), Gamma_phi^+ per head.
 template <class E>
 class ContinualLandmarks {
  public:
@@ -87,8 +78,7 @@ class ContinualLandmarks {
   const Mat<S>& qt_matrix() const { return qt_; }
   const Mat<S>& kt_matrix() const { return kt_; }
 
-  // Warm-up token t (0 <= t < n): its scaled query and key (head-minor) summed into its
-  // segment's landmark.
+  // Warm-up token t (< n): its scaled query and key (head-minor) into its segment's landmark.
   void warm(const S* qs, const S* k, std::int64_t t) {
     warm_landmark<E>(sizes_, t, qs, k, d_, qt_.data(), kt_.data());
   }

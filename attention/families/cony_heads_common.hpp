@@ -1,8 +1,5 @@
-// State shared by the four continual Nyström variants (Nyström paper Sec. IV; cony_si_fix.hpp,
-// cony_re_fix.hpp, cony_si_cont.hpp, cony_re_cont.hpp) for h >= 1 heads: every head's Delta V
-// (m x dh) and phi(Delta) (m x 1) with the window's K and V rings (n x dh), all head-minor
-// (ops/heads_minor.hpp; at h = 1 a head's own row-major matrices), every head's landmark row,
-// and the fixed landmarks.
+// The continual Nyström variants' state (Sec. IV): Delta V, phi(Delta), K and V rings, landmark
+// rows and fixed landmarks, head-minor (ops/heads_minor.hpp; h = 1: a head's own row-major layout).
 #pragma once
 
 #include <cmath>
@@ -14,12 +11,11 @@
 
 namespace cosda {
 
-// Delta V (m x dh) and phi(Delta) (m) of every head over the current window, one row per
-// landmark, kept up to date by removing k_old/v_old and adding k_new/v_new:
+// Every head's Delta V (m x dh) and phi(Delta) (m) over the window, a row per landmark, slid:
 //   phi(Delta) <- phi(Delta) - rho(Qt, k_old) + rho(Qt, k_new)          (Eq. 24, corrected)
 //   Delta V    <- Delta V - rho(Qt, k_old) v_old + rho(Qt, k_new) v_new  (Eqs. 17, 25)
-// Eq. 24 is printed on reciprocals, phi(Delta)^-1 - rho^-1 + rho^-1, which is not the
-// reciprocal of the updated sum (analysis/corrections.md); the sums are kept and inverted.
+// Eq. 24 is printed on reciprocals, which is not the reciprocal of the updated sum
+// (analysis/corrections.md); the sums are kept and inverted.
 template <class E>
 class DeltaHeads {
  public:
@@ -48,9 +44,8 @@ class DeltaHeads {
   const ops::Shift<S>& shift() const { return shift_; }
   const Mat<S>& k() const { return k_; }  // the ring of keys, head-minor, a token per row
 
-  // The token after `seen` (heads order) enters ring slot seen % n; once the window is full,
-  // the slot's token first leaves every head's Delta rows but skip (-1: all)  (Eqs. 24, 25).
-  // qt: every head's landmark queries, m x dh head-minor.
+  // The token after `seen` enters ring slot seen % n, whose token (window full) first leaves every
+  // Delta row but `skip` (-1: all rows)  (Eqs. 24, 25). qt: m x dh head-minor.
   void slide(std::int64_t seen, const S* qt, const S* k, const S* v, std::int64_t skip) {
     const std::int64_t j = seen % n_;
     if (seen < n_) {
@@ -75,9 +70,8 @@ class DeltaHeads {
     ops::copy<E>(v, v + d_, &v_(j, 0));
   }
 
-  // Every head's Delta rows [first, first + count) from scratch over the window, a row at a
-  // time (the scores a, h n, the only scratch):
-  // a = rho(Qt, K), phi = a 1, Delta V = a V  (Eqs. 17, 20).
+  // Delta rows [first, first + count) from scratch, a row at a time (scores a, h n, the only
+  // scratch): a = rho(Qt, K), phi = a 1, Delta V = a V  (Eqs. 17, 20).
   void recompute_rows(const S* qt, std::int64_t first, std::int64_t count) {
     for (std::int64_t i = first; i < first + count; ++i) {
       ops::heads_minor_gemm_nt<E>(1, dh_, n_, h_, qt + i * d_, k_.data(), a_.data());
@@ -94,9 +88,8 @@ class DeltaHeads {
     return dvn_.data();
   }
 
-  // out_i = row_i Delta_phi V_i of every head, out 1 x dh head-minor, as
-  // (row_i diag(phi(Delta)_i)^-1) Delta V_i: the row is scaled (hm), not Delta V (hm dh).
-  // row is overwritten.  (Eq. 26)
+  // out_i = row_i Delta_phi V_i (1 x dh head-minor) as (row_i diag(phi(Delta)_i)^-1) Delta V_i:
+  // scaling the row (hm) rather than Delta V (hm dh); row is overwritten.  (Eq. 26)
   void attend(S* row, S* out) {
     ops::reciprocals<E>(phi_.data(), inv_.data(), h_ * m_);
     const ChainScope<E> chain("row Delta_phi V");
@@ -122,11 +115,8 @@ void landmark_rows_heads(std::int64_t m, std::int64_t h, typename E::Scalar* bet
   ops::heads_minor_gemm<E>(1, m, m, h, beta, g, row);
 }
 
-// Every head's fixed landmarks, head-minor: the scaled landmark queries Qt_i (m x dh), the
-// landmark keys Kt_i (m x dh) and Gamma_phi^+_i (m x m), each head's from its
-// slice of c.fixed_q and c.fixed_k as MultiHead slices them (FixedLandmarks, nystrom.hpp); and
-// the newest query's landmark row of every head, as cony_si_fix's and cony_re_fix's batched
-// heads compute it.
+// Every head's fixed landmarks, head-minor: scaled Qt_i, Kt_i (m x dh), Gamma_phi^+_i (m x m), from
+// its slice of c.fixed_q and c.fixed_k (FixedLandmarks); and the newest query's landmark rows.
 template <class E>
 class FixedLandmarkRows {
  public:
@@ -161,9 +151,8 @@ class FixedLandmarkRows {
   const Mat<S>& qt_matrix() const { return qt_; }
   const Mat<S>& kt_matrix() const { return kt_; }
 
-  // row_i = (beta_i / beta_i 1^T) G_i with beta_i = exp(q_i Kt_i^T / sqrt(dh)) for the query
-  // q (heads order), 1 x m head-minor per head  (Eqs. 22, 23, 26), into dst (h m), or into a
-  // buffer of its own when dst is null; returns where it is.
+  // row_i = (beta_i / beta_i 1^T) G_i, beta_i = exp(q_i Kt_i^T / sqrt(dh))  (Eqs. 22, 23, 26),
+  // 1 x m head-minor, into dst (h m) or, if null, an own buffer; returns where it is.
   S* row(const S* q, const ops::Shift<S>& shift, S* dst = nullptr) {
     S* row = dst != nullptr ? dst : row_.data();
     ops::heads_minor_from_heads<E>(h_, dh_, q, q_.data());

@@ -1,8 +1,5 @@
-// The running state corf_re (attention/variants/corf_re.hpp) keeps for h heads:
-// FeatureSumsHeads. (The other continual kernels keep theirs head-minor: DeltaHeads,
-// attention/families/cony_heads_common.hpp, and attention/variants/corf_si.hpp.) Features are
-// head-strided (head i's at [i dh, (i+1) dh)); per-head rows and columns of h m are head i's at [i
-// m, (i+1) m).
+// The running state corf_re keeps for h heads, head-strided: head i's features at [i dh, (i+1) dh),
+// its rows and columns of h m at [i m, (i+1) m).
 #pragma once
 
 #include <cmath>
@@ -12,17 +9,14 @@
 
 namespace cosda {
 
-// Every head's running sums S_i = sum_j phi(k_ij) v_ij^T and z_i = sum_j phi(k_ij) over the
-// window with one feature map W (m x dh) for all heads, slid per step, the ring of the
-// window's key features (n x h m) and of its values (n x d), and the newest token's key and
-// query features a and u (1 x h m).
+// Every head's S_i = sum_j phi(k_ij) v_ij^T, z_i = sum_j phi(k_ij), slid per step, one W (m x dh);
+// rings of key features (n x h m) and values (n x d); the newest key and query features a, u.
 template <class E>
 struct FeatureSumsHeads {
   using S = typename E::Scalar;
 
-  // c.d is the full width; heads must divide it. Every head's feature map is the one a head
-  // of width d / heads draws from c: MultiHead gives every head c's feature_seed, so all heads
-  // share one W, and every head's W x_i is a row of one h x m product.
+  // MultiHead gives every head c's feature_seed, so all heads share one W and every head's W x_i
+  // is a row of one h x m product.
   FeatureSumsHeads(const Config& c, std::int64_t heads)
       : n(c.n),
         d(c.d),
@@ -42,9 +36,8 @@ struct FeatureSumsHeads {
     w = head.features();
   }
 
-  // a_i = phi(k_i) = exp(W k_i' - |k_i'|^2 / 2 [- C]), up to a factor common to every key; the
-  // token after `seen` enters every head's sums (and, once the window is full, the token of
-  // its ring slot seen % n leaves them) and takes that slot.
+  // a_i = phi(k_i) = exp(W k_i' - |k_i'|^2 / 2 [- C]) (up to a common factor); the token after
+  // `seen` enters every head's sums and ring slot seen % n, whose token (window full) leaves.
   void slide(std::int64_t seen, const S* k_new, const S* v_new) {
     const std::int64_t j = seen % n;
     ops::gemm_nt<E>(CMap(k_new, h, dh), w, Map(a.data(), h, m));

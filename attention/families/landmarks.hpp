@@ -1,7 +1,5 @@
-// Segment-means landmarks (Nyströmformer; Nyström paper Sec. IV-A and IV-C).
-//
-// n tokens are cut into m contiguous segments; when m does not divide n, the first n mod m
-// segments (oldest first) hold one extra token. A landmark is the mean of its segment.
+// Segment-means landmarks (Nyströmformer; Nyström Sec. IV-A, IV-C): n tokens cut into m contiguous
+// segments, the first n mod m (oldest first) one token longer; a landmark is its segment's mean.
 #pragma once
 
 #include <algorithm>
@@ -18,8 +16,7 @@ inline std::vector<std::int64_t> segment_sizes(std::int64_t n, std::int64_t m) {
   return s;
 }
 
-// out = mean of rows first, first+1, ..., first+count-1 of x, indices taken modulo x.rows()
-// (x may be a ring buffer).  add (count-1)*d, div d.
+// out = mean of rows first..first+count-1 of x modulo x.rows() (a ring). add (count-1)*d, div d.
 template <class E>
 void segment_mean(MatCRef<typename E::Scalar> x, std::int64_t first, std::int64_t count,
                   typename E::Scalar* out) {

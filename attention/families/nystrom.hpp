@@ -1,12 +1,10 @@
-// The Nyström approximation of SDA over one window, shared by ny and ny_fix, and the
-// reference the continual Nyström variants are tested against:
+// The Nyström approximation of one window (ny, ny_fix; the continual variants' reference):
 //   Att_Ny = B_phi Gamma_phi^+ (Delta_phi V)                        (Nyström paper Eqs. 8-12)
 //   B = exp(Q Kt^T/sqrt(d)) (n x m), Gamma = exp(Qt Kt^T/sqrt(d)) (m x m),
 //   Delta = exp(Qt K^T/sqrt(d)) (m x n), X_phi = rows of X divided by their sums.
-// Over a window (n output rows) Delta_phi V is formed as diag(1/phi(Delta)) (Delta V); for one
-// output row the chain is evaluated from the left, ((beta_phi Gamma_phi^+) Delta_phi) V:
-// m^2 + m + nm + nd multiplications instead of ndm + dm + m^2 + dm (docs/counting.md, chains).
-// Queries and landmark queries come pre-scaled by 1/sqrt(d).
+// For n rows Delta_phi V = diag(1/phi(Delta)) (Delta V); one row is evaluated from the left,
+// ((beta_phi Gamma_phi^+) Delta_phi) V: m^2 + m + nm + nd multiplications, not ndm + dm + m^2 + dm
+// (docs/counting.md, chains). Queries and landmark queries come pre-scaled by 1/sqrt(d).
 #pragma once
 
 #include <cmath>
@@ -28,8 +26,7 @@ void normalize_rows(MatRef<typename E::Scalar> x, typename E::Scalar* sums) {
   ops::scale_rows<E>(x, sums);
 }
 
-// g = Gamma_phi^+ for landmarks (qt scaled, kt); gamma (m x m) and sums (m) are scratch; shift: the
-// stabilised mode's exponent shift (Config::exp_shift).
+// g = Gamma_phi^+ of landmarks (qt scaled, kt); gamma (m x m), sums (m): scratch; shift: exp_shift.
 template <class E>
 void landmark_kernel_pinv(MatCRef<typename E::Scalar> qt, MatCRef<typename E::Scalar> kt,
                           Pinv<E>& pinv, MatRef<typename E::Scalar> gamma, typename E::Scalar* sums,
@@ -41,8 +38,7 @@ void landmark_kernel_pinv(MatCRef<typename E::Scalar> qt, MatCRef<typename E::Sc
   pinv.compute(gamma, g);
 }
 
-// Landmarks given in Config (raw, m x d): scaled queries, keys and Gamma_phi^+. Shared by the
-// fixed-landmark variants; computed at construction, outside any step.
+// Config's landmarks (raw, m x d) as scaled queries, keys and Gamma_phi^+, built outside any step.
 template <class E>
 struct FixedLandmarks {
   using S = typename E::Scalar;
@@ -70,8 +66,7 @@ class NystromCore {
  public:
   using S = typename E::Scalar;
 
-  // n keys (and values) per window; `queries` rows of output (n, or 1 for a single-output
-  // block over a window, which evaluates the chain from its one row).
+  // n keys per window; `queries` output rows (n, or 1: a single-output block, chain from its row).
   NystromCore(std::int64_t n, std::int64_t d, std::int64_t m, int iterations, bool exact,
               std::int64_t queries = -1)
       : n_(n),

@@ -1,14 +1,8 @@
-// ny and ny_fix for h >= 1 heads in one object: every head's Att_Ny = B_phi Gamma_phi^+
-// (Delta_phi V) over the window (Nyström paper Eqs. 8-12, per head; CoTrans Eq. 9 without the
-// projections for h > 1), with landmarks fixed at construction (ny_fix, Sec. IV-B) or the
-// segment means of the window (ny, Eq. 8 with Sec. IV-C's segments). Input: q, k, v of width d,
-// head i's features at [i dh, (i+1) dh). Output n x d in window order. Two layouts, by the
-// number of heads (attention/families/window_heads.hpp):
-//  - one head: Q, K and V rings by row, and the step is NystromCore's products over them;
-//  - h > 1: Q, K and V as d x n rings (a token per column) and the landmarks landmark-major:
-//    row l of Q~ and K~ (m x d) holds every head's landmark l, row l h + i of an h m-row matrix
-//    is head i's row l, so that every product runs on rows of n tokens for all heads.
-// State: the last n tokens; ny_fix also the landmarks and Gamma_phi^+.
+// ny and ny_fix: every head's Att_Ny = B_phi Gamma_phi^+ (Delta_phi V) (Nyström Eqs. 8-12), with
+// fixed landmarks (ny_fix, Sec. IV-B) or the window's segment means (ny, Sec. IV-C). Layouts
+// (window_heads.hpp): one head, NystromCore over rings by row; h > 1, d x n rings and
+// landmark-major landmarks (row l of Q~, K~ every head's landmark l; row l h + i of an h m-row
+// matrix head i's row l), so every product runs on rows of n tokens.
 #pragma once
 
 #include <algorithm>
@@ -32,8 +26,7 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
  public:
   using S = typename E::Scalar;
 
-  // c.d is the full width; heads must divide it. Fixed landmarks: c.fixed_q and c.fixed_k are
-  // m x d, sliced per head as MultiHead slices them.
+  // Fixed landmarks: c.fixed_q and c.fixed_k are m x d, sliced per head as MultiHead slices them.
   NystromHeads(const Config& c, std::int64_t heads)
       : Base(c, heads),
         d_(c.d),
@@ -77,8 +70,7 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
   const Mat<S>* landmarks_q_scaled() const override { return &qt_; }
   const Mat<S>* landmarks_k() const override { return &kt_; }
 
-  // One head: Att_Ny of a window (q raw) with given landmarks, the reference for the continual
-  // variants.
+  // One head: Att_Ny of a window (q raw) with given landmarks (the continual variants' reference).
   void attend_with(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, MatCRef<S> qt_scaled, MatCRef<S> kt,
                    Mat<S>& out) {
     out.resize(q.rows(), q.cols());
@@ -134,8 +126,8 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
     ops::heads_ring_gemm_lm<E>(bgt_, dv_, oldest, out_, first, count);
   }
 
-  // ny: every head's landmarks, the segment means of its scaled queries and its keys in window
-  // order (Eq. 8, Sec. IV-C), then its Gamma_phi^+ (Eq. 11).
+  // ny: every head's landmarks, segment means of its scaled queries and keys (Eq. 8, Sec. IV-C),
+  // then its Gamma_phi^+ (Eq. 11).
   void landmarks(std::int64_t first, std::int64_t count, std::int64_t oldest) {
     const std::int64_t f = first * dh_, w = count * dh_;
     for (std::int64_t l = 0, at = oldest; l < m_; at += sizes_[std::size_t(l)], ++l) {
@@ -170,8 +162,7 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
     ops::heads_minor_transpose_to_heads<E>(count, m_, z, &gt_(first * m_, 0));  // into gt_
   }
 
-  // Every head's B rows divided by their sums over the head's m landmarks (normalize_rows of
-  // each head's n x m B, here along columns).
+  // Every head's B rows divided by their sums over its m landmarks (normalize_rows along columns).
   void normalise_landmarks(std::int64_t first, std::int64_t count) {
     const std::int64_t size = count * n_;
     const auto rows = [&](std::int64_t l) { return bt_.data() + (l * h_ + first) * n_; };

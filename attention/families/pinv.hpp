@@ -1,12 +1,9 @@
-// Moore-Penrose pseudo-inverse of the m x m landmark kernel Gamma_phi.
-//
-// Iterative (Razavi et al. 2014, as Nyströmformer uses it; Nyström paper Sec. IV-C):
-//   Z_0 = X^T / max_j sum_i X_ij                    (1/||X||_1, computed per matrix; X is a
-//                                                    row-softmax, so ||X||_inf = 1)
+// Moore-Penrose pseudo-inverse of the m x m landmark kernel Gamma_phi, iterative (Razavi et al.
+// 2014, as Nyströmformer; Nyström Sec. IV-C):
+//   Z_0 = X^T / max_j sum_i X_ij   (1/||X||_1 per matrix; X is a row-softmax, so ||X||_inf = 1)
 //   Z_{k+1} = 1/4 Z_k (13 I - X Z_k (15 I - X Z_k (7 I - X Z_k)))
-// Per iteration: four m x m products, three shifted negations and one scaling.
-// Exact mode uses Eigen's complete orthogonal decomposition; it is a reference for plain
-// scalars and has no operation count, so counting policies reject it.
+// Per iteration: four m x m products, three shifted negations, one scaling. Exact mode (Eigen's
+// complete orthogonal decomposition) is a plain-scalar reference without a count.
 #pragma once
 
 #include <Eigen/QR>

@@ -1,40 +1,24 @@
 // The random-feature family's feature map (rf, corf_si, corf_re): positive orthogonal random
-// features, the Performer (FAVOR+) estimator of the softmax kernel.
-//
-//   phi(x) = exp(-|x|^2 / 2) / sqrt(m) [exp(w_1 . x), ..., exp(w_m . x)],  E[phi(x) . phi(y)]
-//          = exp(x . y),
-// applied to x = q / d^(1/4) and y = k / d^(1/4), so that phi(q) . phi(k) estimates
-// exp(q . k / sqrt(d)) without bias, and random-feature attention of a window is
+// features, the Performer (FAVOR+) estimator of the softmax kernel,
+//   phi(x) = exp(-|x|^2 / 2) / sqrt(m) [exp(w_1 . x), ..., exp(w_m . x)],
+// E[phi(x) . phi(y)] = exp(x . y), at x = q / d^(1/4), y = k / d^(1/4): an unbiased estimate of
+// exp(q . k / sqrt(d)). A window's random-feature attention is
 //   out_i = phi(q_i) S / (phi(q_i) . z),  S = sum_j phi(k_j) v_j^T (m x d),  z = sum_j phi(k_j).
-//
-// Drawing (set-up, not a step, never counted, like fixed landmarks): w_1..w_m are rows of
-// blocks of d; each block is d x d standard normal draws, orthonormalised by Gram-Schmidt on
-// its rows, and each row is rescaled to a norm drawn from the chi distribution with d degrees
-// of freedom (the norm of d further normal draws), so every w_i is N(0, I_d) and the rows of a
-// block are orthogonal. The last block keeps its first m mod d rows. The normal draws come from
-// a std::mt19937_64 seeded with Config::feature_seed through our own Box-Muller transform, not
-// from <random>'s distributions, so the features are a function of (d, m, seed) alone on every
-// standard library (up to the last bit of the C library's log, sin, cos and sqrt). The three
-// variants draw the same features at the same (d, m, seed). The 1 / d^(1/4) of q and k is
-// folded into the stored features, w_i / d^(1/4), at drawing time.
-//
-// What is computed per token (through the seam, counted), with the factors that cancel left
-// out of the ratio and two stabilisers that cancel exactly:
-//   query:  u_i = exp(w_i . q' - max_l w_l . q')
-//           the query's own factors exp(-|q'|^2 / 2) / sqrt(m) multiply numerator and
-//           denominator alike, and so does the per-query exp(-max); the features are then in
-//           (0, 1] with the largest exactly 1: they never overflow, and the denominator never
-//           vanishes through the query. mul md, add m(d-1) + m, exp m, other m-1.
-//   key:    u_i = exp(w_i . k' - |k'|^2 / 2 [- C])
-//           1/sqrt(m) is common to every key and cancels; the exponent is at most |w_i|^2 / 2
-//           (|w_i|^2 is chi-square with d degrees of freedom), whatever the key, so the keys'
-//           features overflow only for very wide heads; the stabilised mode (Config::exp_shift,
-//           continual variants) subtracts a fixed C from every key exponent, which cancels in
-//           the ratio and holds for a sliding window because it is the same for every token.
-//           |k'|^2 / 2 = (k . k) / (2 sqrt(d)). mul md + d + 1, add m(d-1) + (d-1) + m [+ 1],
-//           exp m.
-// Only the keys' features enter the running sums, so only they can underflow to zero; a window
-// whose keys all do has no denominator, as exact attention without max-subtraction overflows.
+// Drawing (set-up, never counted): blocks of d x d standard normals, Gram-Schmidt-orthonormalised
+// by row, each row rescaled to a chi(d) norm: every w_i is N(0, I_d), a block's rows orthogonal,
+// the last block keeps m mod d rows. Normals: std::mt19937_64(feature_seed) and our own
+// Box-Muller, not <random>'s distributions, so the features depend on (d, m, seed) alone on every
+// standard library (up to libm's last bit). 1 / d^(1/4) is folded into the stored w_i.
+// Per token (seam, counted), factors that cancel in the ratio left out:
+//   query: u_i = exp(w_i . q' - max_l w_l . q'): exp(-|q'|^2 / 2) / sqrt(m) and exp(-max) cancel;
+//          the features lie in (0, 1], the largest 1, so no overflow and no zero denominator
+//          through the query. mul md, add m(d-1) + m, exp m, other m-1.
+//   key:   u_i = exp(w_i . k' - |k'|^2 / 2 [- C]), |k'|^2 / 2 = (k . k) / (2 sqrt(d)); 1/sqrt(m)
+//          cancels; the exponent is at most |w_i|^2 / 2 (chi-square, d degrees) whatever the key,
+//          so overflow needs very wide heads. Config::exp_shift's fixed C cancels too, the same for
+//          every token of a sliding window. mul md + d + 1, add m(d-1) + (d-1) + m [+ 1], exp m.
+// Only the keys' features enter the sums, so only they can underflow; a window whose keys all do
+// has no denominator, as exact attention without max-subtraction overflows.
 #pragma once
 
 #include <algorithm>
@@ -99,8 +83,7 @@ inline Mat<double> draw_random_features(std::int64_t d, std::int64_t m, std::uin
   return w;
 }
 
-// The feature map of one head, in the policy's scalar: the drawn features scaled by d^(-1/4),
-// and the per-token maps through the seam.
+// One head's feature map in the policy's scalar: the features w_i / d^(1/4), per-token maps.
 template <class E>
 class FeatureMap {
  public:
@@ -120,8 +103,7 @@ class FeatureMap {
   }
 
   std::int64_t m() const { return m_; }
-  // The drawn features w_i / d^(1/4) (m x d) and 1 / (2 sqrt(d)), the keys' offset per unit of
-  // k . k: what a head-batched kernel stacks (attention/variants/corf_si.hpp).
+  // The features w_i / d^(1/4) (m x d) and 1 / (2 sqrt(d)), the keys' offset per unit of k . k.
   const Mat<S>& features() const { return w_; }
   S key_scale() const { return half_inv_sqrt_d_; }
 
@@ -137,8 +119,8 @@ class FeatureMap {
     ops::exp_inplace<E>(u, m_, ops::Shift<S>{true, key_offset(k)});
   }
 
-  // u (n x m): the query features of a ring of n queries, in window order (`oldest`: the ring
-  // slot of the oldest query). The same counts as n query() calls.
+  // u (n x m): the features of a ring of n queries in window order (`oldest`: the oldest's slot);
+  // counts as n query() calls.
   void queries(MatCRef<S> ring, std::int64_t oldest, MatRef<S> u) const {
     for_ring_in_window_order(
         ring.rows(), oldest, [&](std::int64_t first, std::int64_t count, std::int64_t row) {
@@ -147,9 +129,8 @@ class FeatureMap {
     for (std::int64_t i = 0; i < u.rows(); ++i) stabilise_query(&u(i, 0));
   }
 
-  // ut (m x n): the key features of n keys (rows of k, any order) as columns; h (n) is
-  // scratch. The same counts as n key() calls. The keys' offsets split among the threads in
-  // the timed build (ops::split_pass).
+  // ut (m x n): the features of n keys (rows of k, any order) as columns, h (n) scratch; counts
+  // as n key() calls. The offsets split among the threads in the timed build.
   void keys_transposed(MatCRef<S> k, S* h, MatRef<S> ut) const {
     const std::int64_t n = k.rows();
     ops::gemm_nt<E>(w_, k, ut);
@@ -196,8 +177,7 @@ struct FeatureSums {
     z.setConstant(S(0.0));
   }
 
-  // The token with key features a and value v enters the sums (the warm-up: no token leaves).
-  // mul m d, add m d + m.
+  // Warm-up: the token (key features a, value v) enters, none leaves. mul m d, add m d + m.
   void enter(const S* a, const S* v) {
     ops::add<E>(a, z.data(), z.rows(), +1);
     for (std::int64_t i = 0; i < s.rows(); ++i) ops::axpy<E>(a[i], v, &s(i, 0), s.cols(), +1);
@@ -207,9 +187,8 @@ struct FeatureSums {
     ops::slide_sums<E>(a_old, a_new, v_old, v_new, z.data(), s);
   }
 
-  // The sums of a window from scratch: the key features of its n keys (rows of k, any order)
-  // into ut (m x n, scratch; h: n more), then S = ut v and z = ut 1.
-  // The keys' counts (FeatureMap::keys_transposed), mul m d n, add m d (n-1) + m (n-1).
+  // The sums from scratch: the n keys' features into ut (m x n; h: n, scratch), S = ut v, z = ut 1.
+  // keys_transposed's counts + mul m d n, add m d (n-1) + m (n-1).
   void recompute(const FeatureMap<E>& f, MatCRef<S> k, MatCRef<S> v, S* h, MatRef<S> ut) {
     f.keys_transposed(k, h, ut);
     const ChainScope<E> chain("phi(K)^T V");
@@ -217,9 +196,8 @@ struct FeatureSums {
     ops::row_sums<E>(ut, z.data());
   }
 
-  // out (r x d) = rows of u (r x m) against the sums, u's rows oldest..newest taken from ring
-  // slots `oldest`.. (0 for rows in order); den (r) is scratch. The last scaling splits among
-  // the threads in the timed build (ops::split_pass).
+  // out (r x d) = rows of u (r x m, oldest from ring slot `oldest`) against the sums; den (r)
+  // scratch; the last scaling splits among the threads in the timed build.
   // mul r d m + r m + r d, add r d (m-1) + r (m-1), div r.
   void attend(MatCRef<S> u, S* den, MatRef<S> out, std::int64_t oldest = 0) const {
     const std::int64_t r = u.rows();

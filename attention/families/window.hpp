@@ -1,6 +1,5 @@
-// Storage helpers: a shifting window (the encoder's inputs), rings of the last n tokens, and
-// ring-slot arithmetic. Every variant keeps its tokens in rings; those that re-run over the
-// window put the queries in window order as they scale them.
+// Storage helpers: a shifting window, rings of the last n tokens, ring-slot arithmetic. Variants
+// keep tokens in rings; re-running ones put the queries in window order as they scale them.
 #pragma once
 
 #include <algorithm>
@@ -32,17 +31,15 @@ void for_rows_except(std::int64_t n, std::int64_t j, F&& f) {
   if (j + 1 < n) f(j + 1, n - j - 1);
 }
 
-// Calls f(first, count, out_row) so that ring rows oldest..newest land on output rows
-// 0..n-1, where `oldest` is the ring slot of the oldest token.
+// Calls f(first, count, out_row) so ring rows from slot `oldest` on land on output rows 0..n-1.
 template <class F>
 void for_ring_in_window_order(std::int64_t n, std::int64_t oldest, F&& f) {
   f(oldest, n - oldest, std::int64_t{0});
   if (oldest > 0) f(std::int64_t{0}, oldest, n - oldest);
 }
 
-// dst = s * ring, with ring rows oldest..newest on dst rows 0..n-1 (`oldest`: the ring slot of
-// the oldest token). One scaling copy: the queries of att, ny and ny_fix.  mul n*d.
-// Rows split among the threads in the timed build (ops::split_pass).
+// dst = s * ring in window order (`oldest`: the oldest token's slot), one scaling copy, mul n*d;
+// rows split among the threads in the timed build.
 template <class E>
 void scale_in_window_order(MatCRef<typename E::Scalar> ring, std::int64_t oldest,
                            typename E::Scalar s, MatRef<typename E::Scalar> dst) {

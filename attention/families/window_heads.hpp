@@ -1,17 +1,9 @@
-// The part every kernel that re-runs over its window for h >= 1 heads shares (rf,
-// attention/variants/rf.hpp; ny and ny_fix, attention/families/nystrom_heads.hpp): the window's
-// Q, K and V rings and the step.
-//  - One head: n x d rings, a token per row; the step is Derived::attend_rows over them, with
-//    several threads its large products split among them (SplitScope), and attend_window (the
-//    second block of two-block models) is the same body over a given window.
-//  - h > 1: d x n rings (a token per column, head i's features at rows [i dh, (i+1) dh)), and
-//    the step is Derived::attend(first, count) for heads [first, first + count), on one thread
-//    or with the heads shared out among the OpenMP threads (step_split: a range of heads each,
-//    the token's column stores included, which touch d cache lines the thread then reads; the
-//    same bits).
-// Either way the oldest token is in ring slot seen() % n: Derived puts the queries in window
-// order itself, and its keys and values enter order-free sums (or segment means from the
-// oldest slot).
+// The Q, K, V rings and step of kernels re-running over the window (rf, ny, ny_fix). One head:
+// n x d rings by row, the step and attend_window Derived::attend_rows (products split by thread).
+// h > 1: d x n rings, the step Derived::attend(first, count) over heads [first, first + count),
+// all on one thread or a range each (step_split; a thread stores the token columns it then reads).
+// The oldest token is in ring slot seen() % n: Derived puts the queries in window order; keys and
+// values enter order-free sums (or segment means from the oldest slot).
 #pragma once
 
 #include <omp.h>
@@ -61,8 +53,7 @@ class WindowHeads : public Attention<E> {
     }
     return ready;
   }
-  // One head: output() = Derived's attention of a window of n tokens (q, k, v by rows, in
-  // window order).
+  // One head: output() = Derived's attention of a window (q, k, v by rows, in window order).
   void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override {
     if (h_ != 1) throw std::logic_error("attend_window is one head's");
     derived().attend_rows(q, k, v, 0);

@@ -1,12 +1,6 @@
-// Optional BLAS for the large products of the plain and tallying paths (ops.hpp).
-//
-// When the build finds OpenBLAS (COSDA_HAVE_BLAS), a row-major product whose size reaches
-// kMinWork multiply-adds goes to cblas_{s,d}gemm; smaller ones, and every vector-matrix
-// product, stay in Eigen, whose inline code has no call overhead. Either way the product is
-// the same mathematical operation and the seam's count (the textbook count) is unchanged.
-// BLAS runs single-threaded: heads are the unit of parallelism (multi_head.hpp), and a step
-// timed on one thread must use one. Debian's OpenBLAS keeps its buffers in a pool made on
-// first use, so a steady-state step does not allocate through it either.
+// Optional BLAS (COSDA_HAVE_BLAS): row-major products of at least kMinWork multiply-adds go to
+// cblas_{s,d}gemm, others stay in Eigen; counts are unchanged. Single-threaded: heads are the unit
+// of parallelism (multi_head.hpp). OpenBLAS pools its buffers, so steady steps allocate nothing.
 #pragma once
 
 #include <cstdint>
@@ -24,10 +18,8 @@ inline constexpr bool kAvailable = true;
 inline constexpr bool kAvailable = false;
 #endif
 
-// Below this many multiply-adds (rows * cols * depth) a product stays in Eigen: a BLAS call has
-// a fixed cost (dispatch, packing) that small products cannot amortize. The
-// value is a round guess between the per-head products of Table III (all far below it) and
-// the window products of att and ny at n, d >= 64 (above it), not a tuned optimum.
+// Below this many multiply-adds a BLAS call's fixed cost (dispatch, packing) does not pay. A round
+// guess between Table III's per-head products and att's and ny's window products at n, d >= 64.
 inline constexpr std::int64_t kMinWork = 48 * 48 * 48;
 
 // Whether a product of r x c outputs and depth k goes to BLAS.
@@ -37,9 +29,8 @@ constexpr bool takes(std::int64_t r, std::int64_t c, std::int64_t k) {
          k >= 1 && r * c * k >= kMinWork;
 }
 
-// C (r x c, row stride ldc) = A (r x k, row stride lda), or A^T (trans_a; A is k x r), times
-// B^T (trans_b; B is c x k) or B (B is k x c). Returns false (and does nothing) when the
-// product should stay in Eigen (takes).
+// C (r x c, row stride ldc) = op(A) op(B): A r x k (k x r if trans_a), B k x c (c x k if trans_b).
+// Returns false and does nothing when the product stays in Eigen (takes).
 template <class T>
 bool gemm(bool trans_a, bool trans_b, std::int64_t r, std::int64_t c, std::int64_t k, const T* a,
           std::int64_t lda, const T* b, std::int64_t ldb, T* out, std::int64_t ldc) {

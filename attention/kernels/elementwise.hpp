@@ -1,12 +1,6 @@
-// Kernels of the seam's element-wise ops (ops/elementwise.hpp, ops/rows.hpp) on rows of any
-// length: whole packets, then a half and a quarter packet, then single elements
-// (packet_widths.hpp). Eigen's vectorised loops over a runtime length peel elements one by one
-// until a packet boundary and take the tail one by one: a head's rows of 12 floats (Table
-// III) and the Nyström kernels' rows of m = 4 ran as scalars, their exponentials through
-// libm. The same operations per element as the Eigen expressions they replace; a sum's order
-// of terms is its own (packet accumulators, then the tail), which the scalar counting path
-// does not see, and a float packet exponential saturates at the largest finite value where
-// libm's overflows to inf (packet_exp.hpp, docs/accuracy.md). Timings: docs/performance.md.
+// Kernels of the seam's element-wise ops on rows of any length: whole packets, then a half and a
+// quarter packet, then single elements (packet_widths.hpp), so that short rows (Table III: 12
+// floats) run in registers. A sum's order is its own (packets, then tail); exp is packet_exp.hpp's.
 #pragma once
 
 #include <Eigen/Core>
@@ -16,8 +10,6 @@
 #include "attention/kernels/packet_exp.hpp"
 #include "attention/kernels/packet_widths.hpp"
 
-// Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
-// vector attributes are not part of the argument, which does not matter for them.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 
@@ -25,8 +17,8 @@ namespace cosda::kernels {
 
 namespace detail {
 
-// y[j, n) <- exp(y - c) (c when shifted) in packets of type P from j while a whole one fits,
-// each added to total; returns the first element left.
+// y[j, n) <- exp(y - c) (c when shifted) in whole packets of P from j, summed into total; returns
+// the first element left.
 template <class P, class T>
 inline std::int64_t exp_packets(T* y, std::int64_t j, std::int64_t n, bool shifted, T c, P& total) {
   using namespace Eigen::internal;
@@ -99,10 +91,8 @@ inline void scaled_copy(const T* src, T a, T* dst, std::int64_t n) {
       [=](std::int64_t j) { dst[j] = a * src[j]; });
 }
 
-// y = x^T for x rows x cols (rows ldx apart) into y cols x rows (rows ldy apart): tiles of 4 x
-// 4 transposed in registers (packets of four), the edges one element at a time. One element
-// at a time, the 16 x 12 blocks of a head-minor step (ops/heads_minor.hpp) took a quarter of
-// cony_si_fix's batched step; tiles of 8 x 8 were no faster (docs/performance.md).
+// y = x^T for x rows x cols (rows ldx apart) into y cols x rows (rows ldy apart): 4 x 4 tiles
+// transposed in registers, the edges one element at a time.
 template <class T>
 inline void transpose(std::int64_t rows, std::int64_t cols, const T* x, std::int64_t ldx, T* y,
                       std::int64_t ldy) {

@@ -1,7 +1,5 @@
-// Kernels of the head-batched seam ops on states stored a token per column
-// (attention/ops/heads.hpp: heads_retro_update_cols, heads_scale_rows_into, heads_gemm_nt): head
-// i's features are rows [i dh, (i+1) dh) of a d x n state, and the loops run along the tokens in
-// whole packets over columns padded to whole packets (padded_cols).
+// Kernels of the head-batched seam ops (ops/heads.hpp) on states stored a token per column (head
+// i: rows [i dh, (i+1) dh)), running along the tokens in whole packets of columns (padded_cols).
 #pragma once
 
 #include <Eigen/Core>
@@ -13,15 +11,12 @@
 #include "attention/kernels/packet_transpose.hpp"
 #include "attention/kernels/vector_matrix.hpp"
 
-// Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
-// vector attributes are not part of the argument, which does not matter for them.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 
 namespace cosda::kernels {
 
-// A column of features, elements ld apart: a token of a ring stored a token per column, or
-// (ld = 1) a token as it arrives.
+// A column of features ld apart: a token of a ring stored by column, or (ld = 1) a lone token.
 template <class T>
 struct Strided {
   const T* p;
@@ -29,8 +24,7 @@ struct Strided {
   T operator[](std::int64_t l) const { return p[l * ld]; }
 };
 
-// Columns of a state stored a token per column rounded up to whole packets of T: the width
-// that lets the kernels below read every token in whole packets.
+// Columns of a token-per-column state, rounded up so that the kernels read whole packets of T.
 template <class T>
 constexpr std::int64_t padded_cols(std::int64_t n) {
   constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;
@@ -39,13 +33,9 @@ constexpr std::int64_t padded_cols(std::int64_t n) {
 
 namespace detail {
 
-// The retroactive update of one head's rows R W columns at a time, packets of type P, on a
-// state stored a token per column (x: dh rows of Q, y: dv rows of AV, rows ldx and ldy
-// apart; every pointer at the block's first column, col0): the two dot products accumulate
-// in registers over the dh rows, are exponentiated there, update the sums and then every row
-// of y, so each element of x and y is read once. The same operations per element as
-// ops::retro_update_cols. Masked: only the columns below n other than skip are written (the
-// others' lanes are computed and dropped).
+// One head's retroactive update of R W columns, pointers at column col0 (x: dh rows of Q, y: dv
+// rows of AV): dot products, exponentials and sums in registers, then every row of y, reading x
+// and y once; as ops::retro_update_cols. Masked: only columns below n other than skip are written.
 template <class P, int R, bool Masked, class T>
 inline void retro_cols_block(std::int64_t col0, std::int64_t n, std::int64_t skip, std::int64_t dh,
                              const T* x, std::int64_t ldx, Strided<T> ko, Strided<T> kn,
@@ -104,10 +94,8 @@ inline void retro_cols_block(std::int64_t col0, std::int64_t n, std::int64_t ski
 
 }  // namespace detail
 
-// One head's retroactive update of the columns [0, n) other than skip of a state stored a
-// token per column (see detail::retro_cols_block): x, y, eo, en and sums are read in whole
-// packets up to column padded_cols(n) - 1, four packets at a time; the blocks holding skip or
-// the padding are masked.
+// One head's retroactive update of columns [0, n) other than skip (retro_cols_block), four packets
+// at a time, in whole packets up to column padded_cols(n) - 1; blocks with skip or padding masked.
 template <class T>
 inline void retro_update_cols(std::int64_t n, std::int64_t skip, std::int64_t dh, const T* x,
                               std::int64_t ldx, Strided<T> ko, Strided<T> kn, std::int64_t dv,
@@ -133,8 +121,7 @@ inline void retro_update_cols(std::int64_t n, std::int64_t skip, std::int64_t dh
   if (np - j == W) blocks.template operator()<1>(j);
 }
 
-// The first count < W elements at from in a packet of W, its other lanes zero, reading
-// nothing beyond them: a masked load where the instruction set has one.
+// The first count < W elements at from, other lanes zero, reading nothing beyond: a masked load.
 template <class P, class T>
 inline P pload_first(const T* from, std::int64_t count) {
 #if defined(EIGEN_VECTORIZE_AVX512)
@@ -179,11 +166,9 @@ EIGEN_ALWAYS_INLINE void mv_four(std::int64_t kv, std::int64_t rest, const T* x,
 
 }  // namespace detail
 
-// y[f] = x_{f / dh} . B[f, 0, k) for the d rows of B (ldb apart), head i's x at x + i ldx:
-// with dh a multiple of four, W rows at a time, whichever heads they belong to, four rows
-// sharing one x at a time, each row a packet accumulator over k (the last k mod W elements
-// one partly loaded packet), the W accumulators summed by a transpose into one packet of W dot
-// products. Other rows by matrix_vector, per head.
+// y[f] = x_{f / dh} . B[f, 0, k) for the d rows of B (ldb apart), head i's x at x + i ldx. With dh
+// a multiple of four: W rows at a time, four sharing one x, each a packet accumulator, summed by a
+// transpose into one packet of W dot products. Other rows by matrix_vector, per head.
 template <class T>
 inline void heads_matrix_vector(std::int64_t k, std::int64_t dh, std::int64_t d, const T* x,
                                 std::int64_t ldx, const T* b, std::int64_t ldb, T* y) {
@@ -216,12 +201,9 @@ inline void heads_matrix_vector(std::int64_t k, std::int64_t dh, std::int64_t d,
   }
 }
 
-// dst(row(t), f) = s[(f / dh) lds + t] src[f ldsrc + t] for the r tokens t of a state of d
-// features stored a token per column (src rows ldsrc apart, s: a row of scales per head, lds
-// apart), row(t) = (t - oldest) mod r; dst rows ldd apart. Tiles of W features by W tokens,
-// scaled in registers and transposed there, W tokens' rows of dst written whole at a time; src and
-// s are read in whole packets up to column padded_cols(r) - 1. Features beyond the last whole tile
-// one by one.
+// dst(row(t), f) = s[(f / dh) lds + t] src[f ldsrc + t] for the r tokens of a d-feature state
+// stored by column, row(t) = (t - oldest) mod r: W x W tiles scaled and transposed in registers,
+// src and s read in whole packets up to column padded_cols(r) - 1; leftover features one by one.
 template <class T>
 inline void scale_transpose_heads(std::int64_t r, std::int64_t d, std::int64_t dh, const T* src,
                                   std::int64_t ldsrc, const T* s, std::int64_t lds,

@@ -1,7 +1,6 @@
-// The timed build's packet exponential: a polynomial and one exponent-field scaling. Eigen
-// 3.4's pexp takes a rational approximation (a division) for double and a four-factor ldexp
-// for both; these are at most 2 ulp from libm over the whole range (tests/kernels_test.cpp),
-// inf above ln(max) and 0 below the smallest subnormal as libm. Timings: docs/performance.md.
+// The timed build's packet exponential: a polynomial and one exponent-field scaling, in place of
+// Eigen 3.4's pexp (a division for double, a four-factor ldexp). At most 2 ulp from libm over the
+// whole range (tests/kernels_test.cpp), with libm's inf and 0 at the ends.
 #pragma once
 
 #include <Eigen/Core>
@@ -18,11 +17,9 @@ namespace cosda::kernels {
 
 namespace detail {
 
-// Per instruction set: exponent_field(t) = 2^k for t = k + 1.5 * 2^52 + 1023 with k an integer
-// in [-1022, 1023] (t's low bits are k + 1023, which a left shift by 52 moves into the exponent
-// field), and for float t = k + 1.5 * 2^23 + 127, k in [-126, 127], shifted by 23;
-// all_within(x, a): |x| <= a in every lane (false for NaN). Only with FMA: the reductions below
-// rely on k ln2 rounding once.
+// Per instruction set with FMA (the reductions rely on k ln2 rounding once): exponent_field(t) =
+// 2^k for t = k + 1.5 * 2^52 + 1023 (float: k + 1.5 * 2^23 + 127), k a normal exponent, by a
+// shift of t's low bits into the exponent; all_within(x, a): |x| <= a in every lane (NaN: false).
 #if defined(__AVX512F__)
 inline __m512 exponent_field(__m512 t) {
   return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_castps_si512(t), 23));
@@ -76,9 +73,8 @@ concept HasExponentField = requires(P p) {
   {all_within(p, 1.0)};
 };
 
-// The two formats' constants: x = k ln2 + r with k = round(x / ln2) through the shift
-// 1.5 * 2^(mantissa bits), ln2 = ln2_hi + ln2_lo; the fast path where every |x| <= fast (2^k a
-// normal number), the clamped one over [lo, hi] (beyond them exp is 0 or inf after rounding).
+// x = k ln2 + r, k = round(x / ln2) by adding shifter = 1.5 * 2^(mantissa bits), ln2 = ln2_hi +
+// ln2_lo. Fast path: all |x| <= fast (2^k normal); clamped: x in [lo, hi] (beyond: exp 0 or inf).
 template <class T>
 struct ExpFormat;
 template <>
@@ -127,9 +123,8 @@ EIGEN_ALWAYS_INLINE P exp_minus_k_ln2(const P& x, const P& k) {
   return exp_reduced(pmadd(k, pset1<P>(-F::ln2_lo), pmadd(k, pset1<P>(-F::ln2_hi), x)));
 }
 
-// exp(x) where some |x| > fast (or NaN): x clamped to [lo, hi] and the scale split into
-// 2^floor(k/2) 2^(k - floor(k/2)), so that subnormal results and overflow to inf round once,
-// as libm's. Out of line, so that the fast path below inlines into the kernels' loops.
+// exp(x) where some |x| > fast (or NaN): x clamped to [lo, hi], 2^k applied as two factors so that
+// subnormals and overflow round once, as libm's. Out of line, so the fast path inlines.
 template <class P, class F = ExpFormat<typename Eigen::internal::unpacket_traits<P>::type>>
 [[gnu::noinline, gnu::cold]] P pexp_ends(const P& x) {
   using namespace Eigen::internal;
@@ -156,8 +151,7 @@ EIGEN_ALWAYS_INLINE P pexp_poly(const P& x) {
 
 }  // namespace detail
 
-// exp of a packet: the polynomials above for the packets of the instruction sets they have
-// shifts for, Eigen's pexp otherwise.
+// exp of a packet: the polynomial where the instruction set has the shifts, else Eigen's pexp.
 template <class P>
 EIGEN_ALWAYS_INLINE P pexp(const P& x) {
   if constexpr (detail::HasExponentField<P>)
@@ -166,8 +160,7 @@ EIGEN_ALWAYS_INLINE P pexp(const P& x) {
     return Eigen::internal::pexp(x);
 }
 
-// The functor of Eigen expressions' exponentials in the timed build (x.unaryExpr(Exp<T>())
-// for x.exp()): std::exp on scalars, pexp above on packets.
+// The timed build's exponential functor for Eigen: std::exp on scalars, pexp on packets.
 template <class T>
 struct Exp {
   T operator()(const T& a) const { return std::exp(a); }

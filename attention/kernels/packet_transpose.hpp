@@ -1,15 +1,10 @@
-// A W x W block of packets transposed in registers (W: the packet's width). With AVX-512, the
-// 16 x 16 floats in four stages of 16 shuffles (two within 128-bit lanes, two across them) and
-// the 8 x 8 doubles in three stages of 8; Eigen's ptranspose of the same blocks goes through
-// 256-bit halves (extracts, permutes, inserts: about half as many again). Timings in
-// docs/performance.md. Other packets: Eigen's ptranspose.
+// A W x W block of packets transposed in registers. AVX-512: 16 x 16 floats in four shuffle stages,
+// 8 x 8 doubles in three, fewer than Eigen's ptranspose (docs/performance.md); else Eigen's.
 #pragma once
 
 #include <Eigen/Core>
 #include <type_traits>
 
-// Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
-// vector attributes are not part of the argument, which does not matter for them.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 

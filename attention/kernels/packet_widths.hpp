@@ -1,20 +1,16 @@
-// The packet widths of the kernels for short rows (a head's 12 floats at Table III, shorter
-// than a packet of 16): Eigen's packet of T, then its half and quarter packets.
+// Packet widths for short rows (a head's 12 floats, Table III): T's packet, its half and quarter.
 #pragma once
 
 #include <Eigen/Core>
 #include <cstdint>
 
-// Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
-// vector attributes are not part of the argument, which does not matter for them.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 
 namespace cosda::kernels {
 
-// j = step.template operator()<X>(j) for X = T's packet, then its half and quarter packets
-// where they are narrower: each call takes the first element left and returns the next one
-// left. Returns the first element no packet took.
+// j = step.template operator()<X>(j) for X = T's packet, then its narrower half and quarter
+// packets; each call returns the first element left, as does the cascade.
 template <class T, class Step>
 inline std::int64_t packet_cascade(std::int64_t j, Step&& step) {
   using namespace Eigen::internal;
@@ -31,11 +27,8 @@ inline std::int64_t packet_cascade(std::int64_t j, Step&& step) {
   return j;
 }
 
-// packet.template operator()<X>(j) on [0, n) in whole packets X of the cascade above (every
-// whole packet, then at most one half and one quarter packet), then scalar(j) on each element
-// left: the loop of the element-wise kernels on rows of any length. Always inlined, with the
-// operations' scalars captured by value: called, its stores could alias them and would reload
-// and broadcast them for every packet.
+// packet.template operator()<X>(j) on [0, n) in whole packets of the cascade, then scalar(j) on the
+// rest. Inlined, scalars by value: else stores could alias them, forcing a reload per packet.
 template <class T, class PacketOp, class ScalarOp>
 EIGEN_ALWAYS_INLINE void for_each_packet(std::int64_t n, PacketOp&& packet, ScalarOp&& scalar) {
   std::int64_t j = packet_cascade<T>(0, [&]<class X>(std::int64_t at) {

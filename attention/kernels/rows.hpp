@@ -1,14 +1,6 @@
-// Row kernels of the retroactive update (ops::retro_update): two dot products of one row
-// against two vectors and y <- y - a x + b z, on unaligned rows of any length.
-//
-// Eigen's vectorised loops peel a row's first elements one by one until the destination is
-// aligned to a packet, then run packets, then the last elements one by one. State rows whose
-// length is not a multiple of the packet (n = d = 100: 400-byte rows) start at a different
-// offset each, so a row of 100 floats ran up to 15 peeled and 4 tail elements as scalars
-// around 5 packets. These run whole unaligned packets from the row's start and only the
-// last length mod W elements as scalars. Same operations as the Eigen expressions they
-// replace; only the order of a dot product's terms is their own (packet accumulators, then
-// the tail), which the scalar counting path does not see. Timings: docs/performance.md.
+// Row kernels of the retroactive update (ops::retro_update): two dot products of a row and
+// y <- y - a x + b z, in whole unaligned packets from a row's start and only the last length mod W
+// elements as scalars (Eigen peels to alignment). A dot product's order is its own (packets, tail).
 #pragma once
 
 #include <Eigen/Core>

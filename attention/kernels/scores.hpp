@@ -1,8 +1,5 @@
-// Kernels of the single-output step's scores (attention/ops/single.hpp, and per head
-// attention/ops/heads.hpp): a = exp(q K^T - c) and its sum, with K a token per row
-// (exp_matrix_vector) or per column (exp_vector_matrix), the exponentials taken on each
-// packet of scores as soon as it is complete, while the next rows of K load, instead of in a
-// pass of their own after the product.
+// Kernels of the single-output scores a = exp(q K^T - c) and their sum (ops/single.hpp, heads.hpp),
+// K by row or by column, each packet of scores exponentiated while the next rows of K load.
 #pragma once
 
 #include <Eigen/Core>
@@ -14,17 +11,13 @@
 #include "attention/kernels/packet_widths.hpp"
 #include "attention/kernels/vector_matrix.hpp"
 
-// Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
-// vector attributes are not part of the argument, which does not matter for them.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 
 namespace cosda::kernels {
 
-// y = exp(B x^T - c) (c when shifted) for B n x k, rows ldb apart, k >= 1: matrix_vector's
-// dot products a packet of rows at a time, that packet of scores exponentiated and summed
-// while the next rows load; the last rows (fewer than a packet) by exp_sum. Returns the sum
-// of y.
+// y = exp(B x^T - c) (c when shifted), B n x k (rows ldb apart), k >= 1; returns the sum of y.
+// matrix_vector on a packet of rows at a time, exponentiated as the next rows load; rest: exp_sum.
 template <class T>
 inline T exp_matrix_vector(std::int64_t k, const T* x, const T* b, std::int64_t ldb, std::int64_t n,
                            T* y, bool shifted, T c) {
@@ -43,9 +36,8 @@ inline T exp_matrix_vector(std::int64_t k, const T* x, const T* b, std::int64_t 
 
 namespace detail {
 
-// y[0, R W) = exp(x B[:, 0, R W) - c) for R packets of type P (c when shifted), the packets of
-// vector_matrix's block, and their sum added to total: the exponentials run on registers while
-// the next rows of B load.
+// y[0, R W) = exp(x B[:, 0, R W) - c) for R packets of P (c when shifted), their sum added to
+// total: vector_matrix's block, exponentiated in registers while the next rows of B load.
 template <class P, int R, class T>
 inline void exp_block(std::int64_t k, const T* x, const T* b, std::int64_t ldb, T* y, bool shifted,
                       T c, P& total) {
@@ -63,9 +55,8 @@ inline void exp_block(std::int64_t k, const T* x, const T* b, std::int64_t ldb, 
 
 }  // namespace detail
 
-// y[0, n) = exp(x B - c) (c when shifted) for a row vector x (1 x k) and a row-major B
-// (k x n, rows ldb apart), k >= 1; returns the sum of y. Four packets of columns at a time,
-// then two, one and a half, the last columns one by one.
+// y[0, n) = exp(x B - c) (c when shifted), x 1 x k, B k x n row-major (rows ldb apart), k >= 1;
+// returns the sum of y. Four packets of columns at a time, then two, one, a half, then singles.
 template <class T>
 inline T exp_vector_matrix(std::int64_t k, const T* x, const T* b, std::int64_t ldb, std::int64_t n,
                            T* y, bool shifted, T c) {

@@ -1,18 +1,8 @@
-// C = A B for shallow products (depth k of at most kShallowMaxDepth, everything row-major) of
-// two shapes: wide (at least kShallowMinOutput outputs in rows of at least four packets) and
-// narrow (rows of at most two packets, at least kNarrowMinRows of them).
-//
-// The Nyström variants end their steps with such products: an n x m (or 1 x m) block of
-// landmark weights times an m x d block of values, m = 4 to 16. A general GEMM is the wrong
-// shape for them. Wide: OpenBLAS zeroes C before its kernel when beta = 0 and packs A and B,
-// so C travels through memory three times; this kernel writes each row of C once, from
-// accumulators held in registers: two rows at a time, four packets of columns at a time, each
-// packet of B loaded once per pair of rows. Narrow (Table III's heads: 120 x 4 times 4 x 12):
-// Eigen's blocked product packs both operands and zeroes C for a few hundred multiply-adds;
-// this kernel pads B to whole packets once and makes each row of C k multiply-adds of packets.
-// Timings: docs/performance.md.
-// Same operation and, through ops::gemm, the same count as any product (mul r*c*k, add
-// r*c*(k-1)); only the order of the k terms of a sum is its own (first to last).
+// C = A B for shallow products (depth k <= kShallowMaxDepth, row-major) such as Nyström's landmark
+// weights times values (m = 4 to 16). Wide (>= kShallowMinOutput outputs, rows >= four packets):
+// each row of C written once from registers, two rows by four packets at a time (OpenBLAS zeroes C
+// and packs). Narrow (rows <= two packets): B padded once, a row of C k packet multiply-adds. Same
+// count as any product (ops::gemm); a sum's k terms are added first to last.
 #pragma once
 
 #include <Eigen/Core>
@@ -22,20 +12,17 @@
 namespace cosda::kernels {
 
 inline constexpr std::int64_t kShallowMaxDepth = 16;
-// Smaller wide outputs stay with OpenBLAS (which has a kernel for small products that does not
-// zero C) or Eigen, which were as fast or faster there (docs/performance.md).
+// Smaller wide outputs stay with OpenBLAS or Eigen, as fast or faster there (docs/performance.md).
 inline constexpr std::int64_t kShallowMinOutput = 128 * 1024;
-// Wide products need rows of at least four packets. Narrow ones (rows of at most two packets)
-// need kNarrowMinRows rows: for one row Eigen's inline product is faster than padding B.
+// Wide rows need four packets; narrow ones kNarrowMinRows rows (for one row, Eigen beats padding).
 template <class T>
 inline constexpr std::int64_t kShallowMinCols = 4 * Eigen::internal::packet_traits<T>::size;
 inline constexpr std::int64_t kNarrowMinRows = 4;
 
 namespace detail {
 
-// Columns [0, 4 W) of one row of C (kTwo: of two rows, a and c advanced by lda and ldc), b at
-// the block's first column. The accumulators are named, not an array: GCC 12 keeps an array
-// of packets on the stack.
+// Columns [0, 4 W) of one row of C (kTwo: two rows, a and c advanced by lda and ldc), b at the
+// block's first column. Named accumulators: GCC 12 keeps an array of packets on the stack.
 template <bool kTwo, class T>
 inline void shallow_block4(std::int64_t k, const T* a, std::int64_t lda, const T* b,
                            std::int64_t ldb, T* c, std::int64_t ldc) {
@@ -67,10 +54,9 @@ inline void shallow_block4(std::int64_t k, const T* a, std::int64_t lda, const T
         pstoreu(c + ldc + 3 * W, d3);
 }
 
-// C = A B for rows of C of at most kPackets packets (c <= kPackets W): B's k rows padded with
-// zeros to kPackets packets each (`pad`, row stride kPackets W), a row of C per pass. A row
-// is stored as whole packets when that spills only into rows of C written after it (C
-// contiguous, ldc == c), else through `tmp`.
+// C = A B for rows of C of at most kPackets packets: B's k rows zero-padded to kPackets packets
+// (pad, row stride kPackets W), a row of C per pass, stored as whole packets where the spill only
+// reaches rows written later (C contiguous, ldc == c), else through tmp.
 template <int kPackets, class T>
 void narrow_rows(std::int64_t r, std::int64_t c, std::int64_t k, const T* a, std::int64_t lda,
                  const T* pad, T* out, std::int64_t ldc) {
@@ -98,8 +84,8 @@ void narrow_rows(std::int64_t r, std::int64_t c, std::int64_t k, const T* a, std
   }
 }
 
-// The narrow kernel on all of C: B padded, then narrow_rows. Out of line, as is wide_gemm, so
-// that a product the kernels decline costs ops::gemm no more than shallow_gemm's tests.
+// The narrow kernel on all of C. Out of line, as wide_gemm, so declined products cost ops::gemm
+// no more than shallow_gemm's tests.
 template <class T>
 EIGEN_DONT_INLINE void narrow_gemm(bool trans_b, std::int64_t r, std::int64_t c, std::int64_t k,
                                    const T* a, std::int64_t lda, const T* b, std::int64_t ldb,
@@ -162,11 +148,9 @@ inline Shallow shallow_kind(bool trans_b, std::int64_t r, std::int64_t c, std::i
   return Shallow::kWide;
 }
 
-// C (r x c, row stride ldc) = A (r x k, row stride lda) B (k x c, row stride ldb), or B^T
-// when trans_b (B: c x k; narrow products only, the padding transposes it), by the kernel
-// `kind` (shallow_kind of the shape, or of a larger product whose rows these are: every row of
-// C is computed alone, so the rows of a product split by rows keep their bits). C must not
-// overlap A or B.
+// C (r x c, ldc) = A (r x k, lda) B (k x c, ldb), or B^T if trans_b (narrow only), by kernel
+// `kind`: shallow_kind of this shape or of a larger product these rows are part of (each row of C
+// is computed alone, so split rows keep their bits). C must not overlap A or B.
 template <class T>
 inline void shallow_gemm(Shallow kind, bool trans_b, std::int64_t r, std::int64_t c, std::int64_t k,
                          const T* a, std::int64_t lda, const T* b, std::int64_t ldb, T* out,
@@ -177,8 +161,7 @@ inline void shallow_gemm(Shallow kind, bool trans_b, std::int64_t r, std::int64_
     detail::wide_gemm(r, c, k, a, lda, b, ldb, out, ldc);
 }
 
-// The same by the kernel of the shape; returns false (and does nothing) on the shapes the
-// kernels leave to others.
+// The same by the shape's own kernel; returns false (doing nothing) when no kernel takes it.
 template <class T>
 inline bool shallow_gemm(bool trans_b, std::int64_t r, std::int64_t c, std::int64_t k, const T* a,
                          std::int64_t lda, const T* b, std::int64_t ldb, T* out, std::int64_t ldc) {

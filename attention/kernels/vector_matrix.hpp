@@ -1,22 +1,13 @@
-// y = x B for a row vector x (1 x k) and a row-major B (k x n): a sum of k scaled rows; and
-// y = x B^T for B n x k: n dot products (matrix_vector, below).
-//
-// The continual steps' vector products: a V in co_si (a token per row of V) and in the
-// continual Nyström rows, and q K^T in co_si when K is stored a token per column. Eigen
-// evaluates x B as the column-major product B^T x^T, whose kernel loads and stores y for every
-// few rows of B. This kernel keeps a block of y's columns in registers over all k rows, loads
-// each packet of B once and stores y once: four packets of columns at a time, then two, one,
-// a half and a quarter packet, and the last columns (at most a quarter packet less one) one
-// by one. Same operation and, through ops::gemm, the same count as any product (mul n*k, add
-// n*(k-1)); only the order of a column's k terms is its own (first to last). Timings:
-// docs/performance.md.
+// y = x B for a row x (1 x k) and row-major B (k x n), and y = x B^T for B n x k (matrix_vector):
+// the continual steps' vector products. A block of y's columns stays in registers over all k rows,
+// each packet of B loaded once and y stored once (Eigen's B^T x^T reloads y every few rows). Same
+// count as any product through ops::gemm; a column's k terms are added first to last.
 #pragma once
 
 #include <Eigen/Core>
 #include <cstdint>
 
-// Packet types are template arguments here; GCC warns that their vector attributes are not
-// part of the argument, which does not matter for a type only loaded, added and stored.
+// Packet types as template arguments: GCC warns their vector attributes are ignored; harmless here.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 
@@ -24,8 +15,7 @@ namespace cosda::kernels {
 
 namespace detail {
 
-// acc[r] = x B[:, r W, (r+1) W) for R packets of type P, r < R: an accumulator per packet over
-// the k rows of B, the k terms of each sum first to last.
+// acc[r] = x B[:, r W, (r+1) W) for R packets of P, each an accumulator over k rows, first to last.
 template <class P, int R, class T>
 inline void vm_accumulate(std::int64_t k, const T* x, const T* b, std::int64_t ldb, P (&acc)[R]) {
   using namespace Eigen::internal;
@@ -72,9 +62,8 @@ inline void vm_tail(std::int64_t k, const T* x, const T* b, std::int64_t ldb, st
 
 }  // namespace detail
 
-// ops::gemm sends x B here when B's rows are at most this long: 16 packets (256 floats, 128
-// doubles). Longer rows take several passes over B, one per block of columns, each a stride of
-// a row apart, where Eigen's kernel, which streams whole rows, was faster.
+// ops::gemm sends x B here for rows of at most 16 packets: longer rows take a strided pass per
+// block of columns, where Eigen's kernel, streaming whole rows, is faster.
 template <class T>
 inline constexpr std::int64_t kVectorMatrixMaxCols = 16 * Eigen::internal::packet_traits<T>::size;
 
@@ -93,14 +82,12 @@ inline void vector_matrix(std::int64_t k, const T* x, const T* b, std::int64_t l
   detail::vm_tail<P>(k, x, b, ldb, n, j, y);
 }
 
-// ops::gemm sends x B^T here when B (n x k) holds at most 1 MiB (an L2): larger B stays with
-// Eigen's row-major product, which measured faster there (docs/performance.md).
+// ops::gemm sends x B^T here when B (n x k) is at most 1 MiB (an L2); beyond it Eigen is faster.
 template <class T>
 inline constexpr std::int64_t kMatrixVectorMaxElements = (std::int64_t(1) << 20) / sizeof(T);
 
-// y[0, n) = B x^T: y[j] = x . B[j, 0, k), B's rows ldb apart; four rows at a time, each a
-// packet accumulator (and a half-packet one for the last k mod W elements when there are at
-// least W / 2), x loaded once per four rows, horizontal sums at the end.
+// y[0, n) = B x^T, y[j] = x . B[j, 0, k) (rows ldb apart): four rows at a time, packet
+// accumulators (and a half packet when k mod W >= W / 2), x loaded once per four rows.
 template <class T>
 inline void matrix_vector(std::int64_t k, const T* x, const T* b, std::int64_t ldb, std::int64_t n,
                           T* y) {
@@ -142,10 +129,8 @@ inline void matrix_vector(std::int64_t k, const T* x, const T* b, std::int64_t l
   }
 }
 
-// Whether ops::gemm sends x B (B k x n) to vector_matrix: rows of at most
-// kVectorMatrixMaxCols, and B read in one pass (rows of at most four packets) or of at most
-// 128 KiB, which stays in the L2 between its passes. A larger B is read once per block of four
-// packets of columns, where Eigen's kernel reads it once (docs/performance.md).
+// Whether ops::gemm sends x B to vector_matrix: rows of at most kVectorMatrixMaxCols, and B read in
+// one pass (n <= 4 packets) or at most 128 KiB, which stays in L2 between passes.
 template <class T>
 inline constexpr bool vector_matrix_fits(std::int64_t k, std::int64_t n) {
   constexpr std::int64_t W = Eigen::internal::packet_traits<T>::size;

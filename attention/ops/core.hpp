@@ -1,6 +1,5 @@
-// The seam's common ground (attention/ops/seam.hpp): the scalar of a policy, whether it counts at
-// the scalar level, vector maps, the memory record of each op (in, out, inout) and the exponent
-// shift.
+// The seam's common ground (ops/seam.hpp): the policy's scalar, whether it counts at the scalar
+// level, vector maps, each op's memory record (in, out, inout) and the exponent shift.
 #pragma once
 
 #include <Eigen/Core>
@@ -16,8 +15,7 @@ namespace cosda::ops {
 
 template <class E>
 using S = typename E::Scalar;
-// Scalar-level policies run the textbook loops: Exact, and a test policy that declares
-// kScalarLevel (tests/op_footprint_test.cpp: a scalar that observes each element it touches).
+// Scalar-level policies run the textbook loops: Exact, and test policies declaring kScalarLevel.
 template <class E>
 inline constexpr bool kScalarLevel = std::is_same_v<typename E::Scalar, Counted> || requires {
   requires E::kScalarLevel;
@@ -28,13 +26,9 @@ using VecMap = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
 template <class T>
 using VecCMap = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>>;
 
-// The memory record of an op (counting policies; Plain compiles it away). begin_op() starts
-// the op's time; in(), out() and inout() report the elements it reads, writes, or reads and
-// then overwrites, as n elements from p or a matrix (row by row when its rows are not
-// contiguous). They feed the liveness trace (attention/counting/liveness.hpp: valley and peak) and,
-// under Tally, the footprint of touched bytes (attention/counting/footprint.hpp: the roofline
-// bytes). A policy with watch_begin(), watch_fold() and watch() sees the record itself, beside the
-// liveness trace (tests/op_footprint_test.cpp compares it with the accesses it observes).
+// An op's memory record (counting policies only): begin_op() starts its time; in(), out(), inout()
+// report elements read, written, or read then overwritten, for the liveness trace and, under Tally,
+// the roofline's bytes. Policies with watch_begin/watch_fold/watch see it too (op_footprint_test).
 template <class E>
 void begin_op() {
   if constexpr (requires { E::watch_begin(); }) E::watch_begin();
@@ -42,8 +36,7 @@ void begin_op() {
     if (Liveness* l = thread_liveness()) l->begin_op();
 }
 
-// Makes the ops called in its scope part of the enclosing op, which has recorded all its
-// operands before: a fused op running the ops it fuses keeps one time and one record.
+// Folds the ops in its scope into the enclosing op, which recorded all its operands: one record.
 template <class E>
 class OneOp {
  public:
@@ -61,10 +54,8 @@ class OneOp {
   OneOp& operator=(const OneOp&) = delete;
 };
 
-// The look-ahead of the memory measurement (analysis/measure.hpp) steps on only to see which
-// values are read again: there, ops under the counting policies record what they read and write
-// and skip their arithmetic. Neither counts nor access patterns depend on values (counting_test),
-// so the trace is the one full arithmetic would give; the stream's values are spoiled after it.
+// The memory measurement's look-ahead (analysis/measure.hpp): counting ops record accesses, skip
+// arithmetic. Accesses do not depend on values (counting_test); the stream's values are spoiled.
 inline bool& accesses_only() {
   thread_local bool on = false;
   return on;
@@ -81,8 +72,7 @@ template <class E>
 void tally(const OpCounts& c) {
   if constexpr (!kScalarLevel<E>) E::tally(c);
 }
-// An op's count under Tally, taken from its shape with or without its arithmetic, then
-// whether the arithmetic is off: a step without arithmetic counts what the full step would.
+// tally(c), then whether the arithmetic is off: a step without it counts what the full step would.
 template <class E>
 bool tally_skip(const OpCounts& c) {
   tally<E>(c);

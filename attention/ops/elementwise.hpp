@@ -12,8 +12,7 @@
 
 namespace cosda::ops {
 
-// dst = [first, last) and dst = src (matrices of one shape).  No arithmetic: they move the
-// tokens into the state and record what they read and write.
+// dst = [first, last) and dst = src (same shape). No arithmetic: they move tokens into the state.
 template <class E>
 void copy(const S<E>* first, const S<E>* last, S<E>* dst) {
   begin_op<E>(), in<E>(first, last - first), out<E>(dst, last - first);
@@ -27,8 +26,7 @@ void copy(MatCRef<S<E>> src, MatRef<S<E>> dst) {
   dst = src;
 }
 
-// Column j of dst = [x, x + dst.rows()): a token written into a ring stored transposed.
-// No arithmetic.
+// Column j of dst = [x, x + dst.rows()): a token into a ring stored transposed. No arithmetic.
 template <class E>
 void copy_to_column(const S<E>* x, MatRef<S<E>> dst, std::int64_t j) {
   begin_op<E>(), in<E>(x, dst.rows()), out<E>(dst.col(j));
@@ -47,8 +45,7 @@ void exp_inplace(S<E>* x, std::int64_t n) {
     kernels::exp_array(x, n, false, S<E>(0));
   }
 }
-// A matrix stored whole (rows of m = 4 landmark scores) in one op and one pass, not a call
-// per row; others a row per op.
+// A contiguous matrix (rows of m = 4 landmark scores) in one op and pass; others an op per row.
 template <class E>
 void exp_inplace(MatRef<S<E>> x) {
   if (x.outerStride() == x.cols()) return exp_inplace<E>(x.data(), x.size());
@@ -262,10 +259,8 @@ void relu_inplace(S<E>* x, std::int64_t n) {
   }
 }
 
-// GELU, tanh form: x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3))), which is
-// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) written through one exponential.
-// mul 4, add 2, div 1, exp 1 per element. exp overflows to inf for very negative x, and the
-// quotient is then -0, the function's limit.
+// GELU, tanh form via one exp: x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3))); for very negative
+// x, exp is inf and the result -0, the limit.  mul 4, add 2, div 1, exp 1 per element.
 template <class E>
 void gelu_inplace(S<E>* x, std::int64_t n) {
   begin_op<E>(), inout<E>(x, n);

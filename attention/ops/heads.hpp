@@ -1,15 +1,6 @@
-// The seam's head-batched ops (attention/ops/seam.hpp): the per-head products, scores, retroactive
-// updates, sliding sums and random-feature exponentials of h heads side by side in one call,
-// for kernels that hold all heads in one set of buffers (attention/variants/co_si.hpp,
-// attention/variants/co_re.hpp, attention/variants/cony_si_fix.hpp,
-// attention/variants/corf_si.hpp, attention/variants/cony_re_fix.hpp,
-// attention/variants/corf_re.hpp, attention/families/nystrom_heads.hpp,
-// attention/variants/rf.hpp;
-// the ring of per-head products in attention/ops/heads_rows.hpp, the random-feature window
-// outputs in ops/heads_rf.hpp).
-// Features are head-strided: a d x n state stores a token per column, and head i owns rows
-// [i dh, (i+1) dh) with dh = d / h. Each op's count is the sum over heads of the per-head ops'
-// counts it stands for, with the same textbook order.
+// The seam's head-batched ops (ops/seam.hpp): h heads' products, scores, retroactive updates,
+// sliding sums and random-feature exponentials in one call. A d x n state stores a token per
+// column, head i owning rows [i dh, (i+1) dh). Each counts as its per-head ops, in textbook order.
 #pragma once
 
 #include <Eigen/Core>
@@ -28,8 +19,6 @@
 #include "attention/ops/retro.hpp"
 #include "attention/ops/rows.hpp"
 
-// Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
-// vector attributes are not part of the argument, which does not matter for them.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 
@@ -37,8 +26,7 @@ namespace cosda::kernels {
 
 namespace detail {
 
-// y[j, n) <- y - a x + b z in packets of type P from j while a whole one fits; returns the
-// first element left. The same operations per element as kernels::sub_add_scaled.
+// y[j, n) <- y - a x + b z in whole packets of P from j; returns the first element left.
 template <class P, class T>
 inline std::int64_t sub_add_packets(T* y, T a, const T* x, T b, const T* z, std::int64_t j,
                                     std::int64_t n) {
@@ -54,9 +42,8 @@ inline std::int64_t sub_add_packets(T* y, T a, const T* x, T b, const T* z, std:
 
 }  // namespace detail
 
-// y <- y - a x + b z over n elements: packets, then half and quarter packets, so that a
-// head's short rows (Table III: dh = 12, shorter than a packet of 16 floats) run in registers
-// rather than one element at a time.
+// y <- y - a x + b z over n elements: packets, then half and quarter packets, so that a head's
+// short rows (Table III: dh = 12) run in registers.
 template <class T>
 inline void sub_add_scaled_short(T* y, T a, const T* x, T b, const T* z, std::int64_t n) {
   std::int64_t j = packet_cascade<T>(0, [&]<class X>(std::int64_t at) {
@@ -71,9 +58,8 @@ inline void sub_add_scaled_short(T* y, T a, const T* x, T b, const T* z, std::in
 
 namespace cosda::ops {
 
-// a_i = q_i K_i for every head i: q is 1 x d, K is d x n (a token per column), a is h x n;
-// q_i is q[i dh, (i+1) dh) and K_i rows [i dh, (i+1) dh) of K (head i's gemm_nn, 1 x dh by
-// dh x n).  mul h*n*dh, add h*n*(dh-1).
+// a_i = q_i K_i for every head i: q 1 x d, K d x n (a token per column), a h x n; q_i =
+// q[i dh, (i+1) dh), K_i = rows [i dh, (i+1) dh) of K.  mul h*n*dh, add h*n*(dh-1).
 template <class E>
 void heads_gemm_nn(MatCRef<S<E>> q, MatCRef<S<E>> k, MatRef<S<E>> a) {
   const std::int64_t h = a.rows(), n = a.cols(), dh = q.cols() / h;
@@ -97,9 +83,8 @@ void heads_gemm_nn(MatCRef<S<E>> q, MatCRef<S<E>> k, MatRef<S<E>> a) {
   }
 }
 
-// a_i = exp(q_i K_i - c) and sums_i = a_i 1^T for every head i (c: the shift, when on): the
-// scores of all heads, heads_gemm_nn, exp_inplace and row_sums in one op, each block of
-// scores exponentiated in registers while the next rows of K stream in. sums has h elements.
+// a_i = exp(q_i K_i - c) and sums_i = a_i 1^T (h sums) for every head i (c when shifted):
+// heads_gemm_nn, exp_inplace and row_sums in one op, exponentiated while K streams in.
 // mul h*n*dh, add h*n*(dh-1) + h*(n-1) (+ h*n shifted), exp h*n.
 template <class E>
 void heads_exp_scores(MatCRef<S<E>> q, MatCRef<S<E>> k, MatRef<S<E>> a, S<E>* sums,
@@ -135,9 +120,8 @@ void heads_exp_scores(MatCRef<S<E>> q, MatCRef<S<E>> k, MatRef<S<E>> a, S<E>* su
   }
 }
 
-// out_i = a_i V_i^T for every head i: a is h x n, V is d x n (a token per column), out is
-// 1 x d; out[r] = a_{r / dh} . V[r, :] (head i's gemm_nt, 1 x n by (dh x n)^T).
-// mul d*n, add d*(n-1).
+// out_i = a_i V_i^T for every head i: a h x n, V d x n (a token per column), out 1 x d,
+// out[r] = a_{r / dh} . V[r, :].  mul d*n, add d*(n-1).
 template <class E>
 void heads_gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> v, MatRef<S<E>> out) {
   const std::int64_t h = a.rows(), n = a.cols(), d = out.cols(), dh = d / h;
@@ -164,10 +148,9 @@ void heads_gemm_nt(MatCRef<S<E>> a, MatCRef<S<E>> v, MatRef<S<E>> out) {
   }
 }
 
-// y_i = A_i X_i for the heads i in [first, first + count), x and y stored landmark-major
-// (h m x n, row l h + i: head i's row l), a h m x m (head i's A_i at rows [i m, (i+1) m)):
-// ny_fix's B_phi Gamma_phi^+ with the tokens along rows (Gamma_i^+ transposed in a). Per head,
-// gemm_nn of A_i by X_i.  mul count*m*m*n, add count*m*(m-1)*n.
+// y_i = A_i X_i for heads [first, first + count), x and y landmark-major (h m x n, row l h + i:
+// head i's row l), a h m x m (A_i at rows [i m, (i+1) m)): ny_fix's B_phi Gamma_phi^+ with the
+// tokens along rows.  mul count*m*m*n, add count*m*(m-1)*n.
 template <class E>
 void heads_gemm_lm(MatCRef<S<E>> a, MatCRef<S<E>> x, MatRef<S<E>> y, std::int64_t first,
                    std::int64_t count) {
@@ -200,10 +183,9 @@ void heads_gemm_lm(MatCRef<S<E>> a, MatCRef<S<E>> x, MatRef<S<E>> y, std::int64_
   }
 }
 
-// slide_sums (ops/retro.hpp) for every head i: the rows [i r, (i+1) r) of sums and y are
-// head i's r rows (y: h r x dv), with its weights at [i r, (i+1) r) of a_old and a_new (h r
-// elements each), against its slices of the values v_old, v_new (width h dv). Counts h
-// slide_sums of r rows: mul 2*h*r*dv, add 2*h*r*dv + 2*h*r.
+// slide_sums (ops/retro.hpp) for every head i: rows [i r, (i+1) r) of sums, y (h r x dv), a_old
+// and a_new are head i's, against its slices of v_old and v_new (width h dv).
+// mul 2*h*r*dv, add 2*h*r*dv + 2*h*r.
 template <class E>
 void heads_slide_sums(std::int64_t h, const S<E>* a_old, const S<E>* a_new, const S<E>* v_old,
                       const S<E>* v_new, S<E>* sums, MatRef<S<E>> y) {
@@ -227,13 +209,10 @@ void heads_slide_sums(std::int64_t h, const S<E>* a_old, const S<E>* a_new, cons
   }
 }
 
-// retro_update_cols (ops/retro.hpp) for every head i over the n - 1 columns of [0, n) other
-// than j, on a state stored a token per column: xt (d x c) and yt (h dv x c) hold head i's rows
-// at [i dh, (i+1) dh) and [i dv, (i+1) dv), as do the columns k_old, k_new (d x 1) and v_old,
-// v_new (h dv x 1); row i of e_old, e_new and sums (h x c each) is head i's. Every head's
-// exponentials and axpys run on its columns in registers, in whole packets: c >=
-// kernels::padded_cols(n), and columns j and n to c - 1 are read, never written. Counts h
-// retro_update_cols of the two runs beside j: retro_counts(h (n-1), dh, dv).
+// retro_update_cols (ops/retro.hpp) for every head i over the columns [0, n) other than j: xt
+// (d x c), yt (h dv x c) and the columns k_old, k_new, v_old, v_new hold head i's rows at
+// [i dh, (i+1) dh) or [i dv, (i+1) dv); row i of e_old, e_new, sums (h x c) is head i's. c >=
+// padded_cols(n); columns j and n to c - 1 are read, never written.  retro_counts(h (n-1), dh, dv).
 template <class E>
 void heads_retro_update_cols(std::int64_t n, std::int64_t j, MatCRef<S<E>> xt, MatCRef<S<E>> k_old,
                              MatCRef<S<E>> k_new, MatCRef<S<E>> v_old, MatCRef<S<E>> v_new,
@@ -277,13 +256,10 @@ void heads_retro_update_cols(std::int64_t n, std::int64_t j, MatCRef<S<E>> xt, M
   }
 }
 
-// scale_rows_into with src transposed (ops/rows.hpp) for every head i, the tokens of a ring
-// put in window order: src is d x c (a token per column, head i's features at rows
-// [i dh, (i+1) dh)), s is h x c (head i's scales in row i) and dst r x d with r <= c; ring
-// slot t lands on row (t - oldest) mod r, dst(row, i dh + l) = s(i, t) src(i dh + l, t).
-// Columns r to c - 1 of src and s are padding, read and never used: c >= padded_cols(r)
-// lets every token be read in whole packets. Per head, scale_rows_into of the ring's two runs.
-// mul r*d.
+// scale_rows_into with src transposed (ops/rows.hpp) for every head i, ring tokens put in window
+// order: src d x c (a token per column), s h x c, dst r x d; slot t lands on row (t - oldest) mod
+// r, dst(row, i dh + l) = s(i, t) src(i dh + l, t). c >= padded_cols(r) for whole packets; columns
+// r to c - 1 are padding, never used.  mul r*d.
 template <class E>
 void heads_scale_rows_into(MatCRef<S<E>> src, MatCRef<S<E>> s, std::int64_t oldest,
                            MatRef<S<E>> dst) {
@@ -313,8 +289,7 @@ void heads_scale_rows_into(MatCRef<S<E>> src, MatCRef<S<E>> s, std::int64_t olde
 }
 
 namespace detail {
-// x <- exp(x), uncounted: one packet loop over all elements when the rows are contiguous
-// (h rows of m = 4 features are each shorter than a packet of float).
+// x <- exp(x), uncounted: one packet loop if rows are contiguous (h rows of m = 4 are short).
 template <class T>
 void exp_all(MatRef<T> x) {
   if (x.outerStride() == x.cols()) {
@@ -326,10 +301,8 @@ void exp_all(MatRef<T> x) {
 }
 }  // namespace detail
 
-// u_i <- exp(u_i - (k_i . k_i) a [- c]) for every head i (c: the shift, when on), u h x m and
-// k 1 x d: the random-feature keys' exponentials after the products u_i = W_i k_i
-// (random_features.hpp, FeatureMap::key; a = 1 / (2 sqrt(dh))). Head i's dot, product (and
-// plus) of its offset, then exp_inplace shifted by it.
+// u_i <- exp(u_i - (k_i . k_i) a [- c]) for every head i, u h x m, k 1 x d: the random-feature
+// keys' exponentials after u_i = W_i k_i (FeatureMap::key, a = 1 / (2 sqrt(dh))).
 // mul h*(dh+1), add h*(dh-1) + h*m (+ h shifted), exp h*m.
 template <class E>
 void heads_key_exp(MatCRef<S<E>> k, S<E> a, const Shift<S<E>>& shift, MatRef<S<E>> u) {
@@ -358,8 +331,7 @@ void heads_key_exp(MatCRef<S<E>> k, S<E> a, const Shift<S<E>>& shift, MatRef<S<E
 }
 
 // u_i <- exp(u_i - max u_i) for every head i, u h x m: the random-feature queries' stabiliser
-// after the products u_i = W_i q_i (random_features.hpp, FeatureMap::query). Head i's
-// max_value, then exp_inplace shifted by it.  add h*m, exp h*m, other h*(m-1).
+// after u_i = W_i q_i (FeatureMap::query).  add h*m, exp h*m, other h*(m-1).
 template <class E>
 void heads_max_exp(MatRef<S<E>> u) {
   const std::int64_t h = u.rows(), m = u.cols();

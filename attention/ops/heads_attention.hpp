@@ -1,11 +1,6 @@
-// The seam's op of att's batched heads (attention/variants/att.hpp): every head's softmax
-// attention over a window held in head panels (heads_panels_enter: a packet of heads side by side,
-// a token's features of them contiguous), a block of queries at a time, so that every product,
-// exponential and sum runs a packet of heads wide where one head's would run dh = 12 wide (Table
-// III), and a head's n x n scores are never stored whole: a block's rows of them wait in a scratch
-// (kAttQueries x n packets) between the score, exponential and output passes. And co_si's and
-// co_re's (attention/variants/co_si.hpp, co_re.hpp) for short heads: one query over the
-// same panels in one pass over the keys (heads_panels_single, heads_panels_row).
+// att's batched heads (variants/att.hpp): every head's softmax attention over head panels (a packet
+// of heads side by side), a block of queries at a time, a packet of heads wide; a block's scores
+// wait in a kAttQueries x n scratch. And co_si's and co_re's one-query ops over the same panels.
 #pragma once
 
 #include <Eigen/Core>
@@ -21,8 +16,6 @@
 #include "attention/ops/core.hpp"
 #include "attention/ops/elementwise.hpp"
 
-// Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
-// vector attributes are not part of the argument, which does not matter for them.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 
@@ -40,8 +33,7 @@ constexpr std::int64_t attention_lanes() {
       typename Eigen::internal::packet_traits<S<E>>::type>::size;
 }
 
-// f.template operator()<X>(i) for blocks of heads from i, X a packet of them: whole packets of
-// T, then half and quarter packets, then one head at a time (X = T).
+// f.template operator()<X>(i) per block of heads from i: packets, half and quarter packets, X = T.
 template <class T, class F>
 [[gnu::always_inline]] inline void for_head_packets(std::int64_t h, F f) {
   std::int64_t i = kernels::packet_cascade<T>(0, [&]<class X>(std::int64_t at) {
@@ -52,8 +44,7 @@ template <class T, class F>
   for (; i < h; ++i) f.template operator()<T>(i);
 }
 
-// Keeps a loaded packet in a register: GCC would otherwise fold its load into each of the
-// multiply-adds that use it, one load per use (docs/performance.md).
+// Keeps a loaded packet in a register: GCC would otherwise reload it for each multiply-add.
 template <class X>
 EIGEN_ALWAYS_INLINE void in_register([[maybe_unused]] X& x) {
 #if defined(__x86_64__)
@@ -71,10 +62,8 @@ EIGEN_ALWAYS_INLINE X exp_heads(const X& x) {
     return kernels::pexp(x);
 }
 
-// s[u][j0 + t] = the scaled query u's row qs[u] times key j0 + t, first to last over the dh
-// features, for a tile of NQ queries by NK keys held in registers; each packet X holds a block
-// of heads. Out of line, so that the tile's accumulators get a function's registers to
-// themselves.
+// s[u][j0 + t] = scaled query qs[u] . key j0 + t, first to last over dh, for an NQ x NK register
+// tile, each packet X a block of heads. Out of line: the tile gets a function's registers.
 template <int NQ, int NK, class X, class T>
 [[gnu::noinline]] void score_tile(const T* qs, const T* kj, std::int64_t dh, std::int64_t stride,
                                   T* s, std::int64_t n) {
@@ -139,11 +128,9 @@ template <int NQ, int NC, class X, class T>
 
 }  // namespace detail
 
-// Token x of h heads of dh features (heads order: head i's at [i dh, (i+1) dh)) into slot t of
-// a ring of n tokens in head panels: the heads in blocks of a packet (then half, quarter and
-// single heads, for_head_packets), the block of heads [i, i + B) a panel of n dh packets at
-// n dh i, element (t, c) of head i + b at n dh i + (t dh + c) B + b. A token's features of
-// a block are contiguous, and a feature's heads one packet. No arithmetic.
+// Token x of h heads of dh features (head i's at [i dh, (i+1) dh)) into slot t of a ring of n in
+// head panels: heads in blocks of B (for_head_packets), block [i, i + B) a panel of n dh packets
+// at n dh i, element (t, c) of head i + b at n dh i + (t dh + c) B + b. No arithmetic.
 template <class E>
 void heads_panels_enter(std::int64_t h, std::int64_t dh, std::int64_t n, const S<E>* x, S<E>* ring,
                         std::int64_t t) {
@@ -161,8 +148,7 @@ void heads_panels_enter(std::int64_t h, std::int64_t dh, std::int64_t n, const S
   });
 }
 
-// Token x of h heads of dh features into slot t of ring (h dh x n): in head panels
-// (heads_panels_enter) where panels, otherwise a token per column (copy_to_column).
+// Token x into slot t of ring (h dh x n): heads_panels_enter if panels, else copy_to_column.
 template <class E>
 void heads_ring_enter(bool panels, std::int64_t h, std::int64_t dh, const S<E>* x,
                       MatRef<S<E>> ring, std::int64_t t) {
@@ -172,8 +158,7 @@ void heads_ring_enter(bool panels, std::int64_t h, std::int64_t dh, const S<E>* 
     copy_to_column<E>(x, ring, t);
 }
 
-// Slot t of a ring of n tokens in head panels (heads_panels_enter) back into token x of h heads
-// of dh features, heads order. No arithmetic.
+// The inverse of heads_panels_enter: slot t of the ring back into token x. No arithmetic.
 template <class E>
 void heads_panels_leave(std::int64_t h, std::int64_t dh, std::int64_t n, const S<E>* ring,
                         std::int64_t t, S<E>* x) {
@@ -199,9 +184,8 @@ constexpr std::int64_t heads_attention_scratch(std::int64_t n, std::int64_t dh) 
 
 namespace detail {
 
-// NQ query rows from r of heads [i, i + B) (X: a packet of B heads) into dst, the op below on
-// one block: scaled queries, scores, exponentials and sums, outputs, each a pass over the
-// block's rows in work.
+// NQ query rows from r of heads [i, i + B) into dst: scaled queries, scores, exponentials and
+// sums, outputs, each a pass over the block's rows in work.
 template <int NQ, class X, class T>
 void attention_block(std::int64_t n, std::int64_t dh, std::int64_t i, const T* q, const T* k,
                      const T* v, T s, std::int64_t oldest, std::int64_t r, MatRef<T> dst, T* work) {
@@ -235,8 +219,7 @@ void attention_block(std::int64_t n, std::int64_t dh, std::int64_t i, const T* q
     }
     pstoreu(inv + u * B, pdiv(pset1<X>(T(1)), sum));
   }
-  // (A V) scaled by the reciprocals (gemm_nn, scale_rows), tiles of NQ queries by
-  // kAttFeatures features
+  // (A V) scaled by the reciprocals (gemm_nn, scale_rows), NQ x kAttFeatures tiles
   std::int64_t c = 0;
   for (; c + kAttFeatures <= dh; c += kAttFeatures)
     output_tile<NQ, kAttFeatures, X>(e, n, v + c * B, stride, inv, ob + c * B, dh);
@@ -252,14 +235,11 @@ void attention_block(std::int64_t n, std::int64_t dh, std::int64_t i, const T* q
 
 }  // namespace detail
 
-// Rows [first, first + rows) of every head's D^-1 exp(s Q_i K_i^T) V_i (CoTrans Eq. 1) into the
-// same rows of dst (n x h dh, head i's columns [i dh, (i+1) dh)). q, k and v are rings of n
-// tokens of dh features in head panels (heads_panels_enter), the queries in window order (row
-// r: ring slot (oldest + r) % n; keys and values in ring order, which the softmax does not see).
-// Per head and row what att's step does (scale_into, gemm_nt, exp_row_sums, gemm_nn,
-// reciprocals, scale_rows), each sum first to last. work: heads_attention_scratch elements.
-// mul h rows (2 dh + 2 n dh), add h rows (n (dh-1) + (n-1) + dh (n-1)), div h rows,
-// exp h rows n.
+// Rows [first, first + rows) of every head's D^-1 exp(s Q_i K_i^T) V_i (CoTrans Eq. 1) into dst
+// (n x h dh). q, k, v: head-panel rings, queries in window order (row r: slot (oldest + r) % n).
+// Per head and row as att's step (scale_into, gemm_nt, exp_row_sums, gemm_nn, reciprocals,
+// scale_rows), sums first to last. work: heads_attention_scratch.  mul h rows (2 dh + 2 n dh),
+// add h rows (n (dh-1) + (n-1) + dh (n-1)), div h rows, exp h rows n.
 template <class E>
 void heads_panels_attention(std::int64_t n, std::int64_t dh, std::int64_t h, const S<E>* q,
                             const S<E>* k, const S<E>* v, S<E> s, std::int64_t oldest,
@@ -295,8 +275,7 @@ inline constexpr std::int64_t kSingleQueryMaxWidth = 16;
 
 namespace detail {
 
-// e[t] = exp(qs k_t^T - c) (c when shifted) for NG keys from kj, a packet of heads each: the
-// sums over the DH features first to last.
+// e[t] = exp(qs k_t^T - c) (c when shifted) for NG keys from kj, sums over DH first to last.
 template <int NG, int DH, class X, class T>
 EIGEN_ALWAYS_INLINE void single_scores(const T* qs, const T* kj, bool shifted, const X& pc,
                                        X (&e)[NG]) {
@@ -311,11 +290,9 @@ EIGEN_ALWAYS_INLINE void single_scores(const T* qs, const T* kj, bool shifted, c
   for (int t = 0; t < NG; ++t) e[t] = exp_heads(shifted ? psub(e[t], pc) : e[t]);
 }
 
-// o = D^-1 a V of one scaled query qs over the n keys k and values v of a block of heads in head
-// panels (X: a packet of them), DH features a head, the DH outputs in registers: in one pass over
-// the keys, G at a time, their scores, exponentials, sum and their terms of a V, so that the
-// exponentials overlap the stream of K and V. Key 0 starts the sum and the outputs. Not
-// Normalize: a V into o and the sum after it (o + DH B), as co_re's newest row keeps them.
+// o = D^-1 a V of one scaled query over n keys and values of a block of heads in panels, the DH
+// outputs in registers, in one pass over the keys, G at a time, so exponentials overlap the loads.
+// Not Normalize: a V into o and the sum after it (o + DH B), as co_re's newest row keeps them.
 template <int DH, bool Normalize, class X, class T>
 [[gnu::noinline]] void single_query_block(std::int64_t n, const T* qs, const T* k, const T* v,
                                           bool shifted, T c, T* o) {
@@ -366,9 +343,8 @@ constexpr std::int64_t heads_single_scratch(std::int64_t dh) {
 
 namespace detail {
 
-// The two ops below, every block of heads in one pass over its panels: the block's query as a
-// feature's heads a packet, scaled by s where Normalize (scale_into), single_query_block, the
-// outputs (and sums, not Normalize) back to the heads' columns.
+// The two ops below, a block of heads per pass: the query transposed to packets, scaled by s if
+// Normalize (scale_into), single_query_block, the outputs (and sums) back to the heads' columns.
 template <bool Normalize, class E>
 void single_query_heads(std::int64_t n, std::int64_t dh, std::int64_t h, const S<E>* q,
                         const S<E>* k, const S<E>* v, S<E> s, const Shift<S<E>>& shift, S<E>* dst,
@@ -401,13 +377,10 @@ void single_query_heads(std::int64_t n, std::int64_t dh, std::int64_t h, const S
 
 }  // namespace detail
 
-// Every head's D^-1 exp(s q_i K_i^T) V_i of one query q (CoTrans Eq. 7, per head: co_si's step;
-// head i's features of q at [i dh, (i+1) dh)) over keys and values in head panels
-// (heads_panels_enter, any ring order), into dst (1 x h dh), exp(x - c) where shifted. Per head
-// what co_si's step does (scale_into, exp_scores, weighted_average), sums first to last:
-// att's op on one row. dh at most kSingleQueryMaxWidth. work: heads_single_scratch elements.
-// mul h (2 dh + 2 n dh), add h (n (dh-1) + (n-1) + dh (n-1)) (+ h n shifted), div h,
-// exp h n.
+// Every head's D^-1 exp(s q_i K_i^T) V_i of one query (CoTrans Eq. 7) over head panels (any ring
+// order) into dst (1 x h dh), exp(x - c) where shifted: per head co_si's scale_into, exp_scores,
+// weighted_average, sums first to last. dh <= kSingleQueryMaxWidth; work: heads_single_scratch.
+// mul h (2 dh + 2 n dh), add h (n (dh-1) + (n-1) + dh (n-1)) (+ h n shifted), div h, exp h n.
 template <class E>
 void heads_panels_single(std::int64_t n, std::int64_t dh, std::int64_t h, const S<E>* q,
                          const S<E>* k, const S<E>* v, S<E> s, const Shift<S<E>>& shift,
@@ -424,10 +397,8 @@ void heads_panels_single(std::int64_t n, std::int64_t dh, std::int64_t h, const 
 }
 
 // Every head's a_i = exp(q_i K_i^T) (exp(x - c) where shifted), its sum and a_i V_i for one
-// query q already scaled (CoTrans Eqs. 3 and 5, per head: co_re's newest row, what its
-// heads_exp_scores and heads_gemm_nt compute) over keys and values in head panels, in one pass:
-// a_i V_i into dst (1 x h dh), the sums into sums (h). dh at most kSingleQueryMaxWidth. work:
-// heads_single_scratch elements.
+// pre-scaled query (CoTrans Eqs. 3, 5 per head: co_re's heads_exp_scores, heads_gemm_nt) in one
+// pass: a_i V_i into dst (1 x h dh), the h sums into sums. dh, work: as heads_panels_single.
 // mul h 2 n dh, add h (n (dh-1) + (n-1) + dh (n-1)) (+ h n shifted), exp h n.
 template <class E>
 void heads_panels_row(std::int64_t n, std::int64_t dh, std::int64_t h, const S<E>* q, const S<E>* k,

@@ -1,10 +1,6 @@
-// The seam's ops for ny's per-step landmarks of every head at once
-// (attention/families/nystrom_heads.hpp): the segment means over a ring of tokens by column, and
-// every head's Gamma_phi^+ by the iteration of attention/families/pinv.hpp run on all heads side by
-// side. The m x m matrices of the heads are stored head-minor (ops/heads_minor.hpp): element (a, b)
-// of head i at (a m + b) h + i, so that each step of the iteration is a loop over the heads, h
-// wide, where one head's would be m wide. Each op's count is the sum over heads of the per-head
-// ops' counts it stands for.
+// ny's per-step landmarks of every head at once (families/nystrom_heads.hpp): segment means over
+// a token ring by column, and every head's Gamma_phi^+ by pinv.hpp's iteration on head-minor
+// matrices (ops/heads_minor.hpp). Each op counts as the per-head ops it stands for.
 #pragma once
 
 #include <algorithm>
@@ -16,9 +12,8 @@
 
 namespace cosda::ops {
 
-// ny's segment-means landmarks of every head at once: y[r] = mean of row r of x over columns
-// first, ..., first + count - 1, taken modulo x.cols() (x a ring of tokens by column). As
-// segment_mean (landmarks.hpp) for each head's rows.  add (count-1)*rows, div rows.
+// y[r] = mean of row r of x over columns first, ..., first + count - 1 modulo x.cols() (a token
+// ring by column): segment_mean (landmarks.hpp) per head's rows.  add (count-1)*rows, div rows.
 template <class E>
 void segment_mean_cols(MatCRef<S<E>> x, std::int64_t first, std::int64_t count, S<E>* y) {
   const std::int64_t n = x.cols(), rows = x.rows(), start = (first % n + n) % n;
@@ -37,10 +32,8 @@ void segment_mean_cols(MatCRef<S<E>> x, std::int64_t first, std::int64_t count, 
   divide<E>(y, rows, S<E>(static_cast<double>(count)));
 }
 
-// Every head's landmark kernel before its exponentials, head-minor: y[(a m + b) h + i] =
-// x_i(a) . z_i(b), where row a of x (m x h dh) holds every head's landmark a (head i's
-// features at [i dh, (i+1) dh)). As gemm_nt of each head's m x dh blocks.
-// mul h m m dh, add h m m (dh-1).
+// Every head's landmark kernel before exp, head-minor: y[(a m + b) h + i] = x_i(a) . z_i(b), row
+// a of x (m x h dh) every head's landmark a; gemm_nt per head.  mul h m m dh, add h m m (dh-1).
 template <class E>
 void heads_minor_gram(MatCRef<S<E>> x, MatCRef<S<E>> z, std::int64_t h, S<E>* y) {
   const std::int64_t m = x.rows(), dh = x.cols() / h;
@@ -59,8 +52,7 @@ void heads_minor_gram(MatCRef<S<E>> x, MatCRef<S<E>> z, std::int64_t h, S<E>* y)
 
 namespace detail {
 
-// One head's row-major m x m in the timed build, as the ops below compute it for blocks of heads
-// (out of line: the loops over heads stay as they were inlined).
+// The ops below for one row-major head in the timed build (out of line: head loops inline as is).
 template <class T>
 [[gnu::noinline]] void one_head_pinv_start(std::int64_t m, const T* x, T* z, T* scale) {
   const Eigen::Map<const Mat<T>> x1(x, m, m);

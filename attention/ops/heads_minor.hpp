@@ -1,10 +1,6 @@
-// The seam's head-minor ops: every head's small matrices side by side, element (a, b) of head
-// i's r x c matrix at (a c + b) h + i, so that each op is a loop over the heads, h wide, where
-// one head's would be c wide (Table III: dh = 12 features, m = 4 landmarks). A token of width
-// d = h w in heads order (head i's features at [i w, (i+1) w)) is, head-minor, a 1 x w matrix
-// of every head; a ring of n such tokens, one per row, an n x w matrix of every head. Used by
-// ny's landmarks (ops/heads_landmarks.hpp) and cony_si_fix's batched heads. Each op's count is
-// the sum over heads of the per-head ops' counts it stands for.
+// Head-minor ops: element (a, b) of head i's r x c matrix at (a c + b) h + i, so each op loops over
+// the h heads rather than c (Table III: dh = 12, m = 4); a heads-order token of width h w is a
+// 1 x w matrix per head. For ny's landmarks and cony_si_fix's batched heads; counted per head.
 #pragma once
 
 #include <Eigen/Core>
@@ -20,9 +16,8 @@ namespace cosda::ops {
 
 namespace detail {
 
-// f(i, Heads<E, w>{}) for blocks of a cache line of heads [i, i + w), then for the heads left
-// one at a time. A block is a fixed-size Eigen array, so its arithmetic runs in whole packets
-// whatever h is; at the scalar level every block is one head.
+// f(i, Heads<E, w>{}) for blocks of a cache line of heads [i, i + w), then single heads. A block is
+// a fixed-size Eigen array, so it runs in whole packets whatever h is; scalar level: one head.
 template <class E, std::int64_t W>
 using Heads = Eigen::Array<S<E>, W, 1>;
 template <class E, class F>
@@ -33,9 +28,8 @@ template <class E, class F>
   for (; i < h; ++i) f(i, Heads<E, 1>{});
 }
 
-// One head in the timed build: a head-minor matrix is then the head's own row-major matrix,
-// and the products and retroactive updates below run the one-head seam's kernels (vectors
-// along the rows) in place of blocks of one head; the same operations.
+// One head in the timed build: its head-minor matrix is its own row-major one, so the ops below
+// run the one-head seam's kernels (vectors along rows) instead; the same operations.
 template <class E>
 constexpr bool one_head(std::int64_t h) {
   return !kScalarLevel<E> && h == 1;
@@ -63,8 +57,7 @@ Eigen::Map<A> at(typename A::Scalar* p) {
 
 }  // namespace detail
 
-// y = x, head-minor, for a token x of width h w in heads order: y[l h + i] = x[i w + l], the
-// transpose of x as h x w. No arithmetic.
+// y = x head-minor for a heads-order token x of width h w: y[l h + i] = x[i w + l]. No arithmetic.
 template <class E>
 void heads_minor_from_heads(std::int64_t h, std::int64_t w, const S<E>* x, S<E>* y) {
   begin_op<E>(), in<E>(x, h * w), out<E>(y, h * w);
@@ -105,9 +98,8 @@ void heads_minor_transpose_to_heads(std::int64_t h, std::int64_t w, const S<E>* 
 
 namespace detail {
 
-// y_i(a, b) = sum over l of x_i(a, l) z_i(l, b), first to last, z_i(l, b) at (l zl + b zb) h +
-// i: four columns of y at a time, four independent chains of multiply-adds where one column's
-// would wait on each other (k = 12 terms of a head's dot product at Table III).
+// y_i(a, b) = sum_l x_i(a, l) z_i(l, b), first to last, z_i(l, b) at (l zl + b zb) h + i: four
+// columns at a time, four independent multiply-add chains (a head's dot product is short, k = 12).
 template <class E>
 void heads_minor_product(std::int64_t r, std::int64_t k, std::int64_t c, std::int64_t h,
                          const S<E>* x, const S<E>* z, std::int64_t zl, std::int64_t zb, S<E>* y) {
@@ -143,8 +135,7 @@ void heads_minor_gemm(std::int64_t r, std::int64_t k, std::int64_t c, std::int64
   detail::heads_minor_product<E>(r, k, c, h, x, z, c, 1, y);
 }
 
-// y_i = x_i z_i^T (r x k by (c x k)^T) for every head: gemm_nt per head.
-// mul h r c k, add h r c (k-1).
+// y_i = x_i z_i^T (r x k by (c x k)^T) per head (gemm_nt).  mul h r c k, add h r c (k-1).
 template <class E>
 void heads_minor_gemm_nt(std::int64_t r, std::int64_t k, std::int64_t c, std::int64_t h,
                          const S<E>* x, const S<E>* z, S<E>* y) {
@@ -241,9 +232,8 @@ void slide_rows(std::int64_t r, std::int64_t dv, std::int64_t h, const S<E>* w_o
 
 }  // namespace detail
 
-// retro_update (ops/retro.hpp) for every head, head-minor: x_i r x dh, the tokens k_old, k_new
-// 1 x dh and v_old, v_new 1 x dv, y_i r x dv, e_old, e_new and sums r x 1. The counts of h
-// retro_updates of r rows: retro_counts(h r, dh, dv).
+// retro_update (ops/retro.hpp) for every head, head-minor: x_i r x dh, k_old, k_new 1 x dh, v_old,
+// v_new 1 x dv, y_i r x dv, e_old, e_new, sums r x 1.  retro_counts(h r, dh, dv).
 template <class E>
 void heads_minor_retro_update(std::int64_t r, std::int64_t dh, std::int64_t dv, std::int64_t h,
                               const S<E>* x, const S<E>* k_old, const S<E>* k_new,
@@ -275,9 +265,8 @@ void heads_minor_retro_update(std::int64_t r, std::int64_t dh, std::int64_t dv, 
   detail::slide_rows<E>(r, dv, h, e_old, e_new, v_old, v_new, y);
 }
 
-// slide_sums (ops/retro.hpp) for every head, head-minor: the token with weights a_old (r x 1)
-// and value v_old (1 x dv) leaves head i's sums (r x 1) and y_i (r x dv), the one with a_new
-// and v_new enters. The counts of h slide_sums: mul 2 h r dv, add 2 h r dv + 2 h r.
+// slide_sums (ops/retro.hpp) for every head, head-minor: the token (a_old r x 1, v_old 1 x dv)
+// leaves sums (r x 1) and y_i (r x dv), (a_new, v_new) enters.  mul 2 h r dv, add 2 h r dv + 2 h r.
 template <class E>
 void heads_minor_slide_sums(std::int64_t r, std::int64_t dv, std::int64_t h, const S<E>* a_old,
                             const S<E>* a_new, const S<E>* v_old, const S<E>* v_new, S<E>* sums,
@@ -294,9 +283,8 @@ void heads_minor_slide_sums(std::int64_t r, std::int64_t dv, std::int64_t h, con
   detail::slide_rows<E>(r, dv, h, a_old, a_new, v_old, v_new, y);
 }
 
-// The token with weights a (r x 1) and value v (1 x dv) enters every head's sums (r x 1) and
-// y_i (r x dv), none leaves: add and r axpys per head (FeatureSums::enter).
-// mul h r dv, add h r + h r dv.
+// The token (a r x 1, v 1 x dv) enters every head's sums (r x 1) and y_i (r x dv), none leaves:
+// FeatureSums::enter per head (add, r axpys).  mul h r dv, add h r + h r dv.
 template <class E>
 void heads_minor_enter(std::int64_t r, std::int64_t dv, std::int64_t h, const S<E>* a,
                        const S<E>* v, S<E>* sums, S<E>* y) {
@@ -323,9 +311,8 @@ void heads_minor_enter(std::int64_t r, std::int64_t dv, std::int64_t h, const S<
   });
 }
 
-// u_i = x_i W^T for every head with one W (c x k, row-major, the same for every head): x_i
-// 1 x k, u_i 1 x c (gemm_nt of the h x k rows by W, as the heads-order kernels run it).
-// mul h c k, add h c (k-1).
+// u_i = x_i W^T for every head with one shared W (c x k, row-major), x_i 1 x k, u_i 1 x c: gemm_nt
+// of the h x k rows by W.  mul h c k, add h c (k-1).
 template <class E>
 void heads_minor_gemm_nt_shared(std::int64_t k, std::int64_t c, std::int64_t h, const S<E>* x,
                                 MatCRef<S<E>> w, S<E>* u) {
@@ -349,9 +336,8 @@ void heads_minor_gemm_nt_shared(std::int64_t k, std::int64_t c, std::int64_t h, 
   });
 }
 
-// u_i <- exp(u_i - (k_i . k_i) a [- c]) for every head, head-minor (u m x 1, k 1 x dh): the
-// random-feature keys' exponentials after u_i = W k_i, as heads_key_exp (ops/heads.hpp).
-// mul h (dh+1), add h (dh-1) + h m (+ h shifted), exp h m.
+// heads_key_exp (ops/heads.hpp) head-minor, u m x 1, k 1 x dh:
+// u_i <- exp(u_i - (k_i . k_i) a [- c]).  mul h (dh+1), add h (dh-1) + h m (+ h shifted), exp h m.
 template <class E>
 void heads_minor_key_exp(std::int64_t m, std::int64_t dh, std::int64_t h, const S<E>* k, S<E> a,
                          const Shift<S<E>>& shift, S<E>* u) {

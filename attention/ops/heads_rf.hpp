@@ -1,9 +1,6 @@
-// The seam's head-batched ops for the random-feature outputs of a whole window
-// (attention/variants/corf_re.hpp, attention/variants/rf.hpp): every head's out_t =
-// phi(q_t) S_i / (phi(q_t) . z_i) for every query of a ring whose features are stored a token per
-// column (head i's m features at rows [i m, (i+1) m)), written n x d in window order, and rf's key
-// and query exponentials over a whole window. Each count is the sum over heads of the per-head ops
-// it stands for (attention/families/random_features.hpp).
+// Head-batched ops for the random-feature outputs of a whole window (corf_re, rf): every head's
+// out_t = phi(q_t) S_i / (phi(q_t) . z_i) for every query of a token-per-column ring, and rf's key
+// and query exponentials over a window. Counts as the per-head ops (families/random_features.hpp).
 #pragma once
 
 #include <Eigen/Core>
@@ -16,16 +13,13 @@
 #include "attention/kernels/packet_transpose.hpp"
 #include "attention/ops/seam.hpp"
 
-// Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
-// vector attributes are not part of the argument, which does not matter for them.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 
 namespace cosda::kernels {
 
-// inv[i ldi + t] = 1 / (sum_l z[(i m + l) ldz] ut[(i m + l) ldu + t]) for the h heads and the c
-// tokens of features stored a token per column, c a whole number of packets: every head's
-// denominators and their reciprocals a packet of tokens at a time.
+// inv[i ldi + t] = 1 / (sum_l z[(i m + l) ldz] ut[(i m + l) ldu + t]) for h heads and c tokens
+// stored by column, c a whole number of packets: a packet of tokens at a time.
 template <class T>
 inline void heads_feature_reciprocals(std::int64_t h, std::int64_t m, std::int64_t c, const T* ut,
                                       std::int64_t ldu, const T* z, std::int64_t ldz, T* inv,
@@ -48,9 +42,8 @@ inline void heads_feature_reciprocals(std::int64_t h, std::int64_t m, std::int64
 
 namespace detail {
 
-// work[c W, (c + 1) W) = scale sum_l s[l lds + c] u[l ldu, l ldu + W) for the C outputs c of
-// one head (s: its first output's column of S, u: its features of W tokens, rows ldu apart):
-// the m packets of features loaded once for C outputs.
+// work[c W, (c + 1) W) = scale sum_l s[l lds + c] u[l ldu, l ldu + W) for one head's C outputs
+// (s: its first output's column of S, u: its features of W tokens): m packets loaded once for C.
 template <class P, int C, class T>
 inline void features_times_sums_block(std::int64_t m, const T* u, std::int64_t ldu, const T* s,
                                       std::int64_t lds, const P& scale, T* work) {
@@ -69,12 +62,9 @@ inline void features_times_sums_block(std::int64_t m, const T* u, std::int64_t l
 }  // namespace detail
 
 // dst(row(t), f) = inv[i ldi + t] sum_l s[(i m + l) lds + f - i dh] ut[(i m + l) ldu + t] for
-// the r tokens t of features stored a token per column and the d outputs f, i = f / dh;
-// row(t) = (t - oldest) mod r, dst rows ldd apart. A run of W tokens at a time: every head's
-// outputs over the run (packets of tokens, each head's features loaded once for four outputs)
-// into a work tile in L1, then tiles of W outputs by W tokens transposed in registers, the run's
-// rows of dst written whole. ut and inv are read in whole packets up to column
-// padded_cols(r) - 1. Outputs beyond the last whole tile one by one.
+// r tokens, d outputs, i = f / dh, row(t) = (t - oldest) mod r. W tokens at a time: every head's
+// outputs into an L1 work tile, then W x W tiles transposed in registers. ut and inv are read in
+// whole packets up to column padded_cols(r) - 1; outputs past the last whole tile one by one.
 template <class T>
 inline void heads_features_times_sums(std::int64_t r, std::int64_t d, std::int64_t dh,
                                       std::int64_t m, const T* ut, std::int64_t ldu, const T* s,
@@ -133,16 +123,10 @@ inline void heads_features_times_sums(std::int64_t r, std::int64_t d, std::int64
 
 namespace cosda::ops {
 
-// FeatureSums::attend (random_features.hpp) for every head i over a ring of r queries whose
-// features are stored a token per column: ut (h m x c) holds head i's m features of ring slot
-// t at rows [i m, (i+1) m) of column t, s (h m x dh) and z (h m x 1) head i's S_i and z_i at
-// rows [i m, (i+1) m); dst (r x d) gets ring slot t on row (t - oldest) mod r, dst(row, i dh +
-// l) = (u S_i)_l / (u . z_i) for u = head i's features of slot t. den (h x c) is scratch: head
-// i's denominators and their reciprocals in row i. Columns r to c - 1 of ut are padding, read
-// and never used: c >= padded_cols(r) lets every token be read in whole packets. Per head,
-// attend over the ring's two runs: gemm_nn of its features with S_i and with z_i, reciprocals
-// and scale_rows. One head may keep its features a token per row instead (by_row: ut is then
-// r x m), the layout whose products the one-head kernels take at depth m.
+// FeatureSums::attend (random_features.hpp) for every head i over a ring of r queries by column:
+// ut (h m x c) has head i's features at rows [i m, (i+1) m), s (h m x dh) and z (h m x 1) its S_i,
+// z_i; dst(row, i dh + l) = (u S_i)_l / (u . z_i), row = (t - oldest) mod r; den (h x c) scratch;
+// c >= padded_cols(r). One head may keep features by row (by_row: ut r x m) for one-head kernels.
 // mul h*r*(dh*m + m + dh), add h*r*(dh+1)*(m-1), div h*r.
 template <class E>
 void heads_attend_cols(MatCRef<S<E>> ut, MatCRef<S<E>> s, MatCRef<S<E>> z, std::int64_t oldest,
@@ -213,12 +197,9 @@ void heads_attend_cols(MatCRef<S<E>> ut, MatCRef<S<E>> s, MatCRef<S<E>> z, std::
   }
 }
 
-// u(l h + i, t) <- exp(u(l h + i, t) - (k_i(t) . k_i(t)) a) for the heads i in
-// [first, first + count), their m features l and the r tokens t of a d x c key ring (a token per
-// column, head i's features at rows [i dh, (i+1) dh)), u m h x c landmark-major (rf's key
-// features of a whole window after the products W k_i(t)); off (1 x c) is scratch. Per head
-// and token, FeatureMap's key offset (dot and product), then exp_inplace shifted by it:
-// heads_key_exp over the ring's tokens.
+// u(l h + i, t) <- exp(u(l h + i, t) - (k_i(t) . k_i(t)) a) for heads [first, first + count), r
+// tokens of a d x c key ring by column, u (m h x c) landmark-major: rf's window key features after
+// W k_i(t), as heads_key_exp; off (1 x c) scratch.
 // mul count*r*(dh+1), add count*r*(dh-1) + count*r*m, exp count*r*m.
 template <class E>
 void heads_key_exp_cols(MatCRef<S<E>> k, S<E> a, std::int64_t h, std::int64_t first,
@@ -255,11 +236,9 @@ void heads_key_exp_cols(MatCRef<S<E>> k, S<E> a, std::int64_t h, std::int64_t fi
   }
 }
 
-// u(i m + l, t) <- exp(u(i m + l, t) - max_l u(i m + l, t)) for the h heads i, their m
-// features l and the r tokens t of u (h m x c, a token per column: rf's query features of a
-// whole window after the products W q_i(t)); top (1 x c) is scratch. Per head and token,
-// max_value, then exp_inplace shifted by it: heads_max_exp over the ring's tokens.
-// add h*r*m, exp h*r*m, other h*r*(m-1).
+// u(i m + l, t) <- exp(u(i m + l, t) - max_l u(i m + l, t)) for h heads, m features, r tokens of
+// u (h m x c by column: rf's query features after W q_i(t)); top (1 x c): scratch. heads_max_exp
+// over the ring.  add h*r*m, exp h*r*m, other h*r*(m-1).
 template <class E>
 void heads_max_exp_cols(std::int64_t h, std::int64_t r, MatRef<S<E>> u, MatRef<S<E>> top) {
   const std::int64_t m = u.rows() / h;

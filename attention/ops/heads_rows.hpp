@@ -1,8 +1,6 @@
-// The seam's head-batched ops on states stored a token per row (attention/ops/heads.hpp
-// includes this part): every head's small product with its own block, for every row of a
-// ring, in window order (attention/variants/cony_re_fix.hpp;
-// attention/families/nystrom_heads.hpp with its weights stored landmark-major). Each op's count is
-// the sum over heads of the per-head ops' counts it stands for, with the same textbook order.
+// Head-batched ops on states stored a token per row (part of ops/heads.hpp): every head's small
+// product with its own block for every row of a ring, in window order (cony_re_fix; nystrom_heads
+// with landmark-major weights). Counts as the per-head ops, in textbook order.
 #pragma once
 
 #include <Eigen/Core>
@@ -15,8 +13,6 @@
 #include "attention/ops/core.hpp"
 #include "attention/ops/product.hpp"
 
-// Packet types are template arguments here, as in vector_matrix.hpp: GCC warns that their
-// vector attributes are not part of the argument, which does not matter for them.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 
@@ -25,9 +21,8 @@ namespace cosda::kernels {
 // The stride between a weight and the next of the same row, when it is 1 at compile time.
 using UnitStride = std::integral_constant<std::int64_t, 1>;
 
-// Where ring_heads_gemm finds head i's operands: weight l of ring slot t at
-// w[t ldw + i wi + l wl], row l of head i's block at b[i hb + l ldb]. Rows of weights
-// (wl = 1: cony_re_fix) or columns of them (wl = h ldw': ny_fix's landmark-major rows).
+// Head i's operands for ring_heads_gemm: weight l of slot t at w[t ldw + i wi + l wl], row l of
+// its block at b[i hb + l ldb]. Rows of weights (wl = 1: cony_re_fix) or columns (ny_fix).
 template <class T, class L>
 struct HeadsOperands {
   const T* w;
@@ -39,9 +34,8 @@ struct HeadsOperands {
 
 namespace detail {
 
-// y[j, n) = x B[:, j, n) (x: 1 x k, k >= 1; B rows ldb apart) in packets of type P from j
-// while a whole one fits, the k terms of each sum first to last; returns the first column
-// left.
+// y[j, n) = x B[:, j, n) (x 1 x k, k >= 1, B rows ldb apart) in whole packets of P from j, sums
+// first to last; returns the first column left.
 template <class P, class T>
 inline std::int64_t weighted_packets(std::int64_t k, const T* x, const T* b, std::int64_t ldb, T* y,
                                      std::int64_t j, std::int64_t n) {
@@ -56,10 +50,8 @@ inline std::int64_t weighted_packets(std::int64_t k, const T* x, const T* b, std
   return j;
 }
 
-// y[0, n) = x B for a row x (1 x k) and a row-major B (k x n, rows ldb apart), the k terms of
-// each sum first to last: packets, then half and quarter packets, so that a head's short rows
-// (Table III: n = dh = 12, shorter than a packet of 16 floats) run in registers, the last
-// columns one by one.
+// y[0, n) = x B (x 1 x k, B k x n row-major), sums first to last: packets, then half and quarter
+// packets so that short head rows (Table III: dh = 12) run in registers, then single columns.
 template <class T>
 inline void vector_matrix_short(std::int64_t k, const T* x, const T* b, std::int64_t ldb,
                                 std::int64_t n, T* y) {
@@ -72,10 +64,8 @@ inline void vector_matrix_short(std::int64_t k, const T* x, const T* b, std::int
   }
 }
 
-// Rows [0, rows) of y = x B for one head, rows of x ldx and of y ldy apart and a row's K
-// entries lx apart (x: rows x K, B: K x n, rows ldb apart), columns [j, n) in packets of type P
-// while a whole one fits: each packet's K rows of B held in registers over all the rows, the K
-// terms of each sum first to last. Returns the first column left.
+// Rows [0, rows) of y = x B for one head (x rows x K, entries lx apart), columns from j in whole
+// packets of P, each one's K rows of B in registers over all rows, sums first to last; returns j.
 template <int K, class P, class T, class L>
 inline std::int64_t head_rows_packets(std::int64_t rows, const T* x, std::int64_t ldx, L lx,
                                       const T* b, std::int64_t ldb, T* y, std::int64_t ldy,
@@ -115,10 +105,9 @@ inline void head_rows(std::int64_t rows, const T* x, std::int64_t ldx, L lx, con
     }
 }
 
-// Rows [first, first + rows) of the ring (HeadsOperands) into rows [0, rows) of dst with
-// m = K, in blocks of kBlockRows rows, each block a head at a time: the block's rows of dst
-// and of the weights stay in L1 while every head passes over them (whole passes over rows 768
-// or 1536 bytes apart fall in a few cache sets).
+// Ring rows [first, first + rows) into dst rows [0, rows), m = K, in blocks of kBlockRows rows a
+// head at a time: a block's rows of dst and weights stay in L1 while every head passes (whole
+// passes over rows 768 or 1536 bytes apart fall in a few cache sets).
 template <int K, class T, class L>
 inline void heads_rows_fixed(std::int64_t first, std::int64_t rows, std::int64_t h, std::int64_t dh,
                              HeadsOperands<T, L> o, T* dst, std::int64_t ldd) {
@@ -166,10 +155,9 @@ inline void ring_heads_any(std::int64_t r, std::int64_t h, std::int64_t m, std::
 
 }  // namespace detail
 
-// dst(row(t), [i dh, (i+1) dh)) = (head i's m weights of ring slot t) B_i for the r ring
-// slots t and the h heads i (HeadsOperands), row(t) = (t - oldest) mod r. For m of 2, 4, 8
-// and 16 (the timed shapes) a head at a time, each packet of its block held in registers over
-// the ring's rows, the loop over m unrolled; other m a row at a time.
+// dst(row(t), [i dh, (i+1) dh)) = (head i's m weights of slot t) B_i for r slots and h heads,
+// row(t) = (t - oldest) mod r. m of 2, 4, 8, 16 (the timed shapes): a head at a time, each packet
+// of its block in registers over the rows, loop over m unrolled; other m a row at a time.
 template <class T, class L>
 inline void ring_heads_gemm(std::int64_t r, std::int64_t h, std::int64_t m, std::int64_t dh,
                             HeadsOperands<T, L> o, std::int64_t oldest, T* dst, std::int64_t ldd) {
@@ -194,11 +182,9 @@ inline void ring_heads_gemm(std::int64_t r, std::int64_t h, std::int64_t m, std:
 
 namespace cosda::ops {
 
-// out_i = W_i B_i for every head i over the rows of a ring, put in window order (cony_re_fix's
-// Eq. 23): w is r x h m (ring slot t's weights, head i's m at columns [i m, (i+1) m)), b is
-// h m x dh (head i's m x dh block at rows [i m, (i+1) m)) and out r x h dh; ring slot t lands
-// on row (t - oldest) mod r, head i's features at columns [i dh, (i+1) dh). Per head, gemm_nn
-// of the ring's two runs.  mul r*d*m, add r*d*(m-1) (d = h dh).
+// out_i = W_i B_i for every head over a ring's rows in window order (cony_re_fix's Eq. 23): w is
+// r x h m, b h m x dh, out r x h dh, head i's at columns [i m, (i+1) m), rows [i m, (i+1) m) and
+// columns [i dh, (i+1) dh); slot t lands on row (t - oldest) mod r.  mul r*d*m, add r*d*(m-1).
 template <class E>
 void heads_ring_gemm_nn(MatCRef<S<E>> w, MatCRef<S<E>> b, std::int64_t oldest, MatRef<S<E>> out) {
   const std::int64_t r = out.rows(), d = out.cols(), dh = b.cols(), h = d / dh, m = b.rows() / h;
@@ -230,11 +216,9 @@ void heads_ring_gemm_nn(MatCRef<S<E>> w, MatCRef<S<E>> b, std::int64_t oldest, M
   }
 }
 
-// heads_ring_gemm_nn with the weights and blocks stored landmark-major (ny_fix), for the heads
-// i in [first, first + count): wt is h m x c with c >= r (row l h + i: head i's weight l for
-// every ring slot), b is m x d (row l: every head's row l, head i's at columns
-// [i dh, (i+1) dh)); the heads' columns of out are written. Per head, gemm_tn of its m rows of
-// wt over the ring's two runs by its m x dh block.  mul r*count*dh*m, add r*count*dh*(m-1).
+// heads_ring_gemm_nn landmark-major (ny_fix) for heads [first, first + count): wt h m x c, c >= r
+// (row l h + i: head i's weight l per slot), b m x d (row l: every head's row l); writes those
+// heads' columns of out. Per head, gemm_tn.  mul r*count*dh*m, add r*count*dh*(m-1).
 template <class E>
 void heads_ring_gemm_lm(MatCRef<S<E>> wt, MatCRef<S<E>> b, std::int64_t oldest, MatRef<S<E>> out,
                         std::int64_t first, std::int64_t count) {

@@ -13,9 +13,8 @@
 
 namespace cosda::ops {
 
-// Whether the timed build may split a large product among threads: off unless the caller
-// turns it on for a step (MultiHead does, for one head on several threads; the product's size
-// then decides, product_threads).
+// Whether the timed build may split a large product among threads: off unless a step turns it on
+// (MultiHead, for one head on several threads); the size then decides (product_threads).
 inline bool& split_products() {
   thread_local bool on = false;
   return on;
@@ -33,15 +32,12 @@ inline std::int64_t& split_count() {
   return count;
 }
 
-// Threads for one product of r rows (or columns) and work multiply-adds: when splits are on,
-// all the threads OpenMP allows outside a parallel region, each with at least kParallelWork
-// multiply-adds and kSplitRowAlign rows.
+// Threads for a product of r rows (or columns) and work multiply-adds when splits are on: as many
+// as OpenMP allows outside a parallel region, each with kParallelWork and kSplitRowAlign rows.
 inline constexpr std::int64_t kParallelWork = std::int64_t(1) << 20;
-// The parts of a split product start at multiples of kSplitRowAlign rows (or columns). Kernels
-// compute C in blocks of rows (OpenBLAS: of columns of C^T) and the last, partial block by
-// other code, with another order of additions: a part starting off a block boundary changes
-// the bits of its rows (OpenBLAS 0.3.21's Haswell sgemm at splits off multiples of 24, its
-// SkylakeX kernels off multiples of 48; docs/performance.md).
+// Split parts start at multiples of this many rows (or columns): kernels compute C in blocks
+// (OpenBLAS sgemm: of 24 or 48), the partial last one in another order of additions, so a part
+// starting off a block boundary would change its rows' bits (docs/performance.md).
 inline constexpr std::int64_t kSplitRowAlign = 48;
 inline int product_threads(std::int64_t r, std::int64_t work) {
   if (!split_products() || work < 2 * kParallelWork || r < 2 * kSplitRowAlign || omp_in_parallel())
@@ -54,15 +50,12 @@ inline std::int64_t split_row(std::int64_t r, int p, int t) {
   return p == t ? r : r * p / t / kSplitRowAlign * kSplitRowAlign;
 }
 
-// A pass over memory (copies, scalings, sums of rows) splits where each thread gets at least
-// kParallelElements elements: above that a part outlasts entering a parallel region (2 us,
-// docs/performance.md) many times over.
+// A pass over memory (copies, scalings, row sums) splits where each thread gets at least this many
+// elements, many times the cost of entering a parallel region (docs/performance.md).
 inline constexpr std::int64_t kParallelElements = std::int64_t(1) << 18;
-// Runs f(first, count) over parts of [0, r): in the timed build with splits on (product_threads),
-// split among the threads where the r parts' `elements` allow it, each part of whole units;
-// otherwise once, f(0, r). Each unit is computed as it would be alone: the bits do not change.
-// Parts start where offset + first is a multiple of `align` (a pass whose vector code peels to
-// aligned addresses keeps its unsplit bits when the parts start on aligned elements: co_re).
+// f(first, count) over parts of [0, r) of whole units, among threads where splits are on and
+// `elements` allow, else f(0, r): units are computed alone, so bits do not change. Parts start
+// where offset + first is a multiple of align, for passes that peel to aligned addresses (co_re).
 template <class E, class F>
 void split_pass(std::int64_t r, std::int64_t elements, F&& f, std::int64_t align = 1,
                 std::int64_t offset = 0) {
@@ -86,8 +79,7 @@ void split_pass(std::int64_t r, std::int64_t elements, F&& f, std::int64_t align
   f(std::int64_t{0}, r);
 }
 
-// The kernel of the timed path for a product of r x n outputs and depth k: shallow products,
-// BLAS, then Eigen.
+// The timed path's kernel for an r x n product of depth k: shallow, then BLAS, then Eigen.
 struct ProductPath {
   kernels::Shallow shallow = kernels::Shallow::kNone;
   bool blas = false;
@@ -101,8 +93,7 @@ ProductPath path_of(bool trans_a, bool trans_b, std::int64_t r, std::int64_t n, 
   return p;
 }
 
-// C = op(A) op(B) by the kernel of `path` (path_of C's shape, or of the product C's rows are
-// part of).
+// C = op(A) op(B) by `path` (path_of C's shape, or of the product C's rows are part of).
 template <class T>
 void block_product(const ProductPath& path, bool trans_a, bool trans_b, MatCRef<T> a, MatCRef<T> b,
                    MatRef<T> c) {
@@ -123,10 +114,9 @@ void block_product(const ProductPath& path, bool trans_a, bool trans_b, MatCRef<
     c.noalias() = a * b;
 }
 
-// C = op(A) op(B) with its rows split among threads where product_threads allows it, else its
-// columns (the landmark products of m rows: ny's Q~ K^T and B V, rf's phi(K)^T V), where every
-// part takes the whole product's kernel (their outputs then keep the unsplit product's bits);
-// false (and nothing done) otherwise.
+// C = op(A) op(B) split among threads by rows where product_threads allows, else by columns (the
+// landmark products of m rows: ny's Q~ K^T and B V, rf's phi(K)^T V), each part on the whole
+// product's kernel so outputs keep their unsplit bits; false (nothing done) otherwise.
 template <class T>
 bool split_product(bool trans_a, bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRef<T> c) {
   const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();
@@ -168,10 +158,8 @@ int row_kernel(bool trans_b, std::int64_t n, std::int64_t k) {
   return 2;
 }
 
-// C = A op(B) for one row A (1 x k), the timed path of gemm's one-row products: x B and x B^T
-// to the kernels of vector_matrix.hpp where they take them, other rows to Eigen's
-// matrix-vector kernels, without the run-time dispatch (and zeroing of C) of a dynamic-size
-// product.
+// C = A op(B) for one row A (1 x k), gemm's timed one-row path: vector_matrix.hpp's kernels where
+// they fit, else Eigen's matrix-vector kernels without a dynamic product's dispatch and zeroing.
 template <class T>
 void row_product(bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRef<T> c) {
   const std::int64_t n = c.cols(), k = a.cols();
@@ -187,10 +175,8 @@ void row_product(bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRef<T> c) {
     y.noalias() = b.transpose() * a.row(0).transpose();
 }
 
-// A one-row product's outputs split among the threads where each part reads at least
-// kParallelElements of B (a pass over memory, as split_pass), parts starting at multiples of
-// kSplitRowAlign and each taking the whole product's kernel, which computes every output alone:
-// the bits do not change. False (and nothing done) otherwise. co_re's newest row at n = d = 1000.
+// A one-row product split by outputs, each part reading >= kParallelElements of B, at multiples of
+// kSplitRowAlign, on one kernel (bits unchanged); else false, nothing done. co_re's newest row.
 template <class T>
 bool split_row_product(bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRef<T> c) {
   const std::int64_t n = c.cols(), k = a.cols();
@@ -214,10 +200,8 @@ bool split_row_product(bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRef<T> c) {
   return true;
 }
 
-// gemm's arithmetic outside the scalar level, neither counted nor recorded: the kernels of the
-// timed build (and of Tally, which must give its bits), split among threads in the timed build
-// alone, where product_threads allows it (counts never see threads). Batched ops that run one
-// head as a plain product call it under their own count.
+// gemm's arithmetic outside the scalar level, uncounted and unrecorded (batched ops call it for one
+// head under their own count): the timed kernels, shared by Tally, split by threads in Plain only.
 template <class E>
 void gemm_kernels(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
   const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();

@@ -29,9 +29,8 @@ void exp_sums(T* e_old, T* e_new, T* sums, std::int64_t r, const Shift<T>& s) {
   sm = sm - eo + en;
 }
 
-// The timed kernels of a retroactive update of r rows (retro_update, and one head of
-// heads_minor_retro_update): row i of x at x + i ldx (d features), of y at y + i ldy (dv); both
-// dot products while the row is in L1, then the exponentials and sums, then the rows.
+// The timed kernels of a retroactive update of r rows (retro_update, one head of
+// heads_minor_retro_update): both dot products while row i of x (at x + i ldx) is in L1.
 template <class T>
 void retro_rows(std::int64_t r, std::int64_t d, std::int64_t dv, const T* x, std::int64_t ldx,
                 const T* k_old, const T* k_new, const T* v_old, const T* v_new, T* e_old, T* e_new,
@@ -45,9 +44,8 @@ void retro_rows(std::int64_t r, std::int64_t d, std::int64_t dv, const T* x, std
 
 }  // namespace detail
 
-// The exponentials and running sums of retro_update and retro_update_cols:
-// e <- exp(e [- c]) for e_old and e_new, then sums <- sums - e_old + e_new. Counted by the
-// scalar level as two exp_inplace and two add; uncounted otherwise (retro_counts has them).
+// e <- exp(e [- c]) for e_old and e_new, then sums <- sums - e_old + e_new: counted at the scalar
+// level as two exp_inplace and two add; uncounted otherwise (retro_counts has them).
 template <class E>
 void retro_exp_sums(S<E>* e_old, S<E>* e_new, S<E>* sums, std::int64_t r, const Shift<S<E>>& s) {
   if constexpr (kScalarLevel<E>) {
@@ -72,9 +70,7 @@ inline OpCounts retro_counts(std::int64_t r, std::int64_t d, std::int64_t dv, bo
 // the token (k_old, v_old) leaves the window and (k_new, v_new) enters. For each row i of x,
 //   e_old_i = exp(x_i . k_old [- c]),  e_new_i = exp(x_i . k_new [- c])
 //   sums_i <- sums_i - e_old_i + e_new_i,  y_i <- y_i - e_old_i v_old + e_new_i v_new
-// with e_old, e_new (x.rows() each) receiving the exponentials. It reads x and y once each,
-// where the ops it fuses read them twice, and counts exactly those ops: gemm_nt 1 x r x d and
-// exp_inplace (shift s) of r, each twice, add r twice, and 2r axpy of y.cols().
+// It reads x and y once (the fused ops read them twice) and counts those ops (retro_counts).
 template <class E>
 void retro_update(MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new, const S<E>* v_old,
                   const S<E>* v_new, S<E>* e_old, S<E>* e_new, S<E>* sums, MatRef<S<E>> y,
@@ -100,11 +96,9 @@ void retro_update(MatCRef<S<E>> x, const S<E>* k_old, const S<E>* k_new, const S
   }
 }
 
-// The sliding update of running sums over a window (the random-feature states,
-// attention/variants/corf_si.hpp): the token with weights a_old (r) and value v_old (dv) leaves,
-// the one with a_new and v_new enters:
+// The sliding update of running sums (random-feature states, corf_si.hpp): the token with weights
+// a_old (r) and value v_old (dv) leaves, (a_new, v_new) enters.  mul 2 r dv, add 2 r dv + 2r.
 //   sums <- sums - a_old + a_new,  y_i <- y_i - a_old_i v_old + a_new_i v_new  (y: r x dv).
-// Counts add r twice and 2r axpy of dv: mul 2 r dv, add 2 r dv + 2r.
 template <class E>
 void slide_sums(const S<E>* a_old, const S<E>* a_new, const S<E>* v_old, const S<E>* v_new,
                 S<E>* sums, MatRef<S<E>> y) {
@@ -128,11 +122,8 @@ void slide_sums(const S<E>* a_old, const S<E>* a_new, const S<E>* v_old, const S
   }
 }
 
-// retro_update on a state stored transposed (a row per feature, a column per state row):
-// xt is d x r and yt is dv x r; k_old, k_new (d x 1) and v_old, v_new (dv x 1) are columns,
-// which may be columns of a transposed ring. The loops run along the r state rows, so short
-// feature vectors (Table III: d = 12 per head) do not end every dot product in a horizontal
-// sum. Same results and the same count as retro_update.
+// retro_update, same results and count, on a state stored transposed (xt d x r, yt dv x r; k_*, v_*
+// columns): loops run along the r rows, so short features (d = 12) skip horizontal sums.
 template <class E>
 void retro_update_cols(MatCRef<S<E>> xt, MatCRef<S<E>> k_old, MatCRef<S<E>> k_new,
                        MatCRef<S<E>> v_old, MatCRef<S<E>> v_new, S<E>* e_old, S<E>* e_new,

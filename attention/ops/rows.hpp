@@ -20,8 +20,7 @@ void row_sums(MatCRef<S<E>> x, S<E>* out) {
   for (std::int64_t i = 0; i < x.rows(); ++i) out[i] = sum<E>(x.row(i).data(), x.cols());
 }
 
-// x <- exp(x) and out_i = sum_j x_ij, a row at a time while it is in L1: exp_inplace then
-// row_sums in one pass.  exp r*c, add r*(c-1).
+// x <- exp(x), out_i = sum_j x_ij, a row at a time while in L1.  exp r*c, add r*(c-1).
 template <class E>
 void exp_row_sums(MatRef<S<E>> x, S<E>* out) {
   begin_op<E>(), inout<E>(x), ops::out<E>(out, x.rows());
@@ -61,9 +60,8 @@ void scale_into(MatCRef<S<E>> src, S<E> a, MatRef<S<E>> dst) {
   }
 }
 
-// dst_ij = s_i src_ij: scale_rows into another matrix of the same shape, one pass instead of
-// a copy and a scaling pass. With src_transposed, src is stored transposed (c x r) and
-// dst_ij = s_i src_ji.  mul r*c.
+// dst_ij = s_i src_ij in one pass (not a copy and a scaling); with src_transposed, src is c x r
+// and dst_ij = s_i src_ji.  mul r*c.
 template <class E>
 void scale_rows_into(MatCRef<S<E>> src, const S<E>* s, MatRef<S<E>> dst,
                      bool src_transposed = false) {
@@ -84,8 +82,7 @@ void scale_rows_into(MatCRef<S<E>> src, const S<E>* s, MatRef<S<E>> dst,
         for (std::int64_t i = 0; i < r; ++i) dst(i, j) = in[i] * s[i];
       }
     } else {
-      // In tiles of 16 x 16: reading whole columns of src would take a cache line for every
-      // element once src is larger than L1.
+      // 16 x 16 tiles: whole columns of src would take a cache line per element beyond L1.
       constexpr std::int64_t kTile = 16;
       for (std::int64_t i = 0; i < r; i += kTile)
         for (std::int64_t j = 0; j < c; j += kTile) {

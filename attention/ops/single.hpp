@@ -1,7 +1,5 @@
-// The seam's fused ops of the single-output step (attention/variants/co_si.hpp, CoTrans Eq. 7): the
-// scores a = exp(q K^T - c) with their sum, and the output a V / (a 1^T), each one op and one
-// pass where the step had a chain of ops (product, exp, sum; reciprocal, product, scaling).
-// Each counts exactly the ops it replaces, in their textbook order; under Exact it runs them.
+// The single-output step's fused ops (variants/co_si.hpp, CoTrans Eq. 7): scores with their sum,
+// and a V / (a 1^T), each one op and pass counting exactly the ops it replaces (run under Exact).
 #pragma once
 
 #include <cstdint>
@@ -13,9 +11,8 @@
 
 namespace cosda::ops {
 
-// a = exp(q K^T - c) (c: the shift, when on); returns sum a. q is 1 x d; K is n x d (a token
-// per row), or d x n with k_by_column; a is 1 x n. gemm_nt (gemm_nn by column), exp_inplace
-// and sum in one op, the exponentials on each packet of scores as it is formed.
+// a = exp(q K^T - c) (c when shifted); returns sum a. q 1 x d; K n x d (a token per row) or d x n
+// with k_by_column; a 1 x n. gemm_nt (gemm_nn by column), exp_inplace and sum, exp per packet.
 // mul n*d, add n*(d-1) + (n-1) (+ n shifted), exp n.
 template <class E>
 S<E> exp_scores(MatCRef<S<E>> q, MatCRef<S<E>> k, bool k_by_column, MatRef<S<E>> a,
@@ -42,9 +39,8 @@ S<E> exp_scores(MatCRef<S<E>> q, MatCRef<S<E>> k, bool k_by_column, MatRef<S<E>>
   }
 }
 
-// out = a V / s, with s = a 1^T from exp_scores: a is 1 x n; V is n x d (a token per row), or
-// d x n with v_by_column; out is 1 x d. reciprocal, gemm_nn (gemm_nt by column) and scale in
-// one op.  div 1, mul n*d + d, add (n-1)*d.
+// out = a V / s, s = a 1^T from exp_scores; a 1 x n, V n x d (by row) or d x n (v_by_column), out
+// 1 x d. reciprocal, gemm_nn (gemm_nt by column), scale.  div 1, mul n*d + d, add (n-1)*d.
 template <class E>
 void weighted_average(MatCRef<S<E>> a, S<E> s, MatCRef<S<E>> v, bool v_by_column,
                       MatRef<S<E>> out) {

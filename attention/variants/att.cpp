@@ -9,12 +9,9 @@ namespace cosda {
 
 namespace {
 
-// h > 1 heads of at most ops::kSingleQueryMaxWidth features: one op attends every head from
-// head panels (heads_panels_attention), its scores within the op, so beside the valley live
-// only the token and the output, (n + 3) d a head, where a head's six ops hold A (n x n) and
-// its row sums or scaled queries between ops. Wider heads run the six ops head by head on one
-// A and one row-sum vector: one head's live beside the earlier heads' outputs (n d each), or
-// at n = 3 a phase of 4 d a head.
+// Head panels: one op attends every head, scores within it, so beside the valley live only the
+// token and output, (n + 3) d a head. Wider heads run head by head on one A and row sums: one
+// head's live beside earlier heads' outputs (n d each), or at n = 3 a phase of 4 d a head.
 exact::HeadsMemory heads_memory_att(std::int64_t n, std::int64_t d, std::int64_t, std::int64_t h,
                                     exact::HeadsMemory one) {
   if (h > 1 && d <= ops::kSingleQueryMaxWidth) return {h * one.valley, h * (n + 3) * d};
@@ -23,8 +20,7 @@ exact::HeadsMemory heads_memory_att(std::int64_t n, std::int64_t d, std::int64_t
 
 }  // namespace
 
-// Exact forms (attention/counting/closed_form.hpp): Q/sqrt(d), QK^T, exp, row sums, AV,
-// reciprocals, row scaling.
+// Exact forms: Q/sqrt(d), QK^T, exp, row sums, AV, reciprocals, row scaling.
 const exact::Forms& closed_forms_att() {
   using exact::Buckets, exact::f;
   static const exact::Forms forms{

@@ -1,15 +1,7 @@
-// att: regular scaled dot-product attention re-run over the window at every step, for h >= 1
-// heads in one object. Att(Q,K,V) = D^-1 A V, A = exp(QK^T/sqrt(d)), D = diag(A 1) (CoTrans
-// Eq. 1; Nyström Eq. 1), per head (Eq. 9 without the projections). Two layouts, by head width:
-//  - one head, or heads wider than ops::kSingleQueryMaxWidth: Q, K and V are n x d rings, a
-//    token per row, and each head runs the six ops of attend_rows on its columns, one head after
-//    another with one A and one D; with several threads the products split by size;
-//  - h > 1 heads of at most ops::kSingleQueryMaxWidth features (dh = 12 at Table III): Q, K and
-//    V are rings in head panels (ops::heads_panels_enter), so every product, exponential and sum
-//    of the step runs a packet of heads wide (ops::heads_panels_attention); with several threads
-//    the query rows are shared out (step_split).
-// Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output n x d in window
-// order, the heads' outputs side by side. State: the last n tokens. Per step: O(n^2 d).
+// att: SDA re-run over the window every step: Att(Q,K,V) = D^-1 A V, A = exp(QK^T/sqrt(d)),
+// D = diag(A 1) (CoTrans Eq. 1; Nyström Eq. 1). Output n x d in window order. State: the last n
+// tokens. Per step: O(n^2 d). One head or heads wider than ops::kSingleQueryMaxWidth: rings by
+// row, head by head on one A and D; else (dh = 12 at Table III) head panels, ops h-packet wide.
 #pragma once
 
 #include <omp.h>
@@ -26,7 +18,6 @@
 
 namespace cosda {
 
-// Its exact closed forms (attention/variants/att.cpp).
 const exact::Forms& closed_forms_att();
 
 // out = Att(q, k, v) over a window of n tokens, q a ring whose oldest row is `oldest`, with
@@ -58,7 +49,6 @@ class Att final : public Attention<E> {
                                          .style = {"#000000", 5},
                                          .closed_forms = &closed_forms_att};
 
-  // c.d is the full width; heads must divide it.
   explicit Att(const Config& c, std::int64_t heads = 1)
       : n_(c.n),
         h_(heads),
@@ -87,16 +77,14 @@ class Att final : public Attention<E> {
   }
   MatCRef<S> output() const override { return out_; }
 
-  // output() = Att(q, k, v) over a window of n tokens, in window order (the second block of
-  // two-block models); the layout by rows only.
+  // output() = Att over a given window in window order (two-block models); rows layout only.
   void attend_window(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v) override {
     if (panels_) throw std::logic_error("att: attend_window needs the layout by rows");
     for (std::int64_t i = 0; i < h_; ++i) attend_head(i, q, 0, k, v);
   }
 
-  // Head panels: query rows shared out among the threads in blocks of whole register tiles.
-  // Rings by row: each head's products split among the threads by their size
-  // (ops::split_products). Either way the same bits.
+  // Head panels: query rows shared out among the threads in whole register tiles; rings by row:
+  // each head's products split by size (ops::split_products). The same bits either way.
   bool splits_heads() const override { return true; }
   bool step_split(const S* q, const S* k, const S* v) override {
     if (!panels_) {
@@ -134,8 +122,7 @@ class Att final : public Attention<E> {
     ops::heads_panels_enter<E>(h_, dh_, n_, v, v_.data(), slot);
     return ++seen_ >= n_;
   }
-  // Head i by the six ops of attend_rows on its columns of q (oldest row `oldest`), k, v and
-  // the output (CoTrans Eq. 1).
+  // Head i by attend_rows on its columns (q's oldest row `oldest`)  (CoTrans Eq. 1).
   void attend_head(std::int64_t i, MatCRef<S> q, std::int64_t oldest, MatCRef<S> k, MatCRef<S> v) {
     const std::int64_t f = i * dh_;
     attend_rows<E>(q.middleCols(f, dh_), k.middleCols(f, dh_), v.middleCols(f, dh_), oldest,

@@ -1,23 +1,15 @@
-// co_re: Continual Retroactive SDA, for h >= 1 heads in one object (CoTrans Eq. 9 without the
-// projections for h > 1). Per step, every head's n-1 cached queries drop k_old and gain k_new,
-// and the newest query gets a full row (CoTrans Eqs. 2-6; Nyström Eqs. 2-6 with
-// rho(Psi, Omega) = exp(Psi Omega^T / sqrt(dh))):
+// co_re: Continual Retroactive SDA for h >= 1 heads. Per step, every head's n-1 cached queries
+// drop k_old and gain k_new, and the newest query gets a full row (CoTrans Eqs. 2-6; Nyström
+// Eqs. 2-6 with rho(Psi, Omega) = exp(Psi Omega^T / sqrt(dh))):
 //   d_i  <- d_i  - exp(q_i.k_old) + exp(q_i.k_new)              (Eq. 2)
 //   AV_i <- AV_i - exp(q_i.k_old) v_old + exp(q_i.k_new) v_new   (Eq. 4)
 //   d_new = exp(q_new K^T) 1,  AV_new = exp(q_new K^T) V         (Eqs. 3, 5)
 //   out = d^-1 . AV                                              (Eq. 6)
-// CoTrans Eqs. 2 and 4 print exp(Q_mem k^T) without 1/sqrt(d); the scaling is required for
-// equality with Eq. 1 (see analysis/corrections.md). Queries are stored pre-scaled.
-// Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output n x d in window
-// order, head i's at columns [i dh, (i+1) dh). State: Q, K, V rings, AV and d per query. Per
-// step: O(nd). Layouts:
-//  - one head: the rings and AV a token per row, or, for rows shorter than kShortRow features
-//    with n > d, a token per column (see kShortRow);
-//  - h > 1: the Q ring and AV d x n (a token per column, head i's features rows
-//    [i dh, (i+1) dh)), the denominators h x n, so each op runs on rows of n tokens for all
-//    heads; the K and V rings in head panels for heads of at most ops::kSingleQueryMaxWidth
-//    features (ops/heads_attention.hpp: the newest row in one pass over the keys), otherwise
-//    d x n as Q.
+// CoTrans Eqs. 2 and 4 omit 1/sqrt(d), which equality with Eq. 1 needs (analysis/corrections.md);
+// queries are stored pre-scaled. Output n x d in window order. State: Q, K, V rings, AV and d per
+// query. Per step: O(nd). Layouts: one head, a token per row (per column for short rows, see
+// kShortRow); h > 1, Q and AV d x n and the denominators h x n, so each op runs all heads on rows
+// of n tokens, K and V in head panels for short heads (ops/heads_attention.hpp), else d x n.
 #pragma once
 
 #include <cmath>
@@ -30,7 +22,6 @@
 
 namespace cosda {
 
-// Its exact closed forms (attention/variants/co_re.cpp).
 const exact::Forms& closed_forms_co_re();
 
 template <class E>
@@ -46,7 +37,6 @@ class CoRe final : public Attention<E> {
                                          .style = {"#0072b2", 13},
                                          .closed_forms = &closed_forms_co_re};
 
-  // c.d is the full width; heads must divide it.
   explicit CoRe(const Config& c, std::int64_t heads = 1)
       : n_(c.n),
         d_(c.d),
@@ -101,8 +91,7 @@ class CoRe final : public Attention<E> {
   MatCRef<S> output() const override { return out_; }
 
  private:
-  // Columns of a d x n buffer of h > 1 heads, padded to whole packets (heads_retro_update_cols,
-  // heads_scale_rows_into).
+  // Columns of a d x n buffer of h > 1 heads, padded to whole packets.
   std::int64_t cols(std::int64_t n) const { return h_ > 1 ? kernels::padded_cols<S>(n) : n; }
 
   // Token j of one head's Q, K, V rings: row j, or column j when they are stored transposed.
@@ -220,10 +209,8 @@ class CoRe final : public Attention<E> {
   }
 
   std::int64_t n_, d_, h_, dh_, seen_ = 0;
-  // One head's layout. Rows shorter than kShortRow features make every dot product mostly a
-  // horizontal sum; then, with n > d, the rings and AV are stored a token per column so the
-  // loops run along the window. Longer rows keep rows: the n x d output would then need a
-  // transposed copy that costs more than it saves. Timings: docs/performance.md.
+  // One head: rows shorter than kShortRow make each dot product mostly a horizontal sum, so with
+  // n > d the rings and AV hold a token per column; longer rows would pay for a transposed output.
   static constexpr std::int64_t kShortRow = 16;
   // Elements of a 64-byte line: e_old_ and e_new_ start on one (Eigen's allocator).
   static constexpr std::int64_t kLine = 64 / std::int64_t(sizeof(S));

@@ -9,10 +9,8 @@ namespace cosda {
 
 namespace {
 
-// Heads of at most ops::kSingleQueryMaxWidth features: heads_panels_single keeps the scores
-// within the op, 4 d a head beside the valley, where a head holds its scores a_ (n) between
-// exp_scores and weighted_average. Wider heads: every head's scores (a_, n) beside their sums
-// (sums_, one a head).
+// Head panels keep the scores within the op: 4 d a head beside the valley (a head holds a_ (n)
+// between ops). Wider heads: every head's scores (n) beside their sums (one a head).
 exact::HeadsMemory heads_memory_co_si(std::int64_t n, std::int64_t d, std::int64_t, std::int64_t h,
                                       exact::HeadsMemory one) {
   if (d <= ops::kSingleQueryMaxWidth) return {h * one.valley, 4 * h * d};
@@ -21,8 +19,7 @@ exact::HeadsMemory heads_memory_co_si(std::int64_t n, std::int64_t d, std::int64
 
 }  // namespace
 
-// Exact forms (attention/counting/closed_form.hpp): q/sqrt(d), q K^T, exp, sum, reciprocal, a V,
-// scaling.
+// Exact forms: q/sqrt(d), q K^T, exp, sum, reciprocal, a V, scaling.
 const exact::Forms& closed_forms_co_si() {
   using exact::Buckets, exact::f;
   static const exact::Forms forms{

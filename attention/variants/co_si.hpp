@@ -1,16 +1,7 @@
-// co_si: Continual Single-Output SDA, the newest query against the cached window, for h >= 1
-// heads in one object. CoSiAtt = a V / (a 1^T), a = exp(q_new K^T / sqrt(d)) (CoTrans Eq. 7;
-// Nyström Eq. 7), per head of dh = d / h features (Eq. 9 without the projections).
-// Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output 1 x d, the heads'
-// outputs concatenated. State: K and V rings of n tokens. Per step: O(nd). Three layouts, by
-// shape:
-//  - one head: K and V a token per row or per column by n and d (k_by_column_, v_by_column_),
-//    the scores a row of n;
-//  - h > 1 heads of at most ops::kSingleQueryMaxWidth features: K and V in head panels
-//    (ops/heads_attention.hpp: one pass over the keys, every feature of a packet of heads a
-//    register), the scores within the op;
-//  - wider heads: K and V d x n, a token per column, every head's scores a row of h x n
-//    (head-major), one chain of ops for all heads.
+// co_si: Continual Single-Output SDA, the newest query against the cached K and V rings: CoSiAtt =
+// a V / (a 1^T), a = exp(q_new K^T / sqrt(d)) (CoTrans Eq. 7; Nyström Eq. 7). Output 1 x d. Per
+// step: O(nd). Layouts: one head, by row or column (k_by_column_); heads of at most
+// ops::kSingleQueryMaxWidth, head panels (scores within one op); wider heads d x n, one op chain.
 #pragma once
 
 #include <cmath>
@@ -25,7 +16,6 @@
 
 namespace cosda {
 
-// Its exact closed forms (attention/variants/co_si.cpp).
 const exact::Forms& closed_forms_co_si();
 
 template <class E>
@@ -41,7 +31,6 @@ class CoSi final : public Attention<E> {
                                          .style = {"#009e73", 11},
                                          .closed_forms = &closed_forms_co_si};
 
-  // c.d is the full width; heads must divide it.
   explicit CoSi(const Config& c, std::int64_t heads = 1)
       : n_(c.n),
         d_(c.d),
@@ -83,8 +72,8 @@ class CoSi final : public Attention<E> {
   }
   MatCRef<S> output() const override { return out_; }
 
-  // output() = attention of query q over keys k and values v (n rows, any order), one head:
-  // the step's body, also the single-output second block of two-block models.
+  // One head: output() = attention of q over k, v (n rows, any order): the step's body, also the
+  // single-output second block of two-block models.
   void attend(const S* q, MatCRef<S> k, MatCRef<S> v) {
     if (h_ != 1) throw std::logic_error("co_si: attend takes one head");
     run(q, k, false, v, false);
@@ -99,8 +88,7 @@ class CoSi final : public Attention<E> {
       ops::copy<E>(x, x + d_, &ring(slot, 0));
   }
 
-  // One head. k and v are n x d, or d x n when stored by column: the same operations and
-  // counts either way.
+  // One head; k, v n x d, or d x n by column (the same operations and counts).
   void run(const S* q, MatCRef<S> k, bool k_by_column, MatCRef<S> v, bool v_by_column) {
     ops::scale_into<E>(Eigen::Map<const Mat<S>>(q, 1, d_), inv_sqrt_d_, q_);
     const S sum = ops::exp_scores<E>(q_, k, k_by_column, a_, shift_);  // a = exp(q K^T / sqrt(d))
@@ -124,16 +112,10 @@ class CoSi final : public Attention<E> {
 
   std::int64_t n_, d_, h_, dh_, seen_ = 0;
   bool panels_;  // h > 1 heads of at most ops::kSingleQueryMaxWidth features: head panels
-  // One head's rings. Short rows: K stored a token per column, so that no step ends n dot
-  // products of a dozen features in horizontal sums, and with n > d V too, so that a V's loops
-  // run along the longer side (n); at n <= d V stays a token per row (a V a sum of n scaled
-  // rows). Otherwise V is stored a token per row, and so is K (q K^T n dot products, each
-  // packet of scores exponentiated as it is formed), as the plain-Eigen ring stores both,
-  // except in float with n > d and K beyond matrix_vector's 1 MiB, where K stored a token per
-  // column makes q K^T a sum of scaled rows too. Storing a token per column writes d cache
-  // lines a row apart every step, which at n = d cost more than the layout saved, except for
-  // short rows, whose whole ring fits in a few lines. The batched layouts at one head took
-  // 0.97-1.29x this one's time (docs/performance.md). h > 1: d x n or head panels.
+  // One head's rings. Short rows: K by column (no n short dot products ending in horizontal sums),
+  // and with n > d V too (a V's loops along n). Else by row, but for float with n > d and K beyond
+  // matrix_vector's 1 MiB (K by column: q K^T a sum of scaled rows); by column writes d cache lines
+  // a step, more than it saves at n = d but for short rows (docs/performance.md).
   bool k_by_column_, v_by_column_;
   S inv_sqrt_d_;  // 1 / sqrt(dh)
   Mat<S> k_, v_, q_, a_, sums_, out_, work_;

@@ -26,8 +26,7 @@ exact::HeadsMemory heads_memory_cony_re_cont(std::int64_t, std::int64_t, std::in
 
 }  // namespace
 
-// Exact forms (attention/counting/closed_form.hpp): update steps also recompute B's replaced column
-// and all of B_phi Gamma_phi^+.
+// Exact forms: update steps also recompute B's replaced column and all of B_phi Gamma_phi^+.
 const exact::Forms& closed_forms_cony_re_cont() {
   using exact::Buckets, exact::f;
   static const exact::Forms forms{

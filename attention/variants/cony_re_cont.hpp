@@ -1,19 +1,9 @@
-// cony_re_cont: Continual Retroactive Nyström SDA with continual landmarks
-// (Att_CoNyRe^Cont, Nyström paper Sec. IV-A): Eq. 21 on landmark-update steps, Eq. 23 on
-// the others, for h >= 1 heads in one object (CoTrans Eq. 9 without the projections for
-// h > 1), every head with its own continual landmarks, all replaced on the same steps.
-// B = rho(Q, Kt) and phi(B) are kept: on update steps the replaced landmark's column is
-// recomputed for every query (Eqs. 15, 18) and all rows of B_phi Gamma_phi^+ are recomputed;
-// on other steps only the newest query's row is computed. The landmarks, Delta state, B and
-// the rows of B_phi Gamma_phi^+ are head-minor (attention/ops/heads_minor.hpp; at h = 1 a
-// head's own row-major matrices), as in cony_si_cont.hpp, so each op of a step runs on all
-// heads at once; the n x d output is one ring product of every head's rows of
-// B_phi Gamma_phi^+ (kept head-strided, head i's m at [i m, (i+1) m)) by its Delta_phi V, as
-// in cony_re_fix.hpp. Input: q, k, v of width d, head i's features at [i dh, (i+1) dh).
-// Output n x d in window order, head i's at columns [i dh, (i+1) dh). State: the continual
-// landmarks (ContinualLandmarks), the K and V rings and Delta state (DeltaHeads), the
-// ring of scaled queries (n x dh), B (n x m) and phi(B) (n x 1) of every head, the rows of
-// B_phi Gamma_phi^+ (n x h m). Per step: O(ndm); update steps add O(nd + nm^2 + m^3).
+// cony_re_cont: Continual Retroactive Nyström SDA with continual landmarks (Att_CoNyRe^Cont,
+// Nyström Sec. IV-A): Eq. 21 on landmark-update steps, Eq. 23 on the others. Output n x d in
+// window order. State (head-minor): ContinualLandmarks, DeltaHeads, the scaled query ring,
+// B = rho(Q, Kt), phi(B) and the rows of B_phi Gamma_phi^+ (output as cony_re_fix); an update step
+// recomputes B's replaced column (Eqs. 15, 18) and all rows, other steps the newest query's row.
+// Per step: O(ndm); update steps add O(nd + nm^2 + m^3).
 #pragma once
 
 #include <cmath>
@@ -24,7 +14,6 @@
 
 namespace cosda {
 
-// Its exact closed forms (attention/variants/cony_re_cont.cpp).
 const exact::Forms& closed_forms_cony_re_cont();
 
 template <class E>
@@ -40,7 +29,6 @@ class CoNyReCont final : public Attention<E> {
                                          .style = {"#cc79a7", 6},
                                          .closed_forms = &closed_forms_cony_re_cont};
 
-  // c.d is the full width; heads must divide it.
   explicit CoNyReCont(const Config& c, std::int64_t heads = 1)
       : n_(c.n),
         d_(c.d),
@@ -90,8 +78,7 @@ class CoNyReCont final : public Attention<E> {
       ops::heads_minor_gemm<E>(1, m_, m_, h_, &bphi_(j, 0), lm_.g(), bg_row(j));
       if (h_ > 1) ops::heads_minor_to_heads<E>(h_, m_, bg_row(j), &bg_(j, 0));
     }
-    // out_i = (B_phi Gamma_phi^+)_i (Delta_phi V)_i in window order  (Eqs. 21, 23)
-    // (one head: head-minor is the head's own layout, so Delta_phi V is used in place)
+    // out_i = (B_phi Gamma_phi^+)_i (Delta_phi V)_i in window order (Eqs. 21, 23); h = 1 in place
     const ChainScope<E> chain("rows Delta_phi V");
     const S* dvn = delta_.normalized();
     if (h_ > 1) {

@@ -7,7 +7,6 @@ namespace cosda {
 
 namespace {
 
-// h times one head's valley and live.
 exact::HeadsMemory heads_memory_cony_re_fix(std::int64_t, std::int64_t, std::int64_t,
                                             std::int64_t h, exact::HeadsMemory one) {
   return {h * one.valley, h * *one.live};
@@ -15,17 +14,15 @@ exact::HeadsMemory heads_memory_cony_re_fix(std::int64_t, std::int64_t, std::int
 
 }  // namespace
 
-// Exact forms (attention/counting/closed_form.hpp): the plain step of cony_re_cont, every step (the
-// new query's row of B_phi Gamma_phi^+ is computed as it arrives).
+// Exact forms: every step is cony_re_cont's plain step (a query's row is computed on arrival).
 const exact::Forms& closed_forms_cony_re_fix() {
   using exact::Buckets, exact::f;
   static const exact::Forms forms{
       closed_forms_cony_re_cont().step,
       std::nullopt,
       f({{2, 1, 1}, {1, 1, 0, 1}, {3, 0, 1, 1}, {1, 0, 0, 2}}),
-      // Live beside the valley at the one op of Eq. 23 (ops::heads_ring_gemm_nn, both runs of
-      // the ring): the output (n d), Delta_phi V (d m) and the next slot's row of
-      // B_phi Gamma_phi^+ (m), read there for the last time.
+      // Live beside the valley at Eq. 23's one op: the output (n d), Delta_phi V (d m) and the
+      // next slot's row (m), read there for the last time.
       {Poly{{1, 1, 1}, {1, 0, 1, 1}, {1, 0, 0, 1}}},
       {},
       heads_memory_cony_re_fix};

@@ -1,15 +1,9 @@
-// cony_re_fix: Continual Retroactive Nyström SDA with fixed landmarks (Att_CoNyRe^Fix,
-// Nyström paper Sec. IV-B, Eq. 23), for h >= 1 heads in one object (CoTrans Eq. 9 without the
-// projections for h > 1): the rows of B_phi Gamma_phi^+ depend only on their own query and the
-// fixed landmarks, so each is computed once when its token arrives and kept; Delta V and
-// phi(Delta) slide per step (Eqs. 24-25); out_i = (B_phi Gamma_phi^+)_i (Delta_phi V)_i.
-// The landmarks, the landmark row and the Delta state are head-minor
-// (attention/ops/heads_minor.hpp; at h = 1 a head's own row-major matrices), so each op of a step
-// runs on all heads at once; the n x d output is one ring product of every head's rows of B_phi
-// Gamma_phi^+ (kept head-strided, head i's m at [i m, (i+1) m)) by its Delta_phi V. Input: q, k, v
-// of width d, head i's features at [i dh, (i+1) dh). Output n x d in window order, head i's at
-// columns [i dh, (i+1) dh). State: K and V rings, the n x h m rows of B_phi Gamma_phi^+, landmarks,
-// Gamma_phi^+, Delta V, phi(Delta). Per step: O(ndm + dm + m^2).
+// cony_re_fix: Continual Retroactive Nyström SDA with fixed landmarks (Att_CoNyRe^Fix, Nyström
+// Sec. IV-B, Eq. 23): a row of B_phi Gamma_phi^+ depends only on its query and the landmarks, so
+// it is computed on arrival and kept (n x h m, head i's m at [i m, (i+1) m)); Delta V and
+// phi(Delta) slide (Eqs. 24-25); out_i = (B_phi Gamma_phi^+)_i (Delta_phi V)_i, one ring product
+// of the rows by Delta_phi V. Output n x d in window order. State (head-minor): K and V rings, the
+// rows, landmarks, Gamma_phi^+, Delta V, phi(Delta). Per step: O(ndm + dm + m^2).
 #pragma once
 
 #include "attention/families/cony_heads_common.hpp"
@@ -17,7 +11,6 @@
 
 namespace cosda {
 
-// Its exact closed forms (attention/variants/cony_re_fix.cpp).
 const exact::Forms& closed_forms_cony_re_fix();
 
 template <class E>
@@ -33,8 +26,7 @@ class CoNyReFix final : public Attention<E> {
                                          .style = {"#882255", 12},
                                          .closed_forms = &closed_forms_cony_re_fix};
 
-  // c.d is the full width; heads must divide it. c.fixed_q and c.fixed_k are m x d, sliced
-  // per head as MultiHead slices them.
+  // c.fixed_q and c.fixed_k are m x d, sliced per head as MultiHead slices them.
   explicit CoNyReFix(const Config& c, std::int64_t heads = 1)
       : n_(c.n),
         d_(c.d),
@@ -50,10 +42,7 @@ class CoNyReFix final : public Attention<E> {
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t j = seen_ % n_;
     delta_.slide(seen_, lm_.qt(), k, v, -1);  // (Eqs. 24, 25)
-    // (B_phi Gamma_phi^+)_i row j = (beta_i / beta_i 1^T) G_i, beta_i = exp(q_i Kt_i^T /
-    // sqrt(dh))  (Eqs. 22, 23, 26)
-    // (one head: head-minor is the head's own layout, so the row and Delta_phi V are used in
-    // place, not copied)
+    // (B_phi Gamma_phi^+)_i row j = (beta_i / beta_i 1^T) G_i (Eqs. 22, 23, 26); h = 1 in place
     if (h_ == 1)
       lm_.row(q, delta_.shift(), &bg_(j, 0));
     else

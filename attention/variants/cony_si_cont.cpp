@@ -30,8 +30,8 @@ exact::HeadsMemory heads_memory_cony_si_cont(std::int64_t, std::int64_t, std::in
 
 }  // namespace
 
-// Exact forms (attention/counting/closed_form.hpp): update steps add two segment means, the Gamma
-// row and column, the pseudo-inverse and the replaced landmark's row of Delta (over the window).
+// Exact forms: update steps add two segment means, the Gamma row and column, the pseudo-inverse
+// and the replaced landmark's row of Delta (over the window).
 const exact::Forms& closed_forms_cony_si_cont() {
   using exact::Buckets, exact::f;
   static const exact::Forms forms{

@@ -1,18 +1,9 @@
-// cony_si_cont: Continual Single-Output Nyström SDA with continual landmarks
-// (Att_CoNySi^Cont, Nyström paper Sec. IV-A): Eq. 22 on landmark-update steps, Eq. 26 on
-// the others, for h >= 1 heads in one object (CoTrans Eq. 9 without the projections for
-// h > 1), every head with its own continual landmarks, all replaced on the same steps.
-// Delta V and phi(Delta) slide per step (Eqs. 24-25; Eqs. 17, 20 for the replaced landmark's
-// row); Gamma and its pseudo-inverse change only on update steps. Every per-head matrix is
-// head-minor (attention/ops/heads_minor.hpp; at h = 1 a head's own row-major matrices), as in
-// cony_si_fix.hpp, so each op of a step runs on all heads at once; the pseudo-inverses too
-// (ops/heads_landmarks.hpp). Input: q, k, v of width d, head i's features at
-// [i dh, (i+1) dh). Output 1 x d in the same order. State: K and V rings and the Delta state
-// (DeltaHeads, attention/families/cony_heads_common.hpp), the running sum of the current
-// segment's scaled queries (d values: a new landmark query is their mean), the landmarks,
-// Gamma, phi(Gamma) and Gamma_phi^+ (ContinualLandmarks,
-// attention/families/continual_landmarks.hpp).
-// Per step: O(dm + m^2); update steps O(nd + dm^2... + m^3) for the new Delta row and pinv.
+// cony_si_cont: Continual Single-Output Nyström SDA with continual landmarks (Att_CoNySi^Cont,
+// Nyström Sec. IV-A): Eq. 22 on landmark-update steps, Eq. 26 on the others. Delta V, phi(Delta)
+// slide (Eqs. 24-25; 17, 20 for the replaced landmark's row); Gamma and its pinv change on update
+// steps. Output 1 x d. State (head-minor): DeltaHeads, ContinualLandmarks and the sum of the
+// segment's scaled queries (a new landmark query is their mean). Per step: O(dm + m^2); update
+// steps O(nd + dm^2... + m^3) for the new Delta row and pinv.
 #pragma once
 
 #include <cmath>
@@ -22,7 +13,6 @@
 
 namespace cosda {
 
-// Its exact closed forms (attention/variants/cony_si_cont.cpp).
 const exact::Forms& closed_forms_cony_si_cont();
 
 template <class E>
@@ -38,7 +28,6 @@ class CoNySiCont final : public Attention<E> {
                                          .style = {"#d55e00", 4},
                                          .closed_forms = &closed_forms_cony_si_cont};
 
-  // c.d is the full width; heads must divide it.
   explicit CoNySiCont(const Config& c, std::int64_t heads = 1)
       : n_(c.n),
         d_(c.d),

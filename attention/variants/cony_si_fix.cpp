@@ -12,8 +12,7 @@ exact::Buckets closed_forms_cony_si_step();
 
 namespace {
 
-// The key copied head-minor (DeltaHeads::k_new_, d a head) while the token is live: 4 d a head
-// where a head holds 3 d.
+// The key copied head-minor (DeltaHeads::k_new_) while the token is live: 4 d a head (one: 3 d).
 exact::HeadsMemory heads_memory_cony_si_fix(std::int64_t, std::int64_t d, std::int64_t m,
                                             std::int64_t h, exact::HeadsMemory one) {
   return {h * one.valley, h * std::max(4 * d, 2 * m)};
@@ -21,8 +20,7 @@ exact::HeadsMemory heads_memory_cony_si_fix(std::int64_t, std::int64_t d, std::i
 
 }  // namespace
 
-// Exact forms (attention/counting/closed_form.hpp): every step is cony_si_cont's plain step without
-// its running sum of queries.
+// Exact forms: every step is cony_si_cont's plain step without its running sum of queries.
 const exact::Forms& closed_forms_cony_si_fix() {
   using exact::Buckets, exact::f;
   static const exact::Forms forms{closed_forms_cony_si_step(),

@@ -1,19 +1,14 @@
-// cony_si_fix: Continual Single-Output Nyström SDA with fixed landmarks (Att_CoNySi^Fix,
-// Nyström paper Sec. IV-B, Eq. 26), for h >= 1 heads in one object (CoTrans Eq. 9 without the
-// projections for h > 1): out_i = ((beta_phi)_new Gamma_phi^+)_i (Delta_phi V)_i, with
-// Gamma_phi^+ computed once and Delta V, phi(Delta) slid per step (Eqs. 24-25). The landmarks,
-// the landmark row and the Delta state are head-minor (attention/ops/heads_minor.hpp; at h = 1
-// a head's own row-major matrices), so each op of a step runs on all heads at once. Input: q,
-// k, v of width d, head i's features at [i dh, (i+1) dh). Output 1 x d in the same order.
-// State: K and V rings (k_old and v_old must leave Delta V n steps after they arrive),
-// landmarks, Gamma_phi^+, Delta V, phi(Delta). Per step: O(dm + m^2).
+// cony_si_fix: Continual Single-Output Nyström SDA with fixed landmarks (Att_CoNySi^Fix, Nyström
+// Sec. IV-B, Eq. 26): out_i = ((beta_phi)_new Gamma_phi^+)_i (Delta_phi V)_i, Gamma_phi^+ computed
+// once, Delta V and phi(Delta) slid (Eqs. 24-25). Output 1 x d. State (head-minor): K and V rings
+// (k_old, v_old leave Delta V n steps after arriving), landmarks, Gamma_phi^+, Delta V, phi(Delta).
+// Per step: O(dm + m^2).
 #pragma once
 
 #include "attention/families/cony_heads_common.hpp"
 
 namespace cosda {
 
-// Its exact closed forms (attention/variants/cony_si_fix.cpp).
 const exact::Forms& closed_forms_cony_si_fix();
 
 template <class E>
@@ -29,8 +24,7 @@ class CoNySiFix final : public Attention<E> {
                                          .style = {"#999933", 8},
                                          .closed_forms = &closed_forms_cony_si_fix};
 
-  // c.d is the full width; heads must divide it. c.fixed_q and c.fixed_k are m x d, sliced
-  // per head as MultiHead slices them.
+  // c.fixed_q and c.fixed_k are m x d, sliced per head as MultiHead slices them.
   explicit CoNySiFix(const Config& c, std::int64_t heads = 1)
       : n_(c.n),
         d_(c.d),

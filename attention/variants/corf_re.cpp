@@ -7,8 +7,7 @@ namespace cosda {
 
 namespace {
 
-// One W (m x d) for all heads, as corf_si: -(h - 1) m d; beside the valley, h times one head's
-// live.
+// One W (m x d) for all heads, as corf_si: -(h - 1) m d; live: h times one head's.
 exact::HeadsMemory heads_memory_corf_re(std::int64_t, std::int64_t d, std::int64_t m,
                                         std::int64_t h, exact::HeadsMemory one) {
   return {h * one.valley - (h - 1) * m * d, h * *one.live};
@@ -16,8 +15,8 @@ exact::HeadsMemory heads_memory_corf_re(std::int64_t, std::int64_t d, std::int64
 
 }  // namespace
 
-// Exact forms (attention/counting/closed_form.hpp): corf_si's key features, slide and query
-// features, then the n queries' features against S and z, n reciprocals, row scaling.
+// Exact forms: corf_si's key features, slide and query features, then the n queries' features
+// against S and z, n reciprocals, row scaling.
 const exact::Forms& closed_forms_corf_re() {
   using exact::Buckets, exact::f;
   static const exact::Forms forms{
@@ -33,9 +32,8 @@ const exact::Forms& closed_forms_corf_re() {
        f({{1, 1}}), f({{2, 0, 0, 1}}), f({{1, 0, 0, 1}, {-1}})},
       std::nullopt,
       f({{1, 1, 1}, {2, 1, 0, 1}, {2, 0, 1, 1}}),
-      // Live beside the valley at the one op of the outputs (ops::heads_attend_cols): the output
-      // (n d) and the oldest query's features (m), read there for the last time; the
-      // denominators live only within the op.
+      // Live beside the valley at the outputs' one op: the output (n d) and the oldest query's
+      // features (m), read there for the last time; the denominators live only within the op.
       {Poly{{1, 1, 1}, {1, 0, 0, 1}}},
       {},
       heads_memory_corf_re};

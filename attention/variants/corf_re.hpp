@@ -1,15 +1,8 @@
-// corf_re: Continual Retroactive random-feature attention (no paper of the suite;
-// attention/families/random_features.hpp), for h >= 1 heads in one object: the n outputs of the
-// window, out_t = phi(q_t) S_i / (phi(q_t) . z_i) for every query q_t of the window and head i,
-// from the running sums S_i = sum_j phi(k_ij) v_ij^T and z_i = sum_j phi(k_ij) of corf_si, slid
-// per step; each query's features are computed once, when it arrives (CoTrans Eq. 9 without the
-// projections for h > 1). Input: q, k, v of width d, head i's features at [i dh, (i+1) dh).
-// Output n x d in window order, oldest first, head i's at columns [i dh, (i+1) dh); the newest
-// row is corf_si's output. State: the features W (m x dh, the same for every head), per head i
-// the rows [i m, (i+1) m) of S and of z; the rings of the window's key features (n x h m), query
-// features (h m x n, a token per column; one head: n x m, a token per row) and values (n x d). Per
-// step: O(nmd), the products of the n queries with S; one head's in the timed build by the one-head
-// product kernels (ops/heads_rf.hpp).
+// corf_re: Continual Retroactive random-feature attention (no paper; random_features.hpp):
+// out_t = phi(q_t) S_i / (phi(q_t) . z_i) for every query q_t of the window and head i, from
+// corf_si's sums. Output n x d in window order. State (heads_state.hpp): W, S, z, rings of key
+// features, query features (computed on arrival) and values. Per step: O(nmd), the n queries'
+// products with S (ops/heads_rf.hpp).
 #pragma once
 
 #include "attention/families/heads_state.hpp"
@@ -17,7 +10,6 @@
 
 namespace cosda {
 
-// Its exact closed forms (attention/variants/corf_re.cpp).
 const exact::Forms& closed_forms_corf_re();
 
 template <class E>
@@ -33,7 +25,6 @@ class CoRfRe final : public Attention<E> {
                                          .style = {"#aa4499", 10},
                                          .closed_forms = &closed_forms_corf_re};
 
-  // c.d is the full width; heads must divide it.
   explicit CoRfRe(const Config& c, std::int64_t heads = 1)
       : st_(c, heads),
         by_row_(st_.h == 1),
@@ -61,9 +52,8 @@ class CoRfRe final : public Attention<E> {
  private:
   FeatureSumsHeads<E> st_;
   std::int64_t seen_ = 0;
-  // The query features a token per column (h m x n), or per row for one head (n x m: the
-  // one-head product kernels take them at depth m). phi_qt_ by column and den_ have their
-  // columns padded to whole packets (heads_attend_cols).
+  // Query features by column (h m x n), or one head's by row (n x m, depth m for its kernels); by
+  // column they and den_ are padded to whole packets (heads_attend_cols).
   bool by_row_;
   Mat<S> phi_qt_, den_, out_;
 };

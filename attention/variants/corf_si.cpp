@@ -9,9 +9,8 @@ namespace cosda {
 
 namespace {
 
-// One W (m x d) for all heads where h heads keep h copies (MultiHead gives every head the same
-// feature seed): -(h - 1) m d. At the step's first ops the key head-minor (x_, d a head) beside
-// the token, where a head holds its key features (a_, m).
+// One W (m x d) for all heads where h heads keep h copies: -(h - 1) m d. Live at the first ops:
+// the key head-minor (x_, d a head) beside the token, where a head holds a_ (m).
 exact::HeadsMemory heads_memory_corf_si(std::int64_t, std::int64_t d, std::int64_t m,
                                         std::int64_t h, exact::HeadsMemory one) {
   return {h * one.valley - (h - 1) * m * d, h * std::max(4 * d, 3 * d + m)};
@@ -19,9 +18,8 @@ exact::HeadsMemory heads_memory_corf_si(std::int64_t, std::int64_t d, std::int64
 
 }  // namespace
 
-// Exact forms (attention/counting/closed_form.hpp): the new key's features (W k, |k|^2 / (2
-// sqrt(d)), offset, exp), the slide of S and z, the query's features (W q, max, offset, exp),
-// phi(q) S, phi(q) z, reciprocal, scaling.
+// Exact forms: the key's features (W k, |k|^2 / (2 sqrt(d)), offset, exp), the slide of S and z,
+// the query's (W q, max, offset, exp), phi(q) S, phi(q) z, reciprocal, scaling.
 const exact::Forms& closed_forms_corf_si() {
   using exact::Buckets, exact::f;
   static const exact::Forms forms{

@@ -1,16 +1,8 @@
-// corf_si: Continual Single-Output random-feature attention (no paper of the suite;
-// attention/families/random_features.hpp), for h >= 1 heads in one object (CoTrans Eq. 9
-// without the projections for h > 1). Every head's running sums S_i = sum_j phi(k_ij) v_ij^T
-// (m x dh) and z_i = sum_j phi(k_ij) (m) over the window gain the newest token's terms and lose
-// the leaving token's at every step; out_i = phi(q_i) S_i / (phi(q_i) . z_i), the newest row of
-// rf. Every per-head matrix is head-minor (attention/ops/heads_minor.hpp; at h = 1 a head's own
-// row-major matrices, the token read and the output written in place), so each op of a step
-// runs on all heads at once. Input: q, k, v of width d, head i's features at [i dh, (i+1) dh).
-// Output 1 x d in the same order. State: the features W (m x dh, the same for every head:
-// MultiHead gives every head c's feature_seed), S, z, and to subtract the leaving token n steps
-// after it arrives, the ring of the window's key features phi(k_j) (n x m) and values (n x dh):
-// storing phi(k) rather than k costs nm instead of n dh and saves recomputing the leaving key's
-// features (docs/counting.md, "What a continual state keeps"). Per step: O(m d).
+// corf_si: Continual Single-Output random-feature attention (no paper; random_features.hpp): every
+// head's S_i = sum_j phi(k_ij) v_ij^T, z_i = sum_j phi(k_ij) gain the new token, lose the leaving
+// one; out_i = phi(q_i) S_i / (phi(q_i) . z_i), rf's newest row. Output 1 x d. State (head-minor):
+// W (shared by all heads), S, z, rings of values and of phi(k) (n x m rather than k's n dh, and no
+// recomputing the leaving key's; docs/counting.md). Per step: O(md).
 #pragma once
 
 #include <stdexcept>
@@ -20,7 +12,6 @@
 
 namespace cosda {
 
-// Its exact closed forms (attention/variants/corf_si.cpp).
 const exact::Forms& closed_forms_corf_si();
 
 template <class E>
@@ -36,8 +27,7 @@ class CoRfSi final : public Attention<E> {
                                          .style = {"#117733", 2},
                                          .closed_forms = &closed_forms_corf_si};
 
-  // c.d is the full width; heads must divide it. Every head's feature map is the one a head of
-  // width d / heads draws from c.
+  // Every head's feature map is the one a head of width d / heads draws from c.
   explicit CoRfSi(const Config& c, std::int64_t heads = 1)
       : n_(c.n),
         d_(c.d),
@@ -81,10 +71,9 @@ class CoRfSi final : public Attention<E> {
   }
   MatCRef<S> output() const override { return out_; }
 
-  // One head: output() = the newest query q's row of rf over keys k and values v (n rows, any
-  // order), from scratch: the single-output second block of two-block models. One output row,
-  // so the chain runs from the left, w = u phi(K)^T, out = (w V) / (w 1): nm + nd + d
-  // multiplications where the sums S = phi(K)^T V would take nmd + md (docs/counting.md, chains).
+  // One head: output() = rf's newest row for q over k, v (n rows, any order) from scratch
+  // (two-block models), from the left: w = u phi(K)^T, out = (w V) / (w 1), nm + nd + d
+  // multiplications, not nmd + md through S (docs/counting.md, chains).
   void attend(const S* q, MatCRef<S> k, MatCRef<S> v) {
     if (h_ != 1) throw std::logic_error("corf_si: attend is one head's");
     const std::int64_t n = k.rows();
@@ -111,9 +100,8 @@ class CoRfSi final : public Attention<E> {
     return y.data();
   }
 
-  // a_i = phi(k_i) = exp(W k_i' - |k_i'|^2 / 2 [- C]), up to a factor common to every key; the
-  // token after seen_ enters every head's sums (and, once the window is full, the token of its
-  // ring slot seen_ % n leaves them) and takes that slot.
+  // a_i = phi(k_i) = exp(W k_i' - |k_i'|^2 / 2 [- C]) (up to a common factor); the token after
+  // seen_ enters every head's sums and ring slot seen_ % n, whose token (window full) leaves.
   void slide(const S* k, const S* v) {
     const std::int64_t j = seen_ % n_, hm = h_ * m_;
     const S* x = heads_minor(k, x_);

@@ -7,9 +7,8 @@ namespace cosda {
 
 namespace {
 
-// The same valley. The plain step's peak differs from h heads' by amounts not yet written as a
-// form (the batched step forms every head's landmarks while its scaled queries are live): measured
-// only.
+// The same valley; the peak is measured only (every head's landmarks are formed while its scaled
+// queries are live).
 exact::HeadsMemory heads_memory_ny(std::int64_t, std::int64_t, std::int64_t, std::int64_t h,
                                    exact::HeadsMemory one) {
   return {h * one.valley, std::nullopt};
@@ -17,8 +16,7 @@ exact::HeadsMemory heads_memory_ny(std::int64_t, std::int64_t, std::int64_t, std
 
 }  // namespace
 
-// Exact forms (attention/counting/closed_form.hpp): segment means, B_phi, Gamma_phi and its
-// pseudo-inverse, Delta_phi V, two products.
+// Exact forms: segment means, B_phi, Gamma_phi and its pseudo-inverse, Delta_phi V, two products.
 const exact::Forms& closed_forms_ny() {
   using exact::Buckets, exact::f;
   static const exact::Forms forms{

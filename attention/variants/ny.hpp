@@ -1,14 +1,12 @@
-// ny: Nyströmformer SDA re-run over the window every step, landmarks the segment means of the
-// current window's Q and K (Nyström paper Eq. 8; Sec. IV-C for n mod m != 0), for h >= 1 heads
-// in one object (attention/families/nystrom_heads.hpp). Output n x d. State: the last n tokens
-// of Q, K, V. Per step: O(ndm + nm^2 + m^3).
+// ny: Nyströmformer SDA re-run over the window every step, landmarks the segment means of its Q
+// and K (Nyström Eq. 8; Sec. IV-C for n mod m != 0); nystrom_heads.hpp. Output n x d. State: the
+// last n tokens. Per step: O(ndm + nm^2 + m^3).
 #pragma once
 
 #include "attention/families/nystrom_heads.hpp"
 
 namespace cosda {
 
-// Its exact closed forms (attention/variants/ny.cpp).
 const exact::Forms& closed_forms_ny();
 
 template <class E>
@@ -23,7 +21,6 @@ class Ny final : public NystromHeads<E, LandmarkKind::kSegmentMeans> {
                                          .style = {"#e69f00", 7},
                                          .closed_forms = &closed_forms_ny};
 
-  // c.d is the full width; heads must divide it.
   explicit Ny(const Config& c, std::int64_t heads = 1)
       : NystromHeads<E, LandmarkKind::kSegmentMeans>(c, heads) {}
 };

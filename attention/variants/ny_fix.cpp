@@ -7,8 +7,7 @@ namespace cosda {
 
 namespace {
 
-// The same valley. The plain step's peak is h heads' at most shapes and below or above it at
-// small ones (n < 8 or d < 20), not yet written as a form: measured only.
+// The same valley; the plain-step peak (h heads' except at n < 8 or d < 20) is measured only.
 exact::HeadsMemory heads_memory_ny_fix(std::int64_t, std::int64_t, std::int64_t, std::int64_t h,
                                        exact::HeadsMemory one) {
   return {h * one.valley, std::nullopt};
@@ -16,8 +15,7 @@ exact::HeadsMemory heads_memory_ny_fix(std::int64_t, std::int64_t, std::int64_t,
 
 }  // namespace
 
-// Exact forms (attention/counting/closed_form.hpp): as ny without landmarks and without Gamma_phi^+
-// (stored).
+// Exact forms: as ny without landmarks and Gamma_phi^+ (stored).
 const exact::Forms& closed_forms_ny_fix() {
   using exact::Buckets, exact::f;
   static const exact::Forms forms{

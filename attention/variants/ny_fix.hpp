@@ -1,14 +1,12 @@
-// ny_fix: Nyström SDA re-run over the window every step with fixed landmarks (Att_Ny^Fix,
-// Nyström paper Sec. IV-B and Fig. 4): Gamma_phi^+ is computed once, at construction; for h >= 1
-// heads in one object (attention/families/nystrom_heads.hpp). Output n x d. State: the last n
-// tokens of Q, K, V, the landmarks and Gamma_phi^+. Per step: O(ndm + nm^2).
+// ny_fix: Nyström SDA re-run over the window every step with fixed landmarks (Att_Ny^Fix, Nyström
+// Sec. IV-B, Fig. 4), Gamma_phi^+ computed at construction; nystrom_heads.hpp. Output n x d.
+// State: the last n tokens, the landmarks and Gamma_phi^+. Per step: O(ndm + nm^2).
 #pragma once
 
 #include "attention/families/nystrom_heads.hpp"
 
 namespace cosda {
 
-// Its exact closed forms (attention/variants/ny_fix.cpp).
 const exact::Forms& closed_forms_ny_fix();
 
 template <class E>
@@ -23,8 +21,7 @@ class NyFix final : public NystromHeads<E, LandmarkKind::kFixed> {
                                          .style = {"#56b4e9", 9},
                                          .closed_forms = &closed_forms_ny_fix};
 
-  // c.d is the full width; heads must divide it. c.fixed_q and c.fixed_k are m x d, sliced per
-  // head as MultiHead slices them.
+  // c.fixed_q and c.fixed_k are m x d, sliced per head as MultiHead slices them.
   explicit NyFix(const Config& c, std::int64_t heads = 1)
       : NystromHeads<E, LandmarkKind::kFixed>(c, heads) {}
 };

@@ -9,9 +9,8 @@ namespace cosda {
 
 namespace {
 
-// Every head's key offsets |k'|^2 / 2 (n) stay within heads_key_exp_cols, where a head stores
-// them (h_) and reads them in m adds beside its key features (m x n); where the sums S (m d)
-// outgrow them both sides peak beside S.
+// Key offsets (n) stay within heads_key_exp_cols, where a head stores them beside its key features
+// (m x n); where the sums S (m d) outgrow them both peak beside S.
 exact::HeadsMemory heads_memory_rf(std::int64_t n, std::int64_t d, std::int64_t m, std::int64_t h,
                                    exact::HeadsMemory one) {
   return {h * one.valley, h * (*one.live - std::max<std::int64_t>(0, n - m * d))};
@@ -19,9 +18,8 @@ exact::HeadsMemory heads_memory_rf(std::int64_t n, std::int64_t d, std::int64_t 
 
 }  // namespace
 
-// Exact forms (attention/counting/closed_form.hpp): the keys' features (W K^T, |k|^2 / (2 sqrt(d)),
-// offset, exp), S = phi(K)^T V, z, the queries' features (Q W^T, max, offset, exp), phi(Q) S,
-// phi(Q) z, reciprocals, row scaling.
+// Exact forms: the keys' features (W K^T, |k|^2 / (2 sqrt(d)), offset, exp), S = phi(K)^T V, z,
+// the queries' (Q W^T, max, offset, exp), phi(Q) S, phi(Q) z, reciprocals, row scaling.
 const exact::Forms& closed_forms_rf() {
   using exact::Buckets, exact::f;
   static const exact::Forms forms{

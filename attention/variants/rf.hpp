@@ -1,15 +1,7 @@
-// rf: random-feature (Performer, FAVOR+) attention re-run over the window at every step, the
-// random-feature family's baseline (no paper of the suite; attention/families/random_features.hpp),
-// for h >= 1 heads in one object (CoTrans Eq. 9 without the projections for h > 1).
-// out_i = phi(q_i) S / (phi(q_i) . z), S = phi(K)^T V, z = phi(K)^T 1, with m positive
-// orthogonal random features, per head. Two layouts, by the number of heads:
-//  - one head: Q, K and V are n x d rings, a token per row (attention/families/window_heads.hpp),
-//    and the step is FeatureSums' products over them;
-//  - h > 1: Q, K and V are d x n rings, a token per column, and every op runs on all heads' rows
-//    of n tokens; the features W (m x dh, the same for every head: MultiHead gives every head
-//    c's feature_seed) are tiled h times along a row of m x d.
-// Input: q, k, v of width d, head i's features at [i dh, (i+1) dh). Output n x d in window
-// order. State: the last n tokens. Per step: O(nmd).
+// rf: random-feature (Performer) attention re-run over the window every step (no paper;
+// random_features.hpp): out_i = phi(q_i) S / (phi(q_i) . z), S = phi(K)^T V, z = phi(K)^T 1.
+// Output n x d in window order. State: the last n tokens. Per step: O(nmd). One head: FeatureSums
+// over rings by row; h > 1: every op on all heads' rows of n tokens, the shared W tiled h times.
 #pragma once
 
 #include "attention/families/random_features.hpp"
@@ -19,7 +11,6 @@
 
 namespace cosda {
 
-// Its exact closed forms (attention/variants/rf.cpp).
 const exact::Forms& closed_forms_rf();
 
 template <class E>
@@ -35,8 +26,7 @@ class Rf final : public WindowHeads<E, Rf<E>> {
                                          .style = {"#44aa99", 3},
                                          .closed_forms = &closed_forms_rf};
 
-  // c.d is the full width; heads must divide it. Every head's features are the ones a head of
-  // width d / heads draws from c.
+  // Every head's features are the ones a head of width d / heads draws from c.
   explicit Rf(const Config& c, std::int64_t heads = 1)
       : Base(c, heads),
         d_(c.d),
@@ -69,16 +59,14 @@ class Rf final : public WindowHeads<E, Rf<E>> {
       Base::of_heads;
   using Strided = Eigen::Map<Mat<S>, 0, Eigen::OuterStride<>>;
 
-  // One head over a window by rows, q a ring whose oldest row is `oldest`: the features of the
-  // keys, the sums, the features of the queries, the denominators and the output.
+  // One head over a window by rows, q a ring whose oldest row is `oldest`.
   void attend_rows(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, std::int64_t oldest) {
     sums_.recompute(features_, k, v, offsets_.data(), ukt_);
     features_.queries(q, oldest, uq_);
     sums_.attend(uq_, den_.data(), out_);
   }
 
-  // h > 1: random-feature attention of heads [first, first + count) over the window into their
-  // columns of out_ (WindowHeads).
+  // h > 1: heads [first, first + count) over the window into their columns of out_.
   void attend(std::int64_t first, std::int64_t count) {
     const std::int64_t f = first * dh_, w = count * dh_, hm = first * m_, cm = count * m_;
     // The keys' features, landmark-major (row l h + i: head i's feature l of every key), then
