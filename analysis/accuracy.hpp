@@ -1,12 +1,8 @@
-// Approximation error of the variants against exact attention, and of the iterative
-// pseudo-inverse against the exact one (cosda accuracy).
-//
-// Error metric: relative Frobenius error per step, ||Y - Y_ref||_F / ||Y_ref||_F, where Y is a
-// variant's output for the current window (n x d, or 1 x d for single-output variants) and
-// Y_ref is exact scaled dot-product attention of the same window (its newest row for
-// single-output variants), computed from scratch in plain Eigen with max-subtraction: an
-// implementation independent of the kernels. Per run: median, 95th percentile and maximum over
-// the steady-state steps (every step after the priming one).
+// Approximation error of the variants against exact attention, and of the iterative pseudo-inverse
+// against the exact one (cosda accuracy). Per step: ||Y - Y_ref||_F / ||Y_ref||_F, Y the output
+// for the window (n x d, or 1 x d single-output), Y_ref exact attention of it (newest row if
+// single-output) in plain Eigen with max-subtraction, independent of the kernels. Per run:
+// median, 95th percentile and maximum over the steady-state steps (after the priming one).
 #pragma once
 
 #include <Eigen/Core>
@@ -30,8 +26,7 @@ using MatX = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
 double rel_error(const Eigen::Ref<const Eigen::MatrixXd>& got,
                  const Eigen::Ref<const Eigen::MatrixXd>& want);
 
-// The p-th percentile (0 <= p <= 100) with linear interpolation between order statistics
-// (NumPy's default); v must not be empty.
+// The p-th percentile (0 <= p <= 100) of non-empty v, linear between order statistics (NumPy's).
 double percentile(std::vector<double> v, double p);
 
 // Rows of exp(s) normalised to sum 1, with the row maximum subtracted first.
@@ -83,8 +78,7 @@ MatX<T> nystrom_attention(const MatX<T>& q, const MatX<T>& k, const MatX<T>& v,
   return b * (gp * (delta * v));
 }
 
-// Segment means of the rows of x (attention/families/landmarks.hpp sizes: the first n mod m
-// segments one row longer).
+// Segment means of the rows of x (landmarks.hpp sizes: the first n mod m segments one row longer).
 Eigen::MatrixXd segment_means(const Eigen::MatrixXd& x, std::int64_t m);
 
 struct ErrorSummary {
@@ -95,17 +89,15 @@ struct ErrorSummary {
 };
 ErrorSummary summarize(const std::vector<double>& errors);
 
-// One summary per draw of the random features: the median over the draws of each per-draw
-// statistic (steps, median, p95, max), and the range of the per-draw medians. The result is
-// non-finite, at the earliest such token, if any draw is. per_draw must not be empty.
+// Per statistic (steps, median, p95, max), the median over the draws, plus the range of their
+// medians; non-finite at the earliest such token if any draw is. per_draw must not be empty.
 struct DrawSummary {
   ErrorSummary e;
   double median_min = 0, median_max = 0;  // over the draws
 };
 DrawSummary summarize_draws(const std::vector<ErrorSummary>& per_draw);
 
-// One variant at one m (m is ignored by variants without landmarks). feature_seed: the draw
-// of the random features (Config::feature_seed); absent, Config's default.
+// One variant at one m (ignored without landmarks); feature_seed: the features' draw, or default.
 struct ApproxCase {
   std::string variant{};
   std::int64_t m = 1;
@@ -121,9 +113,8 @@ struct ApproxSetup {
   std::map<std::int64_t, std::pair<Eigen::MatrixXd, Eigen::MatrixXd>> fixed{};
 };
 
-// Runs every case (Plain<double>) in lockstep over the first n + steps tokens of x and compares
-// each steady-state output with exact attention of the same window. Cases run in parallel
-// (OpenMP); a case whose output turns non-finite stops there and is flagged.
+// Runs every case (Plain<double>, in parallel) in lockstep over the first n + steps tokens of x
+// against exact attention of each window; a case turning non-finite stops there, flagged.
 std::vector<ErrorSummary> approximation_errors(const Qkv& x, const ApproxSetup& setup,
                                                const std::vector<ApproxCase>& cases);
 

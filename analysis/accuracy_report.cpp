@@ -48,9 +48,8 @@ bool random_features(const std::string& v) {
   return find_variant(v)->landmarks == LandmarkKind::kRandomFeatures;
 }
 
-// Every configured variant at every m <= n (once, m = 0, without landmarks; accuracy.csv
-// writes that m as 1, as cosda count and points.csv do); the random-feature variants at every
-// m of feature_m (random features are not tokens: m may exceed n), once per feature seed.
+// Every configured variant at every m <= n (once, m = 0, without landmarks; written as 1, as cosda
+// count does); random-feature variants at every feature_m (may exceed n), once per feature seed.
 std::vector<ApproxCase> cases_at(const AccuracyConfig& c, std::int64_t n) {
   std::vector<ApproxCase> cases;
   for (const auto& v : c.variants) {
@@ -189,8 +188,7 @@ void plot_error_vs_m(const fs::path& dir, const AccuracyConfig& c, const std::st
     for (const auto& v : c.variants) {
       const VariantTraits& t = *find_variant(v);
       if (t.landmarks == LandmarkKind::kNone) continue;
-      // Random features: the median over the draws, with bars from the least to the largest
-      // per-draw median.
+      // Random features: the median over the draws, bars from the least to the largest median.
       const bool bars = random_features(v) && draws_plotted(c);
       std::vector<std::vector<std::string>> pts;
       for (const AccuracyRow& r : rows)
@@ -212,9 +210,8 @@ void plot_error_vs_m(const fs::path& dir, const AccuracyConfig& c, const std::st
               "no variant with a rank m (landmarks or features) has a finite error", notes);
 }
 
-// One panel of the trade-off figure: every variant's points labelled with m, and the front.
-// The y axis spans the approximate variants; exact ones (error at rounding level) sit on a
-// dotted line below them, labelled, so they do not squash the rest onto one line.
+// One panel of the trade-off figure: points labelled with m, and the front. The y axis spans the
+// approximate variants; exact ones sit on a labelled dotted line below, not squashing the rest.
 void tradeoff_panel(Multiplot& fig, const std::vector<const AccuracyRow*>& pts, bool single) {
   double lo = std::numeric_limits<double>::infinity(), hi = 0;
   for (const AccuracyRow* r : pts) {
@@ -314,8 +311,7 @@ void plot_pinv(const fs::path& dir, const AccuracyConfig& c, const std::string& 
   note_unless(fig.render(dir / file, 500, 560), file, "no pseudo-inverse error is finite", notes);
 }
 
-// Per random-feature variant and n: the median error over the draws, and their range, per m
-// (rows) and stream (columns).
+// Per random-feature variant and n: the median error over the draws and its range, per m, stream.
 std::string draws_tables(const AccuracyConfig& c, const AccuracyResults& res) {
   std::string md;
   for (const auto& v : c.variants) {

@@ -1,7 +1,6 @@
-// The accuracy study (cosda accuracy): approximation error of the variants against exact
-// attention on the streams of a config, with executed FLOPs per step from measure() (amortised
-// over a landmark cycle for continual landmarks) at one head of width d, and the iterative
-// pseudo-inverse's error against the exact one; its CSV files, summary and figures.
+// The accuracy study (cosda accuracy): approximation error of the variants against exact attention
+// on a config's streams, with executed FLOPs per step from measure() (amortised over a landmark
+// cycle) at one head of width d, and the iterative pseudo-inverse's error; CSVs, summary, figures.
 #pragma once
 
 #include <cstdint>
@@ -19,8 +18,7 @@ struct AccuracyConfig {
   std::string name;
   std::int64_t d = 0, steps = 0, calibration = 0, pinv_windows = 0;
   std::vector<std::int64_t> ns, ms, pinv_iterations_study;
-  // The random-feature variants' m grid (any m, also above n), and their draws: each of
-  // those points runs once per seed (Config::feature_seed).
+  // The random-feature variants' m grid (any m, also > n); each point runs once per seed.
   std::vector<std::int64_t> feature_ms;
   std::vector<std::uint64_t> feature_seeds;
   std::vector<std::string> variants;
@@ -29,9 +27,8 @@ struct AccuracyConfig {
   std::vector<NamedStream> streams;
 };
 
-// One variant at one stream, n and m. For the random-feature variants, one summary per draw
-// of the features (seeds[i] gives per_draw[i]), and e is their median (summarize_draws);
-// otherwise seeds is empty and per_draw holds e alone.
+// One variant at one stream, n and m. Random-feature variants: one summary per draw (seeds[i]
+// gives per_draw[i]), e their median (summarize_draws); else seeds is empty, per_draw = {e}.
 struct AccuracyRow {
   std::string stream, variant;
   std::int64_t n = 0, m = 0;  // m = 0: no landmarks
@@ -59,15 +56,13 @@ struct AccuracyResults {
 // Runs the study; reports each stream and n on stderr with the seconds since t0.
 AccuracyResults run_accuracy(const AccuracyConfig& c, Clock::time_point t0);
 
-// accuracy.csv: one row per stream, n, variant and m (random features: median over the
-// draws, with the min-max range of the per-draw medians).
+// accuracy.csv: a row per stream, n, variant, m (random features: draw median, per-draw range).
 std::string accuracy_csv(const AccuracyConfig& c, const AccuracyResults& r);
 // accuracy_draws.csv: one row per draw of the random-feature variants' points.
 std::string accuracy_draws_csv(const AccuracyResults& r);
 // pinv.csv: one row per stream, n, m, window and iteration count.
 std::string pinv_csv(const AccuracyConfig& c, const AccuracyResults& r);
-// summary.md: the Pareto fronts per stream, n and output shape, then `notes` (figures not
-// drawn, and why).
+// summary.md: Pareto fronts per stream, n and output shape, then `notes` (figures not drawn, why).
 std::string accuracy_summary(const AccuracyConfig& c, const AccuracyResults& r,
                              const std::vector<std::string>& notes = {});
 // Per stream: error_vs_m_<stream>.png, tradeoff_<stream>_n<N>.png, pinv_<stream>.png, each

@@ -1,20 +1,12 @@
-// Counting conventions: one executed count (five typed buckets, attention/counting/op_counts.hpp)
-// read the ways people report FLOPs. Every number cosda reports names its convention by `id`.
-//
-//   all      all operations: mul + add + div + exp + other. cosda's own "flops": one executed
-//            scalar operation is one FLOP.
-//   mul      multiplications only, what ptflops-style counters report: the mul bucket.
-//            Divisions, exponentials, additions and comparisons are not counted.
-//   mac      multiply-accumulate pairs counted once: a multiplication and an addition fuse
-//            into one operation, everything else counts one. From bucket totals at most
-//            min(mul, add) pairs can fuse, so mac = mul + add - min(mul, add) + div + exp +
-//            other = max(mul, add) + div + exp + other. For a length-k dot product (k mul,
-//            k - 1 add) this is k, the textbook MAC count; an axpy (n mul, n add) is n.
-//            The Nystrom paper's Appendix A mostly counts this way.
-//   cotrans  the Continual Transformers paper's mul/add/exp triple: divisions are charged as
-//            multiplications (the paper applies D^-1 as an element-wise product), comparisons,
-//            absolute values and square roots as additions; FLOPs = mul + add + exp, which
-//            equals `all`.
+// Counting conventions: one executed count (five buckets, attention/counting/op_counts.hpp) read
+// the ways people report FLOPs; every number cosda reports names its convention by `id`.
+//   all      mul + add + div + exp + other: cosda's own "flops", one scalar operation one FLOP.
+//   mul      multiplications only, as ptflops-style counters report.
+//   mac      multiply-accumulate pairs counted once; at most min(mul, add) pairs fuse, so
+//            mac = max(mul, add) + div + exp + other: k for a length-k dot product (the textbook
+//            MAC count), n for an axpy. The Nyström paper's Appendix A mostly counts this way.
+//   cotrans  the CoTrans paper's mul/add/exp triple: divisions as multiplications (it applies
+//            D^-1 element-wise), comparisons, abs and sqrt as additions; total = `all`.
 #pragma once
 
 #include <algorithm>
@@ -49,7 +41,6 @@ inline const Info& info(Convention c) {
                        [c](const Info& i) { return i.convention == c; });
 }
 
-// The CoTrans triple.
 struct MulAddExp {
   std::int64_t mul, add, exp;
   std::int64_t total() const { return mul + add + exp; }
@@ -58,7 +49,6 @@ inline MulAddExp cotrans_triple(const OpCounts& c) {
   return {c.mul + c.div, c.add + c.other, c.exp};
 }
 
-// A count in convention c.
 inline std::int64_t count(const OpCounts& c, Convention conv) {
   switch (conv) {
     case Convention::kAll:

@@ -26,7 +26,6 @@ constexpr char kIntro[] =
 std::string scalar_name(Precision p) { return p == Precision::kFloat ? "float" : "double"; }
 std::string mode_name(bool stabilised) { return stabilised ? "stabilised" : "plain"; }
 
-// One table row of drift.md.
 std::string markdown_row(const DriftConfig& c, const DriftRun& r) {
   const auto& pts = r.result.points;
   const bool ok = r.result.nonfinite_step < 0 && !pts.empty() && pts.back().step == c.steps;

@@ -1,10 +1,6 @@
-// The drift study (cosda drift): numerical drift of the continual variants' running sums on
-// long streams, in float and double, with and without the stabilised mode (Config::exp_shift).
-//
-// Each run streams calibration + n + steps tokens through one variant and, at about
-// `checkpoints` steady-state steps (log- and evenly spaced, always the last), compares the
-// output with a from-scratch recomputation of the same window in the same scalar type and in
-// double (run_drift, analysis/numerics.hpp).
+// The drift study (cosda drift): drift of the continual variants' running sums on long streams,
+// in float and double, plain and stabilised, against from-scratch recomputations at about
+// `checkpoints` steady-state steps (run_drift, analysis/numerics.hpp).
 #pragma once
 
 #include <cstdint>
@@ -27,7 +23,6 @@ struct DriftConfig {
   std::vector<NamedStream> streams;
 };
 
-// One stream through one variant in one scalar type and mode.
 struct DriftRun {
   const NamedStream* stream;  // into DriftConfig::streams
   std::string variant;
@@ -44,11 +39,9 @@ std::vector<DriftRun> run_drift_study(const DriftConfig& c);
 
 // drift.csv: every checkpoint of every run.
 std::string drift_csv(const std::vector<DriftRun>& runs);
-// drift.md: per run the error at the first and last step, the largest, the cost per step
-// (measure(), plain or stabilised), the shift C and the time.
+// drift.md: per run the first, last and largest error, cost per step (measure()), C and the time.
 std::string drift_markdown(const DriftConfig& c, const std::vector<DriftRun>& runs);
-// drift_<stream>.png (and its .gp script) per stream: one panel per scalar type with data. A
-// figure without data is not drawn; returns one note per such figure.
+// drift_<stream>.png and .gp per stream, a panel per scalar type; a note per figure not drawn.
 std::vector<std::string> plot_drift(const std::filesystem::path& dir, const DriftConfig& c,
                                     const std::vector<DriftRun>& runs);
 

@@ -1,5 +1,4 @@
-// Evaluation of the frozen exact forms; the forms themselves are each variant's
-// (attention/variants/<id>.cpp). The derivation notes are in attention/counting/closed_form.hpp.
+// Evaluation of the frozen exact forms (attention/variants/<id>.cpp; notes in closed_form.hpp).
 #include "analysis/exact.hpp"
 
 #include <algorithm>

@@ -1,6 +1,5 @@
-// Evaluation of the exact closed forms (attention/counting/closed_form.hpp; each variant's own
-// forms are in attention/variants/<id>.cpp): what measure() reports for a point, from the forms
-// alone.
+// Evaluation of the exact closed forms (attention/counting/closed_form.hpp; each variant's in
+// attention/variants/<id>.cpp): what measure() reports for a point, from the forms alone.
 #pragma once
 
 #include <cstdint>
@@ -17,8 +16,7 @@ namespace cosda::exact {
 // The forms of a variant id (its description's closed_forms); nullptr for an unknown id.
 const Forms* forms(std::string_view id);
 
-// Segment sizes: c = ceil(n/m), f = floor(n/m), r = n mod m (count of segments of size c when
-// r > 0).
+// Segment sizes: c = ceil(n/m), f = floor(n/m), r = n mod m (segments of size c when r > 0).
 struct Segments {
   std::int64_t c, f, r;
 };
@@ -32,24 +30,19 @@ Buckets cycle_forms(const Forms& f);
 // features 2 <= m < n. In the degenerate windows outside (n <= 2, a single landmark, a landmark
 // per token) a stream carries less, or differently, than the forms say (docs/counting.md).
 bool valley_exact(const Point& p);
-// Whether valley and peak forms are both exact at p: where the valley is, except for the
-// continual-landmark variants, whose peak depends on where in a landmark segment a step falls
-// and is measured only, and for h > 1 heads whose batched object's peak has no form yet
-// (HeadsMemory::live). Elsewhere evaluate() returns the forms' values as an estimate.
+// Whether valley and peak forms are both exact at p: where the valley is, except for
+// continual-landmark variants (the peak depends on where in a segment a step falls; measured only)
+// and h > 1 heads (no form yet for the batched peak, HeadsMemory::live). Else evaluate() estimates.
 bool memory_exact(const Point& p);
 
-// What measure() reports for a one-layer point, from the forms alone (heads applied: h times
-// one head's operations; h heads' memory from Forms::heads where the variant has a batched
-// object, else h times one head's). Mirrors
-// analysis/measure.hpp's Cost: update_step is the most expensive update step (size c),
-// plain_step is zero when the cycle has none, update_step zero for variants without updates.
-// Heap fields stay -1. Throws std::invalid_argument for a point with a skip reason, with
-// layers != 1 or in the stabilised mode.
+// What measure() reports for a one-layer point, from the forms: h times one head's operations;
+// memory from Forms::heads for a batched object, else h times one head's. update_step is the
+// costliest update (size c), a step kind the cycle lacks is zero, heap fields -1. Throws
+// std::invalid_argument for a point with a skip reason, layers != 1 or the stabilised mode.
 Cost evaluate(const Point& p);
 
-// The memory of one batched object for all p.heads heads (Forms::heads, h > 1): valley, and the
-// live beside it on a plain step. Throws std::invalid_argument where evaluate() would, and for
-// a variant without a batched kernel.
+// One batched object's memory for p.heads > 1 heads (Forms::heads): valley and plain-step live.
+// Throws std::invalid_argument where evaluate() would, and without a batched kernel.
 HeadsMemory heads_memory(const Point& p);
 
 }  // namespace cosda::exact

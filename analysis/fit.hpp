@@ -1,13 +1,6 @@
-// Fits used to derive and check closed forms from executed counts.
-//
-//  - fit_form(): integer coefficients over a basis of monomials n^a d^b m^c s^e (e <= 1),
-//    by least squares on the samples, rounded and then checked exactly: every sample must be
-//    reproduced in integer arithmetic, otherwise the fit fails (std::nullopt). A fit is only
-//    evidence; the frozen forms live beside each kernel (closed_forms() in
-//    attention/variants/<id>.hpp or .cpp, attention/counting/closed_form.hpp), read through
-//    exact::forms() (analysis/exact.hpp).
-//  - fit_loglog(): slope and intercept of log y = intercept + slope log x by least squares,
-//    the local growth exponent of a cost over one parameter.
+// Fits that derive and check closed forms from executed counts: fit_form() (integer coefficients,
+// checked exactly) and fit_loglog() (a cost's local growth exponent). A fit is only evidence; the
+// frozen forms are each kernel's closed_forms() (attention/variants/<id>), via exact::forms().
 #pragma once
 
 #include <Eigen/Dense>
@@ -57,8 +50,7 @@ inline std::int64_t ipow_int(std::int64_t x, int e) {
 }
 }  // namespace detail
 
-// Integer coefficients c_t with value = sum_t c_t * term_t(sample) for every sample, or
-// nullopt when the rounded least-squares solution misses any sample.
+// Integer coefficients reproducing every sample; nullopt when the rounded least squares misses one.
 inline std::optional<exact::Form> fit_form(const std::vector<Term>& terms,
                                            const std::vector<Sample>& samples) {
   if (samples.size() < terms.size()) throw std::invalid_argument("fit_form: too few samples");
@@ -111,10 +103,9 @@ struct Slope {
   double slope, intercept;
 };
 
-// Least squares of log y on log x (x, y > 0, at least two distinct x). Compiled without FMA
-// contraction and never inlined: with -march=native the last bits of the slope would otherwise
-// depend on the caller it is inlined into (a constant cost fitted -5e-16 instead of 0, which the
-// verification report prints as -0.000).
+// Least squares of log y on log x (x, y > 0, two or more distinct x). No FMA contraction, never
+// inlined: under -march=native the slope's last bits would depend on the caller (a constant cost
+// fitted -5e-16, printed -0.000).
 #if defined(__GNUC__) && !defined(__clang__)
 [[gnu::noinline, gnu::optimize("fp-contract=off")]]
 #endif

@@ -1,7 +1,6 @@
-// Physical heap accounting: malloc, calloc, realloc, the aligned allocators and free are
-// wrapped (Eigen allocates with malloc, bypassing operator new) and the bytes in use counted
-// per thread, by malloc_usable_size. Builds with sanitizers leave the allocator alone
-// (COSDA_NO_HEAP_HOOKS); enabled() then returns false and nothing is counted.
+// Physical heap accounting: malloc, calloc, realloc, aligned allocators and free are wrapped
+// (Eigen uses malloc, not operator new); bytes in use are counted per thread by malloc_usable_size.
+// Sanitizer builds (COSDA_NO_HEAP_HOOKS) wrap nothing: enabled() is false, nothing is counted.
 #pragma once
 
 #include <cstdint>

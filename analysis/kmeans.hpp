@@ -1,6 +1,5 @@
-// m-means clustering for fixed landmarks (Nyström paper Sec. IV-B): k-means++ seeding from a
-// deterministic seed, then Lloyd iterations until no assignment changes. A training-time
-// step on plain doubles; it is not part of any counted or timed step.
+// m-means for fixed landmarks (Nyström paper Sec. IV-B): k-means++ from a fixed seed, then Lloyd
+// iterations until no assignment changes. Training-time, plain doubles, never counted or timed.
 #pragma once
 
 #include <Eigen/Core>

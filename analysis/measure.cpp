@@ -46,13 +46,10 @@ struct AccessesOnly {
   bool on_;
 };
 
-// Steps on until every value held at the end of the measured steps has been read (it was
-// live across that boundary) or overwritten (it was not). These steps record their accesses
-// and skip the arithmetic (ops::accesses_only): which elements a step reads and writes does not
-// depend on the values, and the stream is not used after them. A value no step reads again is
-// never resolved; it is left when a whole landmark cycle (or, without landmark updates, two
-// steps) resolves nothing more, and counts as not live. Any value a variant keeps is read
-// again within n steps, when its token leaves the window at the latest: that bounds the wait.
+// Steps on, recording accesses without arithmetic (they do not depend on values), until each value
+// held at the end of the measured steps is read (was live) or overwritten (was not). One never read
+// counts as not live once a landmark cycle (else two steps) resolves nothing more; kept values are
+// read within n steps, when their token leaves the window, which bounds the wait.
 template <class Step>
 void look_ahead(std::vector<Liveness>& traces, const Point& p, Step&& step) {
   auto pending = [&] {
@@ -88,13 +85,10 @@ void memory_figures(std::vector<Liveness>& traces, const std::vector<bool>& upda
   cost.peak = std::max(cost.plain_peak, cost.update_peak);
 }
 
-// A landmark cycle's schedule and checks, with or without the shortcut (both runs then allocate
-// alike). Under the shortcut a plain step that neither starts the cycle nor follows an update
-// replays: it runs without arithmetic (its ops still record their accesses and count their
-// shapes, ops::tally_skip). Every step checks that it updates landmarks on the predicted
-// schedule, and every plain step, replayed or not, that it costs what the first did
-// (counting_test: plain steps all cost the same). A replay's products do not run, so it takes
-// the first plain step's heap allocations as well, and every full plain step checks those.
+// A landmark cycle's schedule and checks. Under the shortcut, a plain step that neither starts the
+// cycle nor follows an update replays without arithmetic (ops::tally_skip) and takes the first
+// plain step's allocations. Every step checks the predicted update schedule; every plain step, that
+// it costs (and, run in full, allocates) what the first did.
 struct LandmarkCycle {
   bool on = false;
   std::vector<bool> due;               // per measured step: whether it updates landmarks

@@ -1,19 +1,10 @@
-// Executed cost of one variant at one shape: operations per steady-state step (counted by
-// running the kernels under Tally or Exact), logical valley and peak memory (the liveness of
-// what the kernels read and write, attention/counting/liveness.hpp), and physical heap bytes (the
-// malloc wrapper).
-//
-// Protocol: feed n tokens (warm-up and priming, not counted), then one full landmark cycle of
-// n steady-state steps for continual-landmark variants, or one step for the others (their
-// steps are identical; tests check it), then, untraced for counts, the steps that show which
-// values held at the end are read again (memory). Under Tally the warm-up and the cycle's
-// repeated plain steps skip their arithmetic by default (Shortcut::kOn): the same counts and
-// memory figures as every step in full (tests/shortcut_test.cpp), a fraction of the time.
-// Per step kind:
-//   update_step  the most expensive landmark-update step of the cycle
-//   plain_step   a step that computes no landmark (all such steps cost the same)
-//   amortized    the cycle's total divided by its number of steps
-// Token values are seeded Gaussians; counts do not depend on them.
+// Executed cost of one variant at one shape: operations per steady-state step (under Tally or
+// Exact), logical valley and peak memory (attention/counting/liveness.hpp), physical heap bytes.
+// Protocol: n tokens of warm-up (not counted); one landmark cycle of n steps for
+// continual-landmark variants, else one step (their steps are identical; tests check it); then,
+// untraced, the steps that show which values held at the end are read again. Step kinds:
+// update_step (the cycle's costliest landmark update), plain_step (no landmark update; all cost
+// the same), amortized (cycle total / steps). Tokens are seeded Gaussians; counts ignore them.
 #pragma once
 
 #include <cstdint>
@@ -59,21 +50,17 @@ struct Cost {
 
 enum class Counting { kTally, kExact };
 enum class Precision { kDouble, kFloat };
-// Whether to record the bytes each step touches (cosda-bench's roofline bytes). Off by
-// default: recording every operand range costs a third more time in sweeps, which do not
-// report it.
+// Whether to record the bytes each step touches (cosda-bench's roofline bytes); off by default, as
+// recording every operand range slows sweeps, which do not report it.
 enum class Touched { kSkip, kRecord };
 
-// Why a point cannot run ("" when it can): m out of range for a landmark variant, heads not
-// dividing d, an unknown id.
+// Why a point cannot run ("" when it can), e.g. m out of range, heads not dividing d, unknown id.
 std::string skip_reason(const Point& p);
 
-// Under Tally, whether the steps whose values no figure needs skip their arithmetic
-// (ops::accesses_only; every op still records what it reads and writes and counts what it
-// would execute, neither of which depends on values, counting_test): the warm-up, traced by
-// its writes alone (Liveness::warm_up), and the landmark cycle's plain steps after its first
-// and after each update. The steps that remain run in full, so the heap figures see what
-// their products allocate. kOff runs and traces every step in full; Exact always does.
+// Under Tally, whether steps whose values no figure needs skip their arithmetic
+// (ops::accesses_only): the warm-up and the cycle's plain steps after its first and after each
+// update. Accesses and counts do not depend on values, so the figures equal kOff's (every step in
+// full, as Exact always does; tests/shortcut_test.cpp); the rest run in full for the heap figures.
 enum class Shortcut { kOn, kOff };
 
 // Throws std::invalid_argument for a point with a skip reason.

@@ -1,12 +1,7 @@
-// Executed cost of a whole model (models/encoder.hpp) per steady-state step, by part and by
-// block, and the models of the counters the Continual Transformers paper's tables were made
-// with (its Tables 1-4), which explain the printed numbers from the executed ones.
-//
-// Protocol (as analysis/measure.hpp): feed n seeded Gaussian tokens (warm-up; the n-th gives
-// the first output), then one steady-state cycle: n steps if a block holds continual
-// landmarks (cony_*_cont: steps differ within the landmark cycle), else one step. Counts are
-// thread_counts() deltas attributed to parts by the model; per-step values are cycle totals
-// divided by the cycle length.
+// Executed cost of a whole model (models/encoder.hpp) per steady-state step, by part and block,
+// and models of the counters behind the CoTrans paper's Tables 1-4 that explain its numbers.
+// Protocol as analysis/measure.hpp: n warm-up tokens, then n steps if a block holds continual
+// landmarks (cony_*_cont), else one; per step = cycle total of thread_counts() / cycle length.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +25,6 @@ struct ModelCost {
   OpCounts part(Part p) const;
   OpCounts level(std::size_t i) const;  // all parts of one level ([0] model, [b + 1] block b)
   OpCounts total() const;
-  // Per step, in a convention.
   double per_step(const OpCounts& c, conventions::Convention conv) const {
     return double(conventions::count(c, conv)) / double(cycle_steps);
   }
@@ -42,17 +36,15 @@ struct ModelCost {
 
 ModelCost measure_model(const ModelSpec& spec, Counting counting = Counting::kTally);
 
-// The counters behind the paper's FLOPs columns, as far as the authors' code and run logs
-// show them (ptflops: multiply-accumulates of the modules it hooks). A counter model starts
-// from our executed multiplications of the parts the counter sees and adds or removes what the
-// counter does differently; every term is listed with its reason.
-//   oadtr      ptflops on OadTR's regular model (Tables 1a, 2, 3): nn.Linear layers and
-//              activations only; the attention products are plain tensor operations inside a
-//              custom module, invisible to it; LayerNorm is not counted either.
+// The counters behind the paper's FLOPs columns, per the authors' code and run logs (ptflops:
+// multiply-accumulates of hooked modules): our executed multiplications of the parts a counter
+// sees, plus or minus what it does differently, each term with its reason.
+//   oadtr      ptflops on OadTR's regular model (Tables 1a, 2, 3): nn.Linear and activations;
+//              the attention products (plain tensor ops in a custom module) and LayerNorm unseen.
 //   continual  ptflops with the continual-inference attention hooks (CoOadTR, CoTrans-b#:
 //              Tables 1b, 2, 3, 4): projections and attention multiplications per step.
-//   regular_t  the same hooks run in regular (forward) mode over GTZAN's channel-first
-//              tensors (Table 4, Trans-b#).
+//   regular_t  the same hooks in regular mode over GTZAN's channel-first tensors (Table 4,
+//              Trans-b#).
 enum class CounterProfile { kOadtr, kContinual, kRegularT };
 inline constexpr std::array<std::string_view, 3> kCounterProfileIds = {"oadtr", "continual",
                                                                        "regular_t"};

@@ -1,6 +1,5 @@
-// The models report (analysis/model_report.hpp): every printed FLOPs number of the Continual
-// Transformers paper against our executed counts and the authors' counter models, built as
-// Markdown, CSV and a gnuplot figure; and the JSON of cosda count --model.
+// The models report: every printed FLOPs number of the CoTrans paper against our executed counts
+// and the authors' counter models (Markdown, CSV, gnuplot figure); the JSON of count --model.
 #include "analysis/model_report.hpp"
 
 #include <fmt/format.h>
@@ -40,8 +39,7 @@ std::string parts_json(const ModelCost& c, const PartCounts& p) {
   return s + "}";
 }
 
-// The paper prints every FLOPs count in millions with one decimal. Ratios: the digits after
-// the decimal point of the printed value.
+// Printed FLOPs are in millions with one decimal; a ratio keeps its printed value's decimals.
 constexpr int kFlopsPlaces = 1;
 int decimals(double v) {
   const std::string s = fmt::format("{}", v);

@@ -1,7 +1,5 @@
-// Whole models against the numbers the Continual Transformers paper prints for them: the
-// models and report settings (read from configs/models by sweeps/model_config.hpp, which
-// documents each field), the models report (cosda models: results/models) and the JSON of
-// cosda count --model.
+// Whole models against the CoTrans paper's printed numbers: model and report settings
+// (configs/models; fields in sweeps/model_config.hpp), the report (cosda models), count --model.
 #pragma once
 
 #include <cstdint>

@@ -33,8 +33,7 @@ std::int64_t first_nonfinite_as(const std::string& id, const Config& c, const Qk
   return -1;
 }
 
-// Landmarks for a Config: m-means of the calibration queries and keys (one set for both when
-// they are the same tokens, as self-attention passes them).
+// Fixed landmarks for a Config: m-means of the calibration queries and keys (one set if q == k).
 void set_fixed_landmarks(Config& c, const Qkv& calibration) {
   c.fixed_q = m_means(calibration.q, c.m);
   if (calibration.k == calibration.q)
@@ -43,9 +42,8 @@ void set_fixed_landmarks(Config& c, const Qkv& calibration) {
     c.fixed_k = m_means(calibration.k, c.m);
 }
 
-// Random-feature attention of a window in scalar R with the family's features for
-// (d, m, feature_seed) (attention/families/random_features.hpp), every query's exponents shifted by
-// their maximum and the keys' by the window's largest: the same ratio, no overflow.
+// Random-feature attention of a window in scalar R with the family's features for (d, m,
+// feature_seed), queries' exponents shifted by their maximum, keys' by the window's: no overflow.
 template <class R>
 MatX<R> random_feature_attention(const MatX<R>& q, const MatX<R>& k, const MatX<R>& v,
                                  const Config& c) {
@@ -61,10 +59,9 @@ MatX<R> random_feature_attention(const MatX<R>& q, const MatX<R>& k, const MatX<
   return den.cwiseInverse().asDiagonal() * (pq * (pk.transpose() * v));
 }
 
-// From-scratch recomputation, in scalar R with max-subtraction, of what the variant outputs
-// for the window (qw, kw, vw; oldest first): exact attention, Nyström attention with the
-// landmarks the variant used for its last output, or random-feature attention with its
-// features. Newest row only for single-output variants.
+// From-scratch recomputation in scalar R, with max-subtraction, of the variant's output for the
+// window (oldest first): exact attention, or Nyström or random-feature attention with the
+// variant's last landmarks or its features. Newest row only for single-output variants.
 template <class R, class T>
 MatX<R> recompute(const VariantTraits& t, const Attention<Plain<T>>& var, const Eigen::MatrixXd& qw,
                   const Eigen::MatrixXd& kw, const Eigen::MatrixXd& vw, const Config& c) {

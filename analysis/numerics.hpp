@@ -1,13 +1,8 @@
-// Numerical behaviour of the variants on long streams (cosda drift, cosda overflow) and the
-// calibration of the stabilised mode (Config::exp_shift).
-//
-// The continual variants keep running sums of exponentials (CoTrans Eqs. 2-5; Nyström paper
-// Eqs. 17-20, 24-25) without softmax's max-subtraction (Nyström paper, end of Sec. IV-C).
-// Drift: a variant's output against a from-scratch recomputation of the same window
-// (exact_attention / nystrom_attention of analysis/accuracy.hpp with the landmarks the
-// variant holds), both in the variant's scalar type, and against the same recomputation in
-// double. Overflow: the score scale max |q.k|/sqrt(d) at which a variant's output first holds
-// an inf or a NaN.
+// Numerical behaviour on long streams (cosda drift, overflow) and calibration of the stabilised
+// mode (Config::exp_shift). Continual variants keep running sums of exponentials (CoTrans Eqs.
+// 2-5; Nyström paper Eqs. 17-20, 24-25) without max-subtraction (Nyström paper, end of Sec. IV-C).
+// Drift: output against a from-scratch recomputation of the window with the variant's landmarks,
+// in its scalar and in double. Overflow: the score scale max |q.k|/sqrt(d) of the first inf/NaN.
 #pragma once
 
 #include <Eigen/Core>
@@ -27,21 +22,17 @@ namespace cosda {
 // max |q_i . k_j| / sqrt(d) over query-key pairs that share a window (|i - j| < n).
 double score_scale(const Qkv& x, std::int64_t n);
 
-// The shift C of the stabilised mode for variant c (its landmarks: segment means of each
-// window, or c.fixed_q/c.fixed_k): over the windows of `calibration` (every `stride`-th one),
-// collect the maximum of every row of every score matrix the variant exponentiates (QK^T for
-// co_*; B, Gamma and Delta for the Nyström variants); C is the midpoint of their range, so
-// exp(s - C) keeps the largest and the smallest row maxima equally far from overflow and
-// underflow. Needs at least n calibration tokens.
+// The stabilised mode's shift C: the midpoint of the range of row maxima of every score matrix the
+// variant exponentiates (QK^T for co_*; B, Gamma, Delta for Nyström, with segment-mean or c.fixed_*
+// landmarks) over every `stride`-th window of `calibration` (>= n tokens), so exp(s - C) keeps
+// both extremes equally far from overflow and underflow.
 double calibrate_shift(const std::string& variant, const Config& c, const Qkv& calibration,
                        std::int64_t stride = 1);
-// The range [smallest, largest] of those row maxima (calibrate_shift is its midpoint), for
-// combining several calibrations (heads) into one C.
+// [smallest, largest] of those row maxima, to combine several calibrations (heads) into one C.
 std::pair<double, double> row_max_range(const std::string& variant, const Config& c,
                                         const Qkv& calibration, std::int64_t stride = 1);
 
-// Runs the variant in the given precision over the tokens (q = x.q etc.) and returns the index
-// of the first token whose output holds a non-finite value, or -1.
+// Runs the variant over x in `precision`: the first token with a non-finite output, or -1.
 std::int64_t first_nonfinite(const std::string& variant, const Config& c, const Qkv& x,
                              Precision precision);
 
@@ -49,10 +40,9 @@ struct RunCheck {
   std::int64_t nonfinite_token = -1;  // first token with a non-finite output; -1: none
   double max_error = 0;               // largest relative error of a finite output before it
 };
-// first_nonfinite(), and every finite output's relative error against a from-scratch
-// recomputation in double with max-subtraction of the same window (exact_attention, or
-// nystrom_attention with the landmarks the variant used): finite outputs that are wrong
-// (cancellation in running sums, a zero sum after underflow) show up here.
+// first_nonfinite(), plus each finite output's relative error against a from-scratch double
+// recomputation of the window with max-subtraction (exact_attention, or nystrom_attention with the
+// variant's landmarks): catches wrong finite outputs (cancellation, a zero sum after underflow).
 RunCheck check_run(const std::string& variant, const Config& c, const Qkv& x, Precision precision);
 
 struct OverflowSpec {
@@ -81,10 +71,9 @@ struct OverflowResult {
   Threshold inaccurate;  // ... or a finite output's error exceeds the tolerance
 };
 
-// Tokens: `base` holds calibration + n + steps rows of unit-scale q, k, v; scale a multiplies
-// them, so scores grow as a^2 and the score scale of the evaluated part is a^2 times its
-// value at a = 1. For each condition: scans the score scale geometrically from sigma_min,
-// then bisects between the last scale without it and the first with it.
+// `base` holds calibration + n + steps rows of unit-scale q, k, v; scale a multiplies them, so the
+// score scale is a^2 times its value at a = 1. Per condition: a geometric scan from sigma_min,
+// then bisection between the last scale without it and the first with it.
 OverflowResult overflow_threshold(const OverflowSpec& spec, const Qkv& base);
 
 struct DriftSpec {

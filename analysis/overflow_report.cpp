@@ -15,8 +15,7 @@ std::string sigma_text(const Threshold& t, double sigma_max) {
   return t.found ? fmt::format("{:.4g}", t.first_bad) : fmt::format("> {:.3g}", sigma_max);
 }
 
-// One table of a stream: the first inf or NaN, or the first breakdown, per variant (rows) and
-// scalar and mode (columns).
+// One table per stream: the first inf or NaN, or breakdown, per variant (rows), scalar and mode.
 std::string threshold_table(const OverflowConfig& c, const std::vector<OverflowJob>& jobs,
                             const NamedStream& s, bool breakdown) {
   std::string md = fmt::format("\n## Stream {} ({}, projection {}): {}\n\n| variant |", s.name,

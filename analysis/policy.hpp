@@ -1,8 +1,6 @@
-// The one place that turns a run's (counting, precision) into an execution policy
-// (attention/exec.hpp). Callers pass a generic lambda and receive what it returns:
-//   with_policy(Counting::kTally, Precision::kFloat, [&]<class E>() { return run<E>(); })
-// runs run<Tally<float>>; Counting::kExact runs Exact whatever the precision (Counted scalars
-// are double), and with_plain picks the uncounted Plain<float> or Plain<double>.
+// Turns a run's (counting, precision) into an execution policy (attention/exec.hpp) and calls a
+// generic lambda with it: with_policy(Counting::kTally, Precision::kFloat, [&]<class E>() {...})
+// runs E = Tally<float>; kExact runs Exact whatever the precision (Counted scalars are double).
 #pragma once
 
 #include "analysis/measure.hpp"
@@ -10,7 +8,6 @@
 
 namespace cosda {
 
-// f.template operator()<E>() with E = Tally<float>, Tally<double> or Exact.
 template <class F>
 decltype(auto) with_policy(Counting counting, Precision precision, F&& f) {
   if (counting == Counting::kExact) return f.template operator()<Exact>();

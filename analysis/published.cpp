@@ -1,8 +1,6 @@
-// The one list of the published formulas keyed by variant id: which variant each item of the
-// Nyström paper's Appendices A and B describes (their transcription, in item order, is
-// analysis/published_appendix.cpp), Table I, the CoTrans paper's counts and ratios, and the
-// printed cells of Tables III and IV. See published.hpp for the contract; monomials are
-// written {coef, power of n, power of d, power of m}; {3, 1, 1} is 3nd.
+// The published formulas by variant id: which variant each Nyström Appendix A/B item describes
+// (transcribed in published_appendix.cpp), Table I, the CoTrans counts and ratios, the cells of
+// Tables III and IV. Monomials are {coef, power of n, power of d, power of m}: {3, 1, 1} is 3nd.
 #include "analysis/published.hpp"
 
 #include "analysis/published_data.hpp"
@@ -16,8 +14,7 @@ constexpr std::string_view kAppendixIds[] = {"att",         "ny",           "ny_
                                              "cony_si_fix", "cony_re_cont", "cony_si_cont"};
 std::span<const std::string_view> appendix_ids() { return kAppendixIds; }
 
-// ---------------------------------------------------------------------------------------
-// Table I.
+// ---- Table I ----
 
 const std::vector<Keyed<Orders>>& table1() {
   static const std::vector<Keyed<Orders>> table = [] {
@@ -43,8 +40,7 @@ const std::vector<Keyed<Orders>>& table1() {
   return table;
 }
 
-// ---------------------------------------------------------------------------------------
-// CoTrans paper.
+// ---- CoTrans paper ----
 
 const std::vector<Keyed<std::vector<TableRow>>>& cotrans_rows() {
   static const std::vector<Keyed<std::vector<TableRow>>> table = {

@@ -1,24 +1,9 @@
-// The closed-form costs and printed numbers of the two reference papers, as data.
-//
-//  - "Nystrom paper": "Continual Low-Rank Scaled Dot-product Attention" (Appendix A
-//    computational costs, Appendix B memory costs, Table I asymptotic orders, Tables III and
-//    IV printed FLOPs).
-//  - "CoTrans paper": "Continual Transformers: Redundancy-Free Attention for Online
-//    Inference" (Tables 5-7 operation counts, Sec. 3.1-3.4 running text).
-//
-// Contract:
-//  - Everything is transcribed exactly as printed, including the places where a stated total
-//    disagrees with the sum of its own items or a printed number disagrees with its
-//    neighbours. Nothing is corrected here; analysis/published_findings.md lists the
-//    disagreements and tests/published_test.cpp pins them.
-//  - Variant ids are the registry's (attention/registry.hpp kVariantIds). Look-ups with an unknown
-//  id (or an id a
-//    source does not cover) return nullptr or an empty span.
-//  - All returned pointers and spans refer to static storage and stay valid for the lifetime
-//    of the program.
-//  - Beyond the plain transcription: Published::printed_total keeps the total as typeset
-//    (e.g. "3(nd - 1)"), PrintedCell carries the printed number of decimals so the rounding
-//    of a cell can be bounded, and cotrans_table() is the column sum of cotrans_rows().
+// The closed-form costs and printed numbers of the two reference papers, as data: the Nyström
+// paper ("Continual Low-Rank Scaled Dot-product Attention": App. A, App. B, Tables I, III, IV) and
+// the CoTrans paper ("Continual Transformers: Redundancy-Free Attention for Online Inference":
+// Tables 5-7, Sec. 3.1-3.4). Transcribed exactly as printed, inconsistencies included
+// (analysis/published_findings.md lists them). Keyed by registry id; an unknown or uncovered id
+// gives nullptr or an empty span. Returned pointers and spans refer to static storage.
 #pragma once
 
 #include <array>
@@ -31,12 +16,10 @@
 
 namespace cosda::published {
 
-// Entries are keyed by registry id (attention/registry.hpp), in App. A/B item order:
-// 1) att, 2) ny, 3) ny_fix, 4) co_re, 5) co_si, 6) cony_re_fix, 7) cony_si_fix,
-// 8) cony_re_cont, 9) cony_si_cont.
+// Appendix A/B items 1)-9) are att, ny, ny_fix, co_re, co_si, cony_re_fix, cony_si_fix,
+// cony_re_cont, cony_si_cont.
 
-// ---------------------------------------------------------------------------------------
-// Nystrom paper, Appendices A and B.
+// ---- Nyström paper, Appendices A and B ----
 
 // One bullet: `what` is a plain-ASCII paraphrase that starts with the cost as typeset.
 struct Item {
@@ -62,8 +45,7 @@ struct Orders {
 };
 const Orders* table1(std::string_view id);
 
-// ---------------------------------------------------------------------------------------
-// CoTrans paper.
+// ---- CoTrans paper ----
 
 struct MulAddExp {
   Poly mul, add, exp;
@@ -75,8 +57,7 @@ struct TableRow {
   std::string_view eq;  // e.g. "Table 5, Eq. (1.1)"
   MulAddExp cost;
 };
-// Rows of Table 5 (att, Eqs. 1.1-1.3), Table 6 (co_re, Eqs. 2-6), Table 7 (co_si, Eqs.
-// 7.1-7.2), as printed. Empty for other ids.
+// Rows of Tables 5 (att), 6 (co_re), 7 (co_si) as printed (Eqs. 1.1-1.3, 2-6, 7.1-7.2); else empty.
 std::span<const TableRow> cotrans_rows(std::string_view id);
 // The column sums of those rows (computed from cotrans_rows, not quoted anywhere).
 const MulAddExp* cotrans_table(std::string_view id);
@@ -107,8 +88,7 @@ struct QuotedMemory {
 };
 std::span<const QuotedMemory> cotrans_memory();
 
-// ---------------------------------------------------------------------------------------
-// Nystrom paper, Tables III and IV: printed FLOPs (M) and Rel. FLOPs.
+// ---- Nyström paper, Tables III and IV: printed FLOPs (M) and Rel. FLOPs ----
 
 inline constexpr std::string_view kTable3 = "Nystrom paper, Table III (GTZAN)";
 inline constexpr std::string_view kTable4 = "Nystrom paper, Table IV (THUMOS14)";
@@ -120,13 +100,11 @@ struct TableSetting {
   std::string_view note;
 };
 std::span<const TableSetting> table_settings();
-// Table IV's model, CoOadTR, has 8 heads (configs/models/cooadtr_b1.toml, from OadTR's logs);
-// the table itself states no heads.
+// Table IV's model, CoOadTR, has 8 heads (configs/models/cooadtr_b1.toml); the table states none.
 inline constexpr int kTable4RecordedHeads = 8;
 
-// One (model, layers) cell. For one layer the Continual models are the single-output
-// variants; two layers are a retroactive block followed by a single-output block for
-// Continual models, and two blocks of the same kind otherwise.
+// One (model, layers) cell. One layer: Continual models are single-output variants; two layers: a
+// retroactive then a single-output block for Continual models, two of the same kind otherwise.
 struct PrintedCell {
   std::string_view table;           // kTable3 or kTable4
   std::string_view model;           // paper model name, e.g. "Att_CoNy^Cont-4"
@@ -139,18 +117,13 @@ struct PrintedCell {
 };
 std::span<const PrintedCell> printed_cells();
 
-// ---------------------------------------------------------------------------------------
-// Composition.
-
 // Appendix A operations per step of one block as the Nyström paper composes them: a
-// continual-landmark variant refreshes a landmark m times per n steps (Sec. IV-A) and its other
-// n - m steps cost as its fixed-landmark counterpart's update (Sec. IV-B), so its Appendix A
-// total is averaged over that cycle of n steps, (m update + (n - m) plain) / n; any other
-// variant costs its Appendix A total every step. Nullopt where Appendix A has no entry.
+// continual-landmark variant averages m landmark updates (Sec. IV-A) and n - m steps of its
+// fixed-landmark counterpart (Sec. IV-B) over n; any other variant costs its Appendix A total
+// every step. Nullopt where Appendix A has no entry.
 std::optional<double> amortized_flops(std::string_view id, double n, double d, double m);
 
-// A short paragraph on the counting convention a paper appears to use. `paper` is
-// "nystrom" or "cotrans"; empty for anything else.
+// A paragraph on the counting convention a paper ("nystrom", "cotrans") appears to use; else "".
 std::string_view convention_note(std::string_view paper);
 
 }  // namespace cosda::published

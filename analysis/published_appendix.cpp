@@ -1,13 +1,11 @@
-// Transcription of the Nyström paper's Appendices A and B, entry by entry in the paper's item
-// order 1)-9) (analysis/published.cpp maps items to variant ids); see published.hpp for the
-// contract. Monomials are written {coef, power of n, power of d, power of m}; {3, 1, 1} is 3nd.
+// Transcription of the Nyström paper's Appendices A and B in item order 1)-9) (published.cpp maps
+// items to ids; contract in published.hpp). Monomials: {coef, power of n, d, m}; {3, 1, 1} is 3nd.
 #include "analysis/published_data.hpp"
 
 namespace cosda::published::data {
 namespace {
 
-// Bullets shared by several appendix entries (same wording, same cost). Functions rather
-// than globals, so the tables below never depend on static initialization order.
+// Bullets shared by several entries; functions, so the tables avoid static initialization order.
 Item store_qkv_mem() {
   return {"3(nd - 1) from storing the matrices Q_mem, K_mem and V_mem", {{3, 1, 1}, {-3}}};
 }
@@ -37,8 +35,7 @@ Item ny_three_products() {
   return {"nm^2 + 2ndm from multiplying the 3 low-rank matrices", {{1, 1, 0, 2}, {2, 1, 1, 1}}};
 }
 
-// ---------------------------------------------------------------------------------------
-// Appendix A: operations per step.
+// ---- Appendix A: operations per step ----
 
 // Items 1)-5).
 std::vector<Published> flops_1_to_5() {
@@ -192,8 +189,7 @@ std::vector<Published> flops_8_to_9() {
   };
 }
 
-// ---------------------------------------------------------------------------------------
-// Appendix B: valley memory.
+// ---- Appendix B: valley memory ----
 
 // Items 1)-5).
 std::vector<Published> valley_1_to_5() {
@@ -280,8 +276,7 @@ std::vector<Published> valley_6_to_9() {
   };
 }
 
-// ---------------------------------------------------------------------------------------
-// Appendix B: peak memory.
+// ---- Appendix B: peak memory ----
 
 // Items 1)-5).
 std::vector<Published> peak_1_to_5() {

@@ -1,5 +1,4 @@
-// Internal to analysis/published*.cpp: the transcription's tables, which the look-ups of
-// published.hpp search.
+// Internal to analysis/published*.cpp: the transcription's tables, searched by published.hpp.
 #pragma once
 
 #include <span>
@@ -23,7 +22,6 @@ const std::vector<Published>& appendix_a();
 const std::vector<Published>& appendix_b_valley();
 const std::vector<Published>& appendix_b_peak();
 
-// published.cpp.
 const std::vector<Keyed<Orders>>& table1();
 const std::vector<Keyed<std::vector<TableRow>>>& cotrans_rows();
 const std::vector<Keyed<MulAddExp>>& cotrans_text();

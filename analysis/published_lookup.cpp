@@ -1,7 +1,5 @@
-// The look-ups of published.hpp over the transcription (analysis/published.cpp,
-// analysis/published_appendix.cpp), what is derived from it (the CoTrans column sums, the
-// cycle-averaged Appendix A cost) and the text not keyed by variant: the settings of Tables III
-// and IV and the convention notes.
+// The look-ups of published.hpp over the transcription, what is derived from it (CoTrans column
+// sums, cycle-averaged Appendix A cost), Tables III and IV settings and the convention notes.
 #include <algorithm>
 
 #include "analysis/published.hpp"

@@ -1,13 +1,8 @@
-// This machine's roofline (analysis/roofline.hpp): compute peak and memory bandwidths.
-//
-// Compute peak: the best of a large GEMM through Eigen and through OpenBLAS (when the build
-// has it), float and double, on one thread and on all cores (one GEMM per core side by side).
-// Bandwidth: a read-only pass (a sum) and a STREAM triad a = b + s c, over working sets of half
-// the L1, half the L2 (per core), half the L3 and 8x the L3 (DRAM), on one thread and on all
-// cores (each core its own slice). Every figure is the best of several repetitions timed on
-// each thread's CPU clock (so other processes sharing the cores do not lower it; all-core
-// figures are the sum over threads and assume the threads ran at the same time). Bytes count
-// what the kernel names (triad: 24 B per element, no write-allocate), as STREAM does.
+// This machine's roofline. Peak: the best large GEMM of Eigen and OpenBLAS (if built), float and
+// double, one thread and all cores (a GEMM each). Bandwidth: a read pass (a sum) and a STREAM triad
+// a = b + s c over half the L1, half the L2 (per core), half the L3 and 8x the L3 (DRAM). Each is
+// the best of several repetitions on each thread's CPU clock (all-core: summed over threads,
+// assumed concurrent). Bytes count what the kernel names (triad 24 B per element, as STREAM).
 #include "analysis/roofline.hpp"
 
 #include <fmt/format.h>
@@ -28,8 +23,7 @@
 namespace cosda::roofline {
 namespace {
 
-// Seconds on this thread's CPU clock: the machine may be shared, and time spent descheduled
-// must not lower a figure meant to say what a core can do.
+// Seconds on this thread's CPU clock, so time descheduled on a shared machine does not count.
 double thread_seconds() {
   timespec ts;
   ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -83,9 +77,8 @@ double gemm_gflops(bool use_blas, int n, int threads, int reps) {
   return rate / 1e9;
 }
 
-// Sum of x: eight independent 256-bit accumulators, so the adds do not wait on each other.
-// The loads go through a may_alias vector type: a memcpy into a vector array becomes a call
-// to memcpy (GCC 12), far below the L1 read bandwidth (docs/performance.md).
+// Sum of x with eight independent 256-bit accumulators. Loads use a may_alias vector type: a
+// memcpy into a vector array becomes a memcpy call (GCC 12), far below the L1 read bandwidth.
 double read_pass(const double* x, std::int64_t len) {
   typedef double V __attribute__((vector_size(32), aligned(8), may_alias));
   V a0 = {}, a1 = {}, a2 = {}, a3 = {}, a4 = {}, a5 = {}, a6 = {}, a7 = {};
@@ -115,10 +108,8 @@ void triad_pass(double* a, const double* b, const double* c, std::int64_t len, d
 // blocks start 16 bytes past a page, and every other 256-bit load would straddle two lines.
 using Buffer = std::vector<double, Eigen::aligned_allocator<double>>;
 
-// Each thread's three buffers, kept from one working set to the next and grown only when a
-// larger one needs it: fresh buffers per working set spend most of the command in page faults
-// (docs/performance.md). Reused, they hold what the passes wrote, which stays finite (the
-// triad writes a = b + s c, about 2.5).
+// Each thread's buffers, kept across working sets and grown only as needed (fresh ones spend most
+// of the command in page faults). What the passes write stays finite (the triad's a is about 2.5).
 struct Buffers {
   Buffer a, b, c;
 };
@@ -211,7 +202,6 @@ void describe(Machine& m) {
 #endif
 }
 
-// GEMM GFLOP/s through Eigen and OpenBLAS, float and double, one thread and all cores.
 void measure_peaks(Machine& m, int cores, int gemm_n, int reps) {
   for (const bool single : {true, false}) {
     const std::string s = single ? "float" : "double";
@@ -234,7 +224,6 @@ void measure_peaks(Machine& m, int cores, int gemm_n, int reps) {
   }
 }
 
-// Read and triad GB/s at each level's working set `ws`, one thread and all cores.
 void measure_levels(Machine& m, const std::int64_t (&ws)[4], int cores, int reps) {
   for (int l = 0; l < 4; ++l) {
     const std::string level = kLevels[l];
@@ -254,8 +243,7 @@ void measure_levels(Machine& m, const std::int64_t (&ws)[4], int cores, int reps
   }
 }
 
-// The read-bandwidth curve the bounds use (roofline_model.hpp): working sets per thread from
-// 16 KiB up to the DRAM set `dram`, doubling.
+// The read-bandwidth curve of the bounds: per-thread working sets from 16 KiB to `dram`, doubling.
 void measure_curve(Machine& m, std::int64_t dram, int cores, int reps) {
   for (const bool all : {false, true}) {
     const int t = all ? cores : 1;

@@ -1,5 +1,4 @@
-// This machine's roofline measured (cosda roofline), and the figure that sets cosda-bench's
-// measured steps against it. The model the numbers feed is analysis/roofline_model.hpp.
+// This machine's roofline (cosda roofline; model: roofline_model.hpp), cosda-bench's steps on it.
 #pragma once
 
 #include <filesystem>
@@ -10,13 +9,11 @@
 
 namespace cosda::roofline {
 
-// Compute peaks (GEMM, float and double) and read and triad bandwidths at the cache levels'
-// working sets, on one thread and on all cores, each the best of `reps` timed repetitions;
-// progress lines on stderr.
+// Compute peaks (GEMM, float and double) and read and triad bandwidths at each cache level's
+// working set, one thread and all cores, each the best of `reps` runs; progress on stderr.
 Machine measure_machine(int gemm_n, int reps);
 
-// The points file cosda-bench --cosda_report writes (kPointsHeader's columns); InputError
-// naming the line for a malformed one.
+// cosda-bench --cosda_report's points file (kPointsHeader's columns); InputError names a bad line.
 std::vector<MeasuredPoint> read_points(const std::string& path);
 
 // Draws `png` with gnuplot: one-thread compute roofs (float, double), read-bandwidth lines per

@@ -1,5 +1,4 @@
-// The roofline's inputs and figure (analysis/roofline.hpp): cosda-bench's measured points and
-// the gnuplot drawing of roofs, bandwidth lines and points.
+// The roofline's inputs and figure: cosda-bench's measured points; roofs, bandwidths and points.
 #include <fmt/format.h>
 #include <unistd.h>
 

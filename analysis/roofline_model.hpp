@@ -1,17 +1,10 @@
-// The machine's roofline, as `cosda roofline` measures it (results/roofline/machine.json),
-// and what cosda-bench and the roofline figure read back from it.
-//
-// machine.json is one flat JSON object: numbers under fixed keys (peak_gflops_<scalar>_<threads>,
-// read_gbs_<level>_<threads>, triad_gbs_<level>_<threads>, cache sizes) plus descriptive
-// strings. <scalar> is float|double, <threads> one|all, <level> l1|l2|l3|dram.
-//
-// The bound of a step (Williams et al.'s roofline): with F executed FLOPs and B bytes touched,
-// the step cannot run faster than min(peak, F/B * bandwidth) FLOP/s, where the bandwidth is the
-// read bandwidth measured at a working set of B bytes (per thread), interpolated on the
-// measured curve (read_gbs_ws_<bytes>_<threads>). Files without the curve fall back to the
-// read bandwidth of the smallest cache level that holds the B bytes (per core for L1 and L2).
-// The curve matters where a level's nominal size is not what one core gets: on a shared
-// virtual machine, half the L3 the CPU reports may already stream from memory.
+// The machine's roofline as `cosda roofline` measures it (results/roofline/machine.json): a flat
+// JSON object of strings and numbers: peak_gflops_<float|double>_<one|all>, read_gbs_ and
+// triad_gbs_<l1|l2|l3|dram>_<one|all>, cache sizes.
+// Roofline bound (Williams et al.) of a step of F FLOPs touching B bytes: min(peak, F/B * bw), bw
+// the read bandwidth at a working set of B bytes per thread, interpolated on the measured curve
+// (read_gbs_ws_<bytes>_<threads>), else that of the smallest level holding B (per core for L1,
+// L2). The curve matters on shared VMs, where part of the reported L3 may stream from memory.
 #pragma once
 
 #include <unistd.h>
@@ -33,10 +26,9 @@
 
 namespace cosda::roofline {
 
-// The first processor's model name from /proc/cpuinfo (or text in its format) with its family,
-// model and stepping ("unknown" where there is no name). Virtual machines often report a bare name
-// ("AMD EPYC") that does not tell one core generation from the next; the numbers do (family 25
-// model 17 is a Zen 4, family 26 a Zen 5), and results record them beside the name.
+// The first processor's model name from /proc/cpuinfo (or text in its format) with family, model
+// and stepping ("unknown" without a name): VMs often report a bare name ("AMD EPYC"), and the
+// numbers tell the core generation (family 25 model 17 is Zen 4, family 26 Zen 5).
 inline std::string cpu_name(std::istream& in) {
   std::string line, name, family, model, stepping;
   // "key<spaces or tabs>: value" -> value, for exactly this key.
@@ -62,8 +54,7 @@ inline std::string cpu_name() {
   return cpu_name(in);
 }
 
-// The 1-minute load average ("unknown" where /proc/loadavg is unreadable): above the core
-// count, other processes shared the cores, and what is timed or measured is inflated.
+// The 1-minute load average ("unknown" if unreadable); above the core count, timings are inflated.
 inline std::string load_average() {
   std::ifstream in("/proc/loadavg");
   std::string one;
@@ -87,9 +78,7 @@ struct Machine {
   double read_gbs(const std::string& level, bool all) const {
     return get("read_gbs_" + level + (all ? "_all" : "_one"));
   }
-  // Read bandwidth at a working set of `bytes` per thread (one thread, or every core each
-  // on its own set), log-linear between the two nearest measured sets and clamped at the
-  // ends; 0 when the file has no curve.
+  // Read bandwidth at `bytes` per thread, log-linear between measured sets, clamped; 0 if no curve.
   double read_gbs_at(double bytes, bool all) const {
     const std::string prefix = "read_gbs_ws_", suffix = all ? "_all" : "_one";
     std::vector<std::pair<double, double>> curve;  // (working set, GB/s), by working set
@@ -179,8 +168,7 @@ inline std::string to_json(const Machine& m) {
   return os.str();
 }
 
-// Reads a machine.json written by to_json(). Missing file: nullopt. A file that is not of
-// that form: InputError naming it.
+// Reads a machine.json written by to_json(): nullopt if missing, InputError naming it if malformed.
 inline std::optional<Machine> read_machine(const std::string& path) {
   std::ifstream in(path);
   if (!in) return std::nullopt;
@@ -224,12 +212,10 @@ struct MeasuredPoint {
 
 inline const char* const kPointsHeader = "# variant\tshape\tscalar\tflop_per_byte\tgflops\n";
 
-// Debian's OpenBLAS 0.3.21 predates Zen 5 and gives such CPUs its AVX2 (Haswell) kernels
-// although they have AVX-512, and an environment may pin OPENBLAS_CORETYPE to Haswell too.
-// The roofline must measure what the machine can do, and the timed kernels should get the same
-// GEMM, so when the CPU has AVX-512 (F, BW, DQ, VL) this re-executes the program once with
-// OPENBLAS_CORETYPE=SkylakeX (the library reads it when it loads, before main), keeping the
-// previous value in COSDA_OPENBLAS_CORETYPE_WAS. COSDA_OPENBLAS_CORETYPE=keep turns this off.
+// Debian's OpenBLAS 0.3.21 predates Zen 5 and gives it AVX2 kernels despite its AVX-512 (so may a
+// pinned OPENBLAS_CORETYPE). So that the roofline and timed kernels get the AVX-512 GEMM, CPUs with
+// AVX-512 F/BW/DQ/VL re-execute once with OPENBLAS_CORETYPE=SkylakeX (read at load), keeping the
+// old value in COSDA_OPENBLAS_CORETYPE_WAS. COSDA_OPENBLAS_CORETYPE=keep turns this off.
 inline void select_openblas_kernels(char** argv) {
 #if defined(COSDA_HAVE_BLAS) && defined(__x86_64__)
   const char* mode = std::getenv("COSDA_OPENBLAS_CORETYPE");

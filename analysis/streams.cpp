@@ -27,8 +27,7 @@ constexpr std::array<std::pair<std::string_view, Projection>, 2> kProjections{{
     {"projected", Projection::kProjected},
 }};
 
-// A Haar-distributed orthogonal matrix: QR of a Gaussian matrix with the signs of R's
-// diagonal folded into Q.
+// A Haar-distributed orthogonal matrix: QR of a Gaussian one, R's diagonal signs folded into Q.
 Eigen::MatrixXd random_orthogonal(std::int64_t d, std::mt19937_64& rng) {
   std::normal_distribution<double> normal(0.0, 1.0);
   Eigen::MatrixXd g(d, d);

@@ -1,16 +1,13 @@
 // Seeded token streams for the accuracy and numerics studies (cosda accuracy, drift, overflow).
-//
-// Every generator yields tokens of width d whose features have unit variance before `scale`
-// multiplies them, so one knob sets how peaked the softmax is: scores q.k/sqrt(d) grow as
-// scale^2 (about N(0, scale^4) for projected q, k; see Projection).
+// Features have unit variance before `scale` multiplies them, so one knob sets how peaked the
+// softmax is: scores q.k/sqrt(d) grow as scale^2 (about N(0, scale^4) when projected).
 //   gaussian  i.i.d. N(0, I)
 //   ar1       x_t = a x_{t-1} + sqrt(1 - a^2) e_t, a near 1: a smooth stream
 //   periodic  x_tj = sqrt(2 (1 - eta^2)) sin(2 pi h_j t / P + phi_j) + eta e_tj, h_j in {1,2,3}
-//   regime    x_t = mu_r + s_r e_t: mean and scale jump at regime boundaries (lengths 1 +
-//             geometric with the given mean); mu_r ~ N(0, regime_mean^2 I), s_r log-uniform
-//             in [1/regime_scale, regime_scale]
+//   regime    x_t = mu_r + s_r e_t, regimes of 1 + geometric length; mu_r ~ N(0, regime_mean^2 I),
+//             s_r log-uniform in [1/regime_scale, regime_scale]
 //   data      the rows of a given matrix (a user .npy), in order, then an error when exhausted
-// A stream is a pure function of its spec: the same seed gives the same tokens.
+// A stream is a pure function of its spec (same seed, same tokens).
 #pragma once
 
 #include <Eigen/Core>
@@ -65,9 +62,8 @@ class TokenStream {
 // The first `rows` tokens of the stream, T x d.
 Eigen::MatrixXd generate(const StreamSpec& spec, std::int64_t rows, std::int64_t d);
 
-// How a token x becomes (q, k, v). kShared: q = k = v = x (self-attention as `cosda stream`
-// runs it); kProjected: q = x Wq, k = x Wk, v = x Wv with independent random orthogonal
-// d x d matrices (seeded), so norms keep their meaning and q.k has no self-peak.
+// How a token x becomes (q, k, v). kShared: q = k = v = x (self-attention, as `cosda stream` runs
+// it); kProjected: x Wq, x Wk, x Wv, seeded random orthogonal d x d (norms kept, no q.k self-peak).
 enum class Projection { kShared, kProjected };
 const Projection* projection_kind(std::string_view name);  // "shared", "projected"
 std::string_view projection_name(Projection p);
@@ -101,8 +97,7 @@ struct NamedStream {
   StreamSpec spec;
   Projection projection = Projection::kProjected;
   std::uint64_t projection_seed = 2;
-  // Given queries, keys and values (kind "npy" with q, k, v files): used as they are, no
-  // projection; spec.data is unused then.
+  // Given q, k, v (kind "npy" with q, k, v files): used as they are, unprojected; spec.data unused.
   std::shared_ptr<const Qkv> qkv;
 };
 

@@ -1,5 +1,4 @@
-// Attention over given queries, keys and values (cosda stream): one step per row of q, k and v
-// (for self-attention over one token matrix, q = k = v), in Plain<float> or Plain<double>.
+// Attention over given q, k, v (cosda stream; q = k = v for self-attention), a step per row.
 #pragma once
 
 #include <Eigen/Core>

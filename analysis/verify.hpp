@@ -1,18 +1,10 @@
-// The library side of `cosda verify`: every published cost formula and printed cost number of
-// the two papers held against what cosda executes, and cosda's own exact forms
-// (analysis/exact.hpp) held against execution, built into a Markdown report and a CSV table.
-//
-// Contract:
-//  - The grids come from a TOML config (configs/verification.toml); a bad config is an
-//    InputError naming the file and key.
-//  - status() is 0 iff every exact-form check holds (executed == exact, every field measure()
-//    reports, at every grid point and at every one-layer point the report measures) and no
-//    paper-comparison row is classed `unexplained` unless its key is an open question (the
-//    `open questions` entry of analysis/verification_notes.md); 1 otherwise. Published formulas
-//    disagreeing with execution are findings, not failures, once their class explains them.
-//  - The corrections file (analysis/corrections.md) is quoted in the report if present; its
-//    absence is stated in the report.
-//  - Nothing here writes a file: sweeps/verify_cmd.cpp writes the two texts.
+// `cosda verify`: every published cost formula and printed number of the two papers, and the exact
+// forms (analysis/exact.hpp), against execution, as Markdown and CSV. Grids come from
+// configs/verification.toml (a bad one: InputError naming file and key). status() is 0 iff every
+// exact-form check holds (every field measure() reports, at every grid point and one-layer point
+// measured) and no row is classed `unexplained` outside the `open questions` of
+// analysis/verification_notes.md: published formulas disagreeing with execution are findings, not
+// failures, once classed. analysis/corrections.md is quoted, or its absence stated. Writes no file.
 #pragma once
 
 #include <array>
@@ -25,8 +17,7 @@
 
 namespace cosda::verify {
 
-// One executed point against the exact forms: the fields of Cost that differ (empty: all
-// equal).
+// One executed point against the exact forms: the fields of Cost that differ (empty: all equal).
 struct Check {
   Point point;
   std::int64_t executed_cycle_flops = 0, exact_cycle_flops = 0;
@@ -37,14 +28,12 @@ struct Check {
 
 Check check_point(const Point& p);
 
-// One compared key of the paper comparisons with its class, over the rows that carry it (section
-// 11 of the report; the `class <key>` entries of analysis/verification_notes.md).
+// One compared key with its class over the rows that carry it (report section 11; `class <key>`).
 struct Classified {
   std::string section, key, cls, detail;
   int rows = 0;
 };
-// The open questions: keys the report classes `unexplained` on purpose, as "<section> <key>",
-// from the notes entry `open questions` (one paragraph each, "<section> <key>: why").
+// Keys classed `unexplained` on purpose, "<section> <key>", from the notes' `open questions`.
 std::vector<std::string> open_questions();
 // The rows classed `unexplained` whose "<section> <key>" is not in `open`.
 int unexplained_rows(const std::vector<Classified>& classes,

@@ -1,5 +1,4 @@
-// Report sections 1-3: cosda's exact forms against execution and as printed, and the Nyström
-// paper's Appendices A (FLOPs) and B (memory) against execution.
+// Report sections 1-3: exact forms vs execution and as printed; Nyström App. A, B vs execution.
 #include <algorithm>
 #include <functional>
 
@@ -38,8 +37,7 @@ std::vector<Triple> points_for(std::string_view id, const std::vector<Triple>& p
 
 using AtPoint = std::function<std::optional<double>(const Triple&)>;
 
-// One published formula against execution at several points. A memory row has no
-// executed_in (FLOPs in other conventions).
+// One published formula against execution at several points (memory rows: no executed_in).
 struct Row {
   std::string id, key, quantity, source;
   Convention conv;

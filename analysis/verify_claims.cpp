@@ -1,7 +1,6 @@
-// Report section 10: every sentence of the two papers that states a cost, a ratio, a memory
-// claim or an order of magnitude, and every printed equation the kernels implement, each with
-// what cosda computes for it (executed counts, or the exact forms where execution would take
-// too long; they are equal, section 1) and its class.
+// Report section 10: every cost, ratio, memory or order-of-magnitude sentence of the two papers
+// and every printed equation the kernels implement, with what cosda computes for it (executed
+// counts, or the exact forms, equal by section 1, where execution is too slow) and its class.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -38,8 +37,7 @@ std::string re_cont() { return id_of(Family::kNystrom, true, false, LandmarkKind
 std::string re_fix() { return id_of(Family::kNystrom, true, false, LandmarkKind::kFixed); }
 std::string ny_fix() { return id_of(Family::kNystrom, false, false, LandmarkKind::kFixed); }
 
-// What a claim computes: a sentence, the number it rests on (if one), and whether the claim
-// holds as stated, computed from that evidence (nullopt: cosda cannot compute it).
+// What a claim computes: a sentence, its number (if any), whether it holds (nullopt: not computed).
 struct Computed {
   std::string text;
   std::optional<double> value;
@@ -101,10 +99,9 @@ Computed two_block_ranking(Runs& runs) {
   return {text + " (executed two-block streams, mac, one head)", std::nullopt, lower};
 }
 
-// Sec. IV-C's two-block model in three readings at Table III's shape (one head, mac): the
-// paper's composition (retroactive first block + one continual step), the literal Sec. IV-C
-// model (regular first block + continual last block) and cosda's executed stream. The claim
-// holds where a continual first block does hamper reuse: executed above the composition.
+// Sec. IV-C's two-block model read three ways at Table III's shape (one head, mac): the paper's
+// composition (retroactive block + continual step), literal Sec. IV-C (regular + continual block),
+// executed. Holds if a continual first block hampers reuse (executed above the composition).
 Computed sec4c_readings(Runs& runs) {
   const std::int64_t n = 120, d = 192, m = 4;
   std::string text = "n = 120, d = 192, m = 4, one head (mac):";
@@ -125,8 +122,7 @@ Computed sec4c_readings(Runs& runs) {
   return {text, std::nullopt, hampered};
 }
 
-// The smallest n (up to 4d) at which co_re's peak is below att's, for each d of a grid (exact
-// forms).
+// The smallest n (up to 4d) with co_re's peak below att's, per d of a grid (exact forms).
 Computed core_crossover(Runs& runs) {
   std::string text;
   bool near_d = true;

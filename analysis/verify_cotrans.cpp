@@ -1,5 +1,4 @@
-// Report sections 4 and 5: the CoTrans paper's operation counts (Sec. 3.1-3.3) and its FLOPs
-// ratios (Sec. 3.4) against execution.
+// Report sections 4 and 5: CoTrans Sec. 3.1-3.3 counts and Sec. 3.4 ratios against execution.
 #include <cmath>
 #include <tuple>
 

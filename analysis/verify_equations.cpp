@@ -1,8 +1,7 @@
-// The printed equations the kernels implement differently (analysis/corrections.md), evaluated
-// on data: how far the printed form lands from the quantity the paper defines. On degenerate
-// data (the leaving and entering token equal, zero tokens, d = 1, n = d, one landmark) each
-// printed form
-// coincides with the definition, so the claims' verdicts follow the residual, not a constant.
+// The printed equations the kernels implement differently (analysis/corrections.md), evaluated on
+// data: how far each printed form lands from the quantity the paper defines. On degenerate data
+// (leaving = entering token, zero tokens, d = 1, n = d, one landmark) each printed form coincides
+// with the definition, so the claims' verdicts follow the residual, not a constant.
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,5 @@
-// Report section 10b: where one sentence, cell or equation of a paper contradicts another of the
-// same paper. Each is a finding of its own, apart from whether cosda's execution agrees with
-// either side; the sides are quoted and, where they are numbers, compared here.
+// Report section 10b: where a sentence, cell or equation of a paper contradicts another of the
+// same paper: a finding of its own, whatever execution says; number sides are compared here.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -22,8 +21,7 @@ struct Internal {
   bool contradiction = false;
 };
 
-// A printed cell against its own Rel. column: FLOPs(Att, same layers) / Rel., bounded by the
-// printed decimals of all three numbers.
+// A printed cell against its Rel. column: FLOPs(Att, same layers) / Rel., within printed decimals.
 std::vector<Internal> rel_columns() {
   std::vector<Internal> out;
   for (const pub::PrintedCell& c : pub::printed_cells()) {
@@ -46,8 +44,8 @@ std::vector<Internal> rel_columns() {
   return out;
 }
 
-// The printed cells of `table` with `layers` whose one-layer variant is of a family, continual
-// or not (the registry's traits, not ids).
+// The printed cells of `table` with `layers` whose one-layer variant is of family f, continual or
+// not (by the registry's traits, not ids).
 std::vector<const pub::PrintedCell*> cells(std::string_view table, int layers, Family f,
                                            bool continual) {
   std::vector<const pub::PrintedCell*> out;

@@ -1,5 +1,4 @@
-// The report's prose and its open questions: analysis/verification_notes.md, compiled in by
-// CMake, read into entries.
+// The report's prose and open questions: analysis/verification_notes.md, compiled in, as entries.
 #include <algorithm>
 #include <functional>
 #include <map>

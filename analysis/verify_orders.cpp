@@ -1,5 +1,4 @@
-// Report section 6: the Nyström paper's Table I (asymptotic orders) against exponents fitted
-// to executed costs.
+// Report section 6: the Nyström paper's Table I (asymptotic orders) against fitted exponents.
 #include <algorithm>
 #include <cmath>
 #include <functional>

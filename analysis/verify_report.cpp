@@ -1,5 +1,4 @@
-// The verification report assembled: the exact-form grid, the numbered sections, the status
-// line and the findings.
+// The verification report assembled: exact-form grid, numbered sections, status line, findings.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,8 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Every variant at every point of the [exact] grid (m = n added; m > n and heads not dividing
-// d skipped).
+// Every variant at every [exact] grid point (m = n added; m > n, heads not dividing d skipped).
 void run_exact_grid(Runs& runs, const Grid& g) {
   for (const auto& sid : kVariantIds) {
     const std::string id(sid);

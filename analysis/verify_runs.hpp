@@ -1,5 +1,4 @@
-// Internal to the verification library (analysis/verify*.cpp): executed costs, measured once
-// per point, and the per-step averages of a landmark cycle.
+// Internal to analysis/verify*.cpp: executed costs, measured once per point; cycle averages.
 #pragma once
 
 #include <array>
@@ -25,9 +24,8 @@ class Runs {
   // What the exact forms give for p (analysis/exact.hpp), under the same perturbation.
   Cost exact(const Point& p);
   std::vector<Check> checks;
-  // Tests only (tests/verify_test.cpp, claims' verdicts): a factor on a point's counts and
-  // memory (1: none), and degenerate inputs for the equation claims, on which each printed
-  // equation coincides with what the kernels implement.
+  // Tests only: a factor on a point's counts and memory (1: none), and degenerate inputs on
+  // which each printed equation coincides with what the kernels implement.
   std::function<double(const Point&)> perturb;
   bool degenerate = false;
 

@@ -1,5 +1,4 @@
-// Internal to the verification library: the numbered sections of the report, each appending
-// its Markdown, CSV rows, findings and verdicts to the report under construction.
+// Internal to the verification library: the report's numbered sections, each appending to Text.
 #pragma once
 
 #include <vector>

@@ -1,5 +1,4 @@
-// Report sections 7 and 8: every FLOPs and Rel. FLOPs cell of the Nyström paper's Tables III
-// and IV, and its two-block composition against the executed two-block stream.
+// Report sections 7 and 8: Nyström Tables III and IV by cell; two-block composition vs execution.
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -179,8 +178,7 @@ void table_cell(Text& r, Runs& runs, const Setting& st, const pub::PrintedCell& 
             r.cls("tables", cell_key, r_ok ? "reproduced" : "not reproduced"));
 }
 
-// Table III's reference model with d as one head and as `heads` heads of d / heads; returns the
-// latter.
+// Table III's reference model with d as one head and as `heads` heads of d / heads (returned).
 double heads_paragraph(Text& r, const pub::TableSetting& s3) {
   const pub::Published& att = *pub::flops(reference_id());
   const double one = att.total.eval(s3.n, s3.d, s3.m);
@@ -306,8 +304,8 @@ double printed_two_layer(std::string_view table, std::string_view id) {
 }
 
 // Per artifact: the executed two-block continual Nystrom streams against Att_Co's (mac, d as one
-// head), the margin, and the paper's own ranking beside it (its printed cells; Fig. 4(b) has
-// no printed numbers, Sec. V-A's text ranks the Nystrom models below).
+// head), the margin, and the paper's ranking (its printed cells; Fig. 4(b) prints no numbers,
+// Sec. V-A's text ranks the Nyström models below).
 void ranking_finding(Text& r, Runs& runs, const Setting& a, const Setting& b) {
   if (!two_block_available()) return;
   std::string parts;

@@ -1,6 +1,5 @@
-// Internal to the verification library (analysis/verify*.cpp): the report under construction
-// (Markdown, CSV rows, findings, verdicts), number formats, verdicts on symbolic forms and the
-// report's prose (analysis/verification_notes.md).
+// Internal to analysis/verify*.cpp: the report under construction (Markdown, CSV, findings,
+// verdicts), number formats, verdicts on symbolic forms, prose (analysis/verification_notes.md).
 #pragma once
 
 #include <fmt/format.h>

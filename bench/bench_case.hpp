@@ -1,6 +1,5 @@
-// What cosda-bench times and what it measured (bench/cosda_bench.cpp), shared with the report
-// it writes (bench/report.cpp): the benchmark cases, their counted cost per step and the
-// measured time per step.
+// What cosda-bench times and measured, shared with its report (bench/report.cpp): the cases,
+// their counted cost per step and the measured time per step.
 #pragma once
 
 #include <omp.h>
@@ -69,8 +68,7 @@ struct Case {
 
 inline int cores() { return std::max(1, omp_get_num_procs()); }
 
-// The benchmark that times one exponential at a shape with heads (bench/cosda_bench.cpp), for
-// the head-batching table (bench/report.cpp).
+// The benchmark timing one exponential at a shape with heads, for the head-batching table.
 inline std::string exp_case_name(const TimingShape& s, bool single) {
   return "exp/" + s.name + "/" + (single ? "float" : "double") + "/one/step";
 }
@@ -104,12 +102,10 @@ struct Measured {
   }
 };
 
-// Registers the whole models of the report config's folder (bench/models.cpp):
-// model/<name>/<scalar>/one/step for each scalar of cfg.
+// Registers model/<name>/<scalar>/one/step for the report config's models (bench/models.cpp).
 void register_model_cases(const std::string& report_toml, const TimingConfig& cfg);
 
-// Writes DIR/timing/realized.md and DIR/timing/points.tsv (DIR = o.report) from a run's
-// medians.
+// Writes DIR/timing/realized.md and DIR/timing/points.tsv (DIR = o.report) from a run's medians.
 void write_reports(const Options& o, const TimingConfig& cfg, const std::vector<Case>& cases,
                    const std::map<std::string, Measured>& results,
                    const std::optional<roofline::Machine>& m);

@@ -1,37 +1,21 @@
-// cosda-bench: wall-clock time per steady-state step of the registry's variants (Google
-// Benchmark).
-//
-// Benchmarks are registered at run time from the variant registry (kVariants) and
-// configs/timing.toml: one per variant, shape, scalar (float, double), thread setting (one
-// thread; all cores, where MultiHead runs the heads in parallel when that is faster) and step
-// kind:
-//   step    every steady-state step (variants without landmark updates; all steps cost the same)
+// cosda-bench: Google Benchmark time per steady-state step of the registry's variants, one
+// benchmark per variant, shape of configs/timing.toml, scalar, thread setting (one thread; all
+// cores) and step kind:
+//   step    every steady-state step (variants without landmark updates)
 //   plain   steps that compute no landmark (continual-landmark variants)
 //   update  landmark-update steps only
 //   cycle   whole landmark cycles of n steps, time per step (amortized)
-// Each benchmark runs a warmed-up stream of the Plain<T> build (no instrumentation): the n
-// warm-up tokens, for continual-landmark variants one whole cycle, and --benchmark_min_warmup_time
-// from the config before timing. Update steps are timed one by one and plain steps by runs
-// between updates (manual time, less what reading the clock costs); the steps skipped in
-// between run untimed. Wherever the single-output continual softmax variant is timed, the
-// plain-Eigen ring (bench/plain_ring.hpp, benchmarks named ring/...) is timed beside it on one
-// thread, its outputs checked against the variant's first. One-thread cases are timed on the
-// thread's CPU clock (the time the step spent on a core: the machine is shared, and other processes
-// must not inflate it), all-core cases on the wall clock; the all-cores table compares both
-// settings on the wall clock, and repetitions run interleaved in random order.
-//
-// Counters: flops per step as counted by executing the kernels under Tally (measure(), the
-// fast counting path; for update steps the cycle's update steps on average); FLOP/s; bytes,
-// the memory the step's operations read and write, each byte once (measured the same way,
-// attention/counting/footprint.hpp); flop/byte; and, when
-// results/roofline/machine.json exists, bound_GFLOP/s and roofline, the fraction of the bound
-// (analysis/roofline_model.hpp) reached. With --cosda_report=DIR the run also writes
-// DIR/timing/realized.md (FLOP ratio vs att beside the time ratio vs att; the ring, head
-// batching and all-cores tables; medians of this run) and DIR/timing/points.tsv (the roofline
-// figure's points, drawn by `cosda roofline`), both written by bench/report.cpp. Whole models
-// (model/<name>/<scalar>/one/step, every model of configs/models: --cosda_models=FILE, or
-// none) are registered by bench/models.cpp, and the cost of one exponential at every shape with
-// heads (exp/<shape>/<scalar>/one/step) here, for the head-batching table.
+// Each benchmark times a warmed-up Plain<T> stream (n tokens; continual landmarks: one more whole
+// cycle; then the config's min warm-up time). Update steps are timed one by one, plain steps by
+// runs between updates (manual time, less the clock's reading cost); skipped steps run untimed.
+// One-thread cases use the thread's CPU clock (the machine is shared: other processes must not
+// inflate it), all-core cases the wall clock; repetitions run interleaved in random order. The
+// plain-Eigen ring (bench/plain_ring.hpp) is timed on one thread beside its partner variant.
+// Counters: flops and bytes (memory read and written, each byte once) per step, counted under
+// Tally (update: the cycle's average); FLOP/s; flop/byte; with a machine file, bound_GFLOP/s and
+// roofline (the fraction of the bound reached).
+// --cosda_report=DIR writes timing/realized.md and timing/points.tsv (bench/report.cpp). Whole
+// models come from bench/models.cpp; exp/<shape>/... (one exponential's cost) from here.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 #include <omp.h>
@@ -57,8 +41,6 @@
 #include "models/multi_head.hpp"
 
 namespace cosda::bench {
-
-// Counting: executed operations and memory per step, by running the kernels under Tally.
 
 const Cost& cost_of(const Case& c) {
   static std::map<std::string, Cost> cache;
@@ -102,11 +84,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// ---------------------------------------------------------------------------------------
-
-// Seconds on this thread's CPU clock (one-thread cases: time the thread spent on a core, so
-// other processes sharing the cores do not inflate it; on a quiet machine it equals the wall
-// time) or on the wall clock (all-core cases, whose work runs on several threads).
+// Seconds on this thread's CPU clock (one-thread cases: other processes sharing the cores do not
+// inflate it) or on the wall clock (all-core cases, whose work runs on several threads).
 double clock_seconds(bool thread_cpu) {
   if (thread_cpu) {
     timespec ts;
@@ -116,10 +95,8 @@ double clock_seconds(bool thread_cpu) {
   return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
 }
 
-// What reading the clock adds to an interval timed with it: the median over 1001 back-to-back
-// readings, measured once per clock. A thread's CPU clock is a system call (docs/performance.md
-// has its cost), which would otherwise be charged to every update step timed alone and
-// to every short run of plain steps.
+// What reading the clock adds to a timed interval (median of 1001 back-to-back readings), taken
+// out of manual times: a thread-CPU clock read is a system call (docs/performance.md).
 double clock_read_seconds(bool thread_cpu) {
   static const auto measure = [](bool cpu) {
     std::vector<double> gaps(1001);
@@ -182,10 +159,8 @@ void run_case(benchmark::State& st, const Case& c, const std::optional<roofline:
       }
       break;
   }
-  // The time Google Benchmark reports is per iteration; an iteration of `plain` and `cycle` is
-  // several steps, and `steps` (per iteration) turns it into time per step (CollectingReporter).
-  // Manual time must be the iteration's whole time, or Google Benchmark sizes its runs by the
-  // per-step time and runs for `steps` times min_time.
+  // Manual time is the whole iteration's (per-step time would make Google Benchmark run `steps`
+  // times min_time); the `steps` counter turns it into time per step (CollectingReporter).
   if (steps == 0) steps = std::int64_t(st.iterations());
   using benchmark::Counter;
   st.counters["steps"] = Counter(double(steps), Counter::kAvgIterations);
@@ -208,7 +183,6 @@ void run_case(benchmark::State& st, const Case& c, const std::optional<roofline:
   }
 }
 
-// ---------------------------------------------------------------------------------------
 // Collecting the results for realized.md and points.tsv (bench/report.cpp).
 
 class CollectingReporter : public benchmark::ConsoleReporter {
@@ -235,8 +209,6 @@ class CollectingReporter : public benchmark::ConsoleReporter {
   }
   std::map<std::string, Measured> results;
 };
-
-// ---------------------------------------------------------------------------------------
 
 // Takes the --cosda_* flags (and --benchmark_out, which is written atomically) out of argv.
 Options parse_own_flags(int* argc, char** argv) {
@@ -302,8 +274,7 @@ bool print_help(int argc, char** argv) {
   return false;
 }
 
-// The run's context in Google Benchmark's output: the config, the machine file, BLAS, the
-// clock's reading cost, OpenBLAS's kernel choice and the vector instructions compiled for.
+// The run's context in Google Benchmark's output: config, machine, BLAS, clock cost, vector ISA.
 void add_context(const Options& o, const std::optional<roofline::Machine>& machine) {
   benchmark::AddCustomContext("cosda_config", o.config);
   benchmark::AddCustomContext("cosda_machine", machine ? o.machine : "missing");
@@ -325,9 +296,8 @@ void add_context(const Options& o, const std::optional<roofline::Machine>& machi
 #endif
 }
 
-// The cases of the config's shapes (only the quick ones with quick): every variant a shape
-// times, each scalar, one thread and (more than one core) all cores, and the step kinds of the
-// variant; and on one thread the plain-Eigen ring wherever its partner is timed.
+// The cases of the config's (quick) shapes: each variant, scalar, thread setting (all cores only
+// with several) and step kind; and on one thread the plain-Eigen ring wherever its partner is.
 std::vector<Case> make_cases(const TimingConfig& cfg, bool quick) {
   std::vector<Case> cases;
   const std::string partner(ring_partner().id);
@@ -352,8 +322,7 @@ std::vector<Case> make_cases(const TimingConfig& cfg, bool quick) {
   return cases;
 }
 
-// Registers a benchmark per case; they refer to the cases and the machine, which must outlive
-// the run.
+// One benchmark per case; they refer to the cases and the machine, which must outlive the run.
 void register_cases(const std::vector<Case>& cases, const TimingConfig& cfg,
                     const std::optional<roofline::Machine>& machine) {
   for (const auto& c : cases) {
@@ -367,11 +336,9 @@ void register_cases(const std::vector<Case>& cases, const TimingConfig& cfg,
   }
 }
 
-// The cost of one exponential, for the head-batching table: att's softmax kernel
-// (kernels::exp_sum, a row's exponentials and their sum) over n rows of n, one thread, in
-// place run after run. It takes exp(y - 2), whose values settle at y = 0.159 (the fixed point
-// of y = exp(y - 2)): unshifted, they would grow to inf, and the double exponential takes its
-// slower clamped path beyond |x| = 708 (packet_exp.hpp; docs/performance.md).
+// One exponential's cost for the head-batching table: att's softmax kernel (kernels::exp_sum) over
+// n rows of n in place, one thread. It takes exp(y - 2), which settles at a fixed point: unshifted
+// values would grow to inf, and the double exp is slower beyond |x| = 708 (packet_exp.hpp).
 template <class T>
 void time_exps(benchmark::State& st, std::int64_t n) {
   std::vector<T> y(std::size_t(n * n), T(0.5));

@@ -1,14 +1,8 @@
-// cosda-bench's whole models: time per steady-state step of every model of configs/models
-// (models/encoder.hpp, as `cosda models` builds them), each scalar of configs/timing.toml,
-// one thread. Benchmark names: model/<name>/<scalar>/one/step.
-//
-// Each benchmark runs a warmed-up Plain<T> model (no instrumentation) fed from a pool of seeded
-// tokens: the n warm-up tokens (the n-th gives the first output), then
-// --benchmark_min_warmup_time from the config of untimed steady-state steps, then timed steps
-// on the thread's CPU clock (Google Benchmark's CPU timer). The flops counter is the executed
-// operations per step of the same model run under Tally (analysis/model_cost.hpp: a landmark
-// cycle's average where a block holds continual landmarks). cosda-peer-torch --models times
-// the same models against libtorch and writes results/timing/models.md.
+// cosda-bench's whole models (model/<name>/<scalar>/one/step): time per steady-state step of each
+// model of configs/models (models/encoder.hpp), each scalar of configs/timing.toml, one thread.
+// A warmed-up Plain<T> model fed seeded tokens (n tokens, then the config's min warm-up time) is
+// timed on the thread's CPU clock; flops are its executed operations per step under Tally
+// (analysis/model_cost.hpp; a landmark cycle's average where a block has continual landmarks).
 #include <benchmark/benchmark.h>
 #include <omp.h>
 

@@ -1,19 +1,12 @@
-// cosda-peer-torch: cosda's timed kernels against libtorch (Debian's libtorch-dev, PyTorch's
-// C++ API), in the same process and run, one thread, per shape of configs/timing.toml.
-//
-// Timed per steady-state step (the median over repetitions of the mean step time, the
-// compared versions' repetitions interleaved):
-//   att        cosda `att`   vs libtorch regular attention over the window as a user writes
-//              it: roll the Q, K, V windows with torch::cat, matmul, softmax, matmul.
-//   co_si      cosda `co_si` vs libtorch CoSi written two ways: rolling the K and V caches with
-//              torch::cat, and an in-place ring buffer (copy_ into the oldest slot) with mv
-//              (bmm-style matmul when there are several heads).
-// Heads are a batch dimension for libtorch ((h, n, d/h) tensors). Before timing, each libtorch
-// version's output is checked against cosda's on the same window (relative error below 1e-4
-// in float, 1e-9 in double). Writes results/timing/peer.md with the time ratios cosda/libtorch
-// (below 1: cosda faster), and, where a multi-head shape has its window as one head beside it,
-// both sides' time per executed FLOP with the heads against one head. With --models it times whole
-// models instead (bench/peer_torch_models.cpp: results/timing/models.md).
+// cosda-peer-torch: cosda's kernels against libtorch (PyTorch's C++ API) in one process, one
+// thread, per shape of configs/timing.toml, time per steady-state step (interleaved repetitions):
+//   att    cosda `att` vs libtorch attention over the window as a user writes it: roll Q, K, V
+//          with torch::cat, matmul, softmax, matmul.
+//   co_si  cosda `co_si` vs libtorch CoSi rolling the K and V caches with torch::cat, and with an
+//          in-place ring buffer (copy_ into the oldest slot) and mv (matmul with several heads).
+// Heads are libtorch's batch dimension ((h, n, d/h) tensors). Each libtorch output must match
+// cosda's before timing. Writes results/timing/peer.md: time ratios cosda/libtorch and per-FLOP
+// time of heads against one head. --models: whole models (bench/peer_torch_models.cpp).
 #include "bench/peer_torch.hpp"
 
 #include <fmt/format.h>
@@ -146,9 +139,8 @@ struct TorchCosiRing {
   torch::Tensor rk, rv, out;
 };
 
-// Each libtorch version's output against cosda's after one step on the same next token:
-// cosda's att output ao (n x d) and co_si output co (1 x d), heads side by side. Records the
-// relative errors in row and throws if one is beyond the tolerance.
+// Each libtorch output against cosda's att (ao, n x d) and co_si (co, 1 x d) after one step on the
+// same token; records the relative errors in row and throws if one is beyond the tolerance.
 template <class T>
 void check_outputs(const Tokens<T>& tk, const Mat<T>& ao, const Mat<T>& co, const TorchAtt<T>& tatt,
                    const TorchCosiCat<T>& tcat, const TorchCosiRing<T>& tring,
@@ -240,10 +232,8 @@ bool compared(const TimingShape& s, const TimingConfig& cfg) {
          });
 }
 
-// Heads against one head of the same window, for cosda and libtorch: time per executed FLOP
-// with h heads of d / h over the same with one head of d (a libtorch row's FLOPs are cosda's
-// executed count of the same algorithm). What a library that keeps heads as a batch dimension
-// of one tensor pays for short heads, beside what cosda pays.
+// Time per executed FLOP (cosda's count for both libraries) with h heads of d / h over one head
+// of d, same window: what cosda and libtorch's batched heads each pay for short heads.
 std::string heads_table(const std::vector<Row>& rows) {
   std::string md;
   for (const Row& h : rows)

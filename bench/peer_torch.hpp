@@ -1,6 +1,5 @@
-// What cosda-peer-torch's two comparisons share (bench/peer_torch.cpp: attention kernels,
-// bench/peer_torch_models.cpp: whole models): the flags, the interleaved timing on the
-// thread's CPU clock, and the output check.
+// What cosda-peer-torch's kernel and whole-model comparisons share: the flags, the interleaved
+// timing on the thread's CPU clock, and the output check.
 #pragma once
 
 #include <torch/torch.h>
@@ -21,8 +20,7 @@ struct Options {
   bool quick = false;
   double min_time = 0.1;
   int repetitions = 5;
-  bool models =
-      false;  // --models: the whole models of configs/models (bench/peer_torch_models.cpp)
+  bool models = false;  // --models: the whole models of configs/models
   std::string command;
 };
 
@@ -34,11 +32,9 @@ inline double thread_seconds() {
   return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
-// Median over repetitions of the mean time per call of each f, each repetition at least about
-// min_time. The functions' repetitions are interleaved (f0, f1, ..., f0, f1, ...), so that a
-// burst of load on a shared machine falls on every version compared rather than on one of
-// them. The clock is read once per batch of calls, not once per call: reading a thread's CPU
-// clock is a system call, which can cost more than a small step (docs/performance.md).
+// Median over repetitions (about min_time each) of the mean time per call of each f. Repetitions
+// interleave (f0, f1, ..., f0, f1, ...) so a load burst hits every version alike; the clock is
+// read once per batch: a thread-CPU clock read is a system call, costlier than a small step.
 inline std::vector<double> time_per_step(const std::vector<std::function<void()>>& fs,
                                          const Options& o) {
   // Warm-up of about min_time / 2 in doubling batches; it sizes each function's batch.

@@ -1,13 +1,8 @@
 // cosda-peer-torch --models: whole models (models/encoder.hpp) in cosda and in libtorch
 // (bench/torch_model.hpp), one thread, per steady-state step; writes results/timing/models.md.
-//
-// Every model of the report config's folder (configs/models) is timed at its own shape, and the
-// two ends of each of the report's savings ratios ([[ratio]]) at the printed rows' input width
-// where that differs from the model's. Both sides are built from the same weights
-// (make_weights) and fed the same seeded tokens; their predictions must agree on the first three
-// outputs (relative error below 1e-4 in float, 1e-9 in double) before anything is timed, and a
-// disagreement stops the run. FLOPs per step are executed counts: the same model run under
-// Tally (analysis/model_cost.hpp).
+// Each report-config model is timed at its shape, plus each [[ratio]]'s ends at the printed rows'
+// input width. Both sides share weights (make_weights) and seeded tokens and must agree on the
+// first three outputs before timing; FLOPs are executed counts under Tally.
 #include <fmt/format.h>
 
 #include <fstream>

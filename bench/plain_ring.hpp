@@ -1,10 +1,6 @@
-// The plain-Eigen peer of the single-output continual step (cosda-bench's `ring` cases): K and
-// V as n x d row-major rings, a = exp(K q / sqrt(d)), out = V^T a / sum(a), a dozen lines of
-// Eigen with no seam, no counting and no layout choices. With h heads it keeps h independent
-// rings of width d / h, one after another on one thread (MultiHead's slicing of the token).
-// cosda-bench checks its outputs against cosda's single-output continual variant on the same
-// stream before timing it (check_against), and tests/timing_consistency_test.cpp does on long
-// streams.
+// The plain-Eigen peer of the single-output continual step (cosda-bench's `ring` cases): K and V
+// as n x d row-major rings, a = exp(K q / sqrt(d)), out = V^T a / sum(a), with no seam, counting
+// or layout choices; h heads are h rings of width d / h, one after another on one thread.
 #pragma once
 
 #include <Eigen/Core>
@@ -71,10 +67,8 @@ inline const VariantTraits& ring_partner() {
   throw std::logic_error("the registry needs a single-output continual softmax variant");
 }
 
-// Feeds `steps` rows of tokens (row i % tokens.rows(), q = k = v) to ring and to a fresh
-// MultiHead of ring_partner() with the same shape, and compares every ready output: the
-// largest difference relative to the largest output, which must stay within tol. Returns it;
-// throws std::runtime_error naming the step when it does not.
+// Feeds `steps` token rows (q = k = v) to ring and a fresh ring_partner() MultiHead; returns the
+// largest output difference relative to the largest output, throwing at the step it exceeds tol.
 template <class T>
 double check_against_partner(PlainRing<T>& ring, std::int64_t n, std::int64_t d, std::int64_t heads,
                              const Mat<T>& tokens, std::int64_t steps, double tol) {

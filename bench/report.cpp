@@ -1,6 +1,5 @@
-// cosda-bench's report (--cosda_report=DIR): DIR/timing/realized.md, the FLOP ratio vs att
-// beside the time ratio vs att (medians of this run), and DIR/timing/points.tsv, the roofline
-// figure's points (drawn by `cosda roofline`).
+// cosda-bench --cosda_report=DIR: DIR/timing/realized.md (FLOP ratio vs att beside time ratio vs
+// att, medians of this run) and DIR/timing/points.tsv (the roofline figure's points).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -32,8 +31,7 @@ std::string duration(double s) {
   return fmt::format("{:.3g} ns", s * 1e9);
 }
 
-// The kind whose time a variant's realized row uses: the amortized cycle for continual-landmark
-// variants, every step for the others.
+// The kind a variant's realized row uses: the amortized cycle with continual landmarks, else step.
 Kind realized_kind(const std::string& variant) {
   return find_variant(variant)->landmarks == LandmarkKind::kContinual ? Kind::kCycle : Kind::kStep;
 }
@@ -230,8 +228,7 @@ std::string ratio_cell(double num, double den) {
   return num > 0 && den > 0 ? fmt::format("{:.2f}", num / den) : "n/a";
 }
 
-// The partner variant against the plain-Eigen ring (bench/plain_ring.hpp) at every shape of the
-// run, one thread.
+// The partner variant against the plain-Eigen ring at every shape of the run, one thread.
 std::string ring_table(const Lookup& find, const TimingConfig& cfg) {
   const std::string id(ring_partner().id);
   std::string rows;
@@ -261,10 +258,9 @@ std::string ring_table(const Lookup& find, const TimingConfig& cfg) {
          rows + "\n";
 }
 
-// Time per executed FLOP with the heads run one by one (a shape with heads > 1) against the
-// same window as one head (a shape of the same n, d and m with heads = 1), one thread; and the
-// same with the exponentials taken out at the cost of one in att's softmax kernel, and the
-// ratio of a batching that ran every other FLOP at one head's rate (the floor).
+// Per-FLOP time of heads > 1 against the same window as one head (same n, d, m), one thread; also
+// without exponentials (at the cost of one in att's softmax kernel), and the floor: every other
+// FLOP at one head's rate.
 std::string batching_table(const Lookup& find, const TimingConfig& cfg) {
   std::string md;
   for (const auto& s : cfg.shapes)
@@ -322,11 +318,8 @@ std::string batching_table(const Lookup& find, const TimingConfig& cfg) {
   return md;
 }
 
-// All cores against one thread, every variant and shape of the run: wall-clock time with
-// MultiHead's choice of parallel heads / wall-clock time on one thread, interleaved repetitions,
-// with the share of the all-cores steps that ran in parallel; the ratios summarised apart for
-// the cells where MultiHead chose parallel steps and those where it kept one thread (its trial
-// steps apart).
+// All cores against one thread (wall clock) per variant and shape, with the share of parallel
+// steps; ratios summarised apart where MultiHead chose parallel steps and where it kept one thread.
 std::string threads_table(const Lookup& find, const TimingConfig& cfg) {
   std::string rows;
   std::vector<double> split, same;  // ratios where parallel steps were chosen, or not

@@ -1,6 +1,5 @@
-// cosda-bench's streams (bench/cosda_bench.cpp): what a benchmark case steps. A warmed-up
-// Plain<T> model of the case's variant, or the plain-Eigen ring peer, fed from a pool of
-// seeded tokens (q = k = v = token).
+// What a cosda-bench case steps: a warmed-up Plain<T> model of the case's variant, or the
+// plain-Eigen ring peer, fed from a pool of seeded tokens (q = k = v = token).
 #pragma once
 
 #include <algorithm>
@@ -94,9 +93,8 @@ class Stream final : public StreamBase {
   std::vector<bool> updates_;
 };
 
-// A warmed-up plain-Eigen ring (bench/plain_ring.hpp) fed from the same pool of tokens, its
-// outputs checked against its partner's on that stream (n warm-up tokens and two windows
-// more) before it is timed.
+// A warmed-up plain-Eigen ring fed the same tokens, its outputs checked against its partner's on
+// that stream (n warm-up tokens and two windows more) before it is timed.
 template <class T>
 class RingStream final : public StreamBase {
  public:

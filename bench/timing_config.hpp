@@ -1,9 +1,6 @@
-// configs/timing.toml, read into the shapes cosda-bench and the libtorch peer time.
-//
-// Contract: load_timing_config() returns every [[shape]] in file order followed by the [fig4]
-// grid (one shape per n, named fig4_n<N>); every field is checked, and a bad one is an
-// InputError naming the file, the field and the fix. Nothing is defaulted silently except
-// the documented optional fields (paper, quick, variants, what).
+// configs/timing.toml: load_timing_config() returns every [[shape]] in file order, then the [fig4]
+// grid (one shape per n, named fig4_n<N>). Every field is checked (a bad one is an InputError
+// naming file, field and fix); only paper, quick, variants and what are optional.
 #pragma once
 
 #include <toml++/toml.h>

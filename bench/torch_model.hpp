@@ -1,19 +1,13 @@
-// A whole model of models/encoder.hpp written with libtorch modules, as a libtorch user
-// would write it, for cosda-peer-torch --models (bench/peer_torch_models.cpp).
-//
-// torch::nn::Linear, LayerNorm, GELU (tanh form, as ops::gelu_inplace) or ReLU, and the
-// attention with matmul and softmax, heads as a batch dimension ((h, rows, d/h) tensors). The
-// weights are cosda's (make_weights), copied into the modules. A block runs as its plan says
-// (models/encoder.hpp):
-//   window_all   regular attention over the block's input window (block 1: the whole model,
-//                embedding included, re-runs over the window of raw tokens, rolled with cat)
+// A whole model of models/encoder.hpp as a libtorch user would write it, for cosda-peer-torch
+// --models: nn::Linear, LayerNorm, GELU (tanh, as ops::gelu_inplace) or ReLU, attention with matmul
+// and softmax, heads as a batch dimension ((h, rows, d/h) tensors), cosda's weights. Block modes:
+//   window_all   regular attention over the input window (block 1: the whole model re-runs over
+//                the window of raw tokens, rolled with cat)
 //   window_last  K and V of every window row, Q of the newest, one output row
-//   stream       the newest token only, K and V (and Q for retroactive attention) kept in
-//                in-place ring buffers (copy_ into the oldest slot); single-output attention
-//                attends from the newest query, retroactive attention updates every row's
-//                numerator and denominator (drop the oldest key, add the newest) and gives the
-//                newest query a full row, then rolls the rows into window order.
-// Only exact softmax attention without landmarks is written here; other kinds are refused.
+//   stream       the newest token only; K, V (and Q for retroactive) in in-place ring buffers.
+//                Retroactive attention updates every row's numerator and denominator (drop the
+//                oldest key, add the newest), gives the newest query a full row, rolls the rows.
+// Only exact softmax attention without landmarks; other kinds are refused.
 #pragma once
 
 #include <torch/torch.h>

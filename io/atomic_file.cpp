@@ -19,8 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Longest part of the destination name copied into the temporary name, so that the suffix still
-// fits within the usual 255-byte file name limit.
+// Bytes of the destination name kept in the temporary name: the suffix must fit in 255 bytes.
 constexpr std::size_t kMaxTempStem = 200;
 // How many temporary names to try before giving up (stale files from earlier runs may exist).
 constexpr int kMaxTempAttempts = 100;
@@ -115,8 +114,7 @@ bool read_only(const fs::path& path, mode_t mode) {
   return (mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || ::access(path.c_str(), W_OK) != 0;
 }
 
-// The nearest existing ancestor of `path` must be a writable directory (missing folders
-// between it and `path` are created on writing).
+// The nearest existing ancestor must be a writable directory (missing folders are created later).
 void check_parent(const fs::path& path) {
   fs::path dir = path.parent_path();
   while (!dir.empty()) {

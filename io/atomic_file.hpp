@@ -1,8 +1,5 @@
-// Crash-safe file output.
-//
-// write_file_atomic() writes the bytes to a temporary file in the destination folder, flushes it
-// to disk and renames it over the destination. Readers therefore see either the old contents or
-// the complete new contents, never a half-written file, even if the process is killed midway.
+// Crash-safe file output: readers see the old contents or the complete new contents, never a
+// half-written file, even if the process is killed midway.
 
 #pragma once
 
@@ -12,35 +9,25 @@
 
 namespace cosda {
 
-// Replaces the file at `path` with `bytes`.
-//
-// Missing parent directories are created. The data goes to ".<name>.tmp.<pid>.<n>" next to the
-// destination, is fsync()ed and then rename()d into place; the containing directory is fsync()ed
-// afterwards on a best-effort basis. The new file gets the default mode (0666 minus the umask).
-//
-// Only a regular file or a new path is ever replaced: a symbolic link, directory, FIFO, device
-// or socket at `path`, and a read-only file, are refused with an InputError naming the path
-// (check_output_file()). Throws std::runtime_error with a one-line message naming the path and
-// the failing step for I/O failures; in either case the temporary file has been removed and an
-// existing file at `path` is untouched.
+// Replaces the file at `path` with `bytes`, creating missing parent folders: the data goes to
+// ".<name>.tmp.<pid>.<n>" beside it, is fsync()ed and rename()d into place, then the folder is
+// fsync()ed (best effort). Mode: 0666 minus the umask. What check_output_file() refuses is an
+// InputError; an I/O failure throws std::runtime_error naming the path and the failing step.
+// On any error the temporary file is gone and an existing file at `path` is untouched.
 void write_file_atomic(const std::filesystem::path& path, std::string_view bytes);
 
-// Checks, before any work, that `path` can be written as an output: it is a new path or a
-// regular file (not a symbolic link, directory, FIFO, device or socket) that is not read-only,
-// and its nearest existing ancestor folder is a writable directory. Throws InputError with one
-// line naming the path otherwise; writes nothing.
+// Checks, before any work, that `path` is new or a writable regular file (not a symbolic link,
+// folder, FIFO, device or socket) below a writable existing folder; else throws InputError
+// naming the path. Writes nothing.
 void check_output_file(const std::filesystem::path& path);
 
-// The same for an output folder: a new path or a writable directory (a symbolic link to one is
-// accepted), below a writable existing directory. Writes nothing.
+// The same for a folder: a writable directory (or a link to one), or new below a writable one.
 void check_output_dir(const std::filesystem::path& dir);
 
-// Whether both paths exist and name the same file (same st_dev and st_ino after following
-// symbolic links), e.g. an output that is also an input under another name.
+// Whether both paths exist and are one file (same st_dev, st_ino), e.g. an input by another name.
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 
-// Buffers output in memory and publishes it with write_file_atomic() on commit(). A writer that
-// is destroyed without a successful commit() leaves the file system untouched.
+// Buffers output and publishes it with write_file_atomic() on commit(); until then, writes nothing.
 class AtomicWriter {
  public:
   explicit AtomicWriter(std::filesystem::path path);

@@ -1,5 +1,4 @@
-// CSV cells and lines as every results file writes and reads them (RFC 4180 quoting, one
-// record per line, no embedded line breaks).
+// CSV cells and lines of every results file (RFC 4180 quoting, one record per line).
 #pragma once
 
 #include <string>
@@ -7,11 +6,9 @@
 
 namespace cosda {
 
-// A text cell as written: quoted (quotes doubled) when it holds a comma, a quote or a newline.
-// A cell a spreadsheet would evaluate as a formula (first character = + - or @, possibly after
-// single quotes) is written quoted with a single quote in front ("'=x"), which spreadsheets
-// show as text and split_csv() removes again. Numbers are not text cells: write them as they
-// are.
+// A text cell: quoted (quotes doubled) when it holds a comma, quote or newline. A cell starting
+// (after any single quotes) with = + - or @ gets a leading single quote ("'=x") so spreadsheets
+// show text, not a formula; split_csv() removes it. Numbers are not text cells.
 std::string csv_field(const std::string& s);
 
 // The cells of one line, quotes and formula guards undone.

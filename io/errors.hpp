@@ -1,9 +1,6 @@
-// User-facing error type for the command-line layer.
-//
-// An InputError describes a problem with something the user supplied (a file, a flag, a field)
-// and is meant to be printed verbatim: callers print "cosda: <what()>" and exit with status 2.
-// Its message is exactly one line that names the file or field, says what was wrong and what is
-// allowed or how to fix it.
+// InputError: a problem with something the user supplied (a file, flag or field). cosda prints
+// it verbatim and exits with status 2; the message is one line naming the file or field, what
+// was wrong, and what is allowed or how to fix it.
 
 #pragma once
 
@@ -14,8 +11,7 @@
 
 namespace cosda {
 
-// Returns `text` with line breaks and other control characters replaced by visible escapes
-// ("\n", "\r", "\t", "\xNN"), so that it always prints as a single line.
+// `text` on one line: line breaks and control characters as escapes ("\n", "\r", "\t", "\xNN").
 inline std::string one_line(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -40,8 +36,7 @@ inline std::string one_line(std::string_view text) {
 
 class InputError : public std::runtime_error {
  public:
-  // The message is passed through one_line(), so what() never contains a newline even when a
-  // file name or a quoted excerpt of the input does.
+  // Through one_line(): what() has no newline even when a file name or quoted input does.
   explicit InputError(std::string_view message) : std::runtime_error(one_line(message)) {}
 };
 

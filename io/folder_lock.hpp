@@ -1,8 +1,6 @@
-// An advisory lock on a results folder while one command writes it.
-//
-// The lock is flock(LOCK_EX) on the folder itself, so it needs no file that could outlive a
-// killed run: the kernel releases it when the process ends, however it ends. While it is held,
-// the folder's ".lock" file records the holder's pid for the message another command prints.
+// An advisory lock on a results folder while one command writes it: flock(LOCK_EX) on the folder
+// itself, released by the kernel however the process ends (no lock file can go stale). While
+// held, the folder's ".lock" file records the holder's pid for other commands' messages.
 #pragma once
 
 #include <filesystem>
@@ -17,8 +15,8 @@ class FolderLock {
   FolderLock(const std::filesystem::path& dir, const std::string& command);
   FolderLock(const FolderLock&) = delete;
   FolderLock& operator=(const FolderLock&) = delete;
-  // Removes the ".lock" file and releases the lock; removes `dir` too when the lock created it
-  // and it is empty (a command that failed leaves no new folder).
+  // Removes ".lock" and unlocks; removes `dir` if the lock created it and it is empty (so a
+  // failed command leaves no new folder).
   ~FolderLock();
 
  private:

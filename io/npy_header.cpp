@@ -1,5 +1,4 @@
-// The .npy header dict (io/npy_header.hpp): a strict subset of Python literal syntax, parsed
-// into values with their byte ranges, then checked key by key.
+// The .npy header dict: parsed into values with their byte ranges, then checked key by key.
 #include "io/npy_header.hpp"
 
 #include <cstdint>
@@ -189,8 +188,7 @@ class HeaderParser {
     return value;
   }
 
-  // A tuple "(...)" or list "[...]". Following Python, "(x)" is just x, while "(x,)" and "()"
-  // are tuples.
+  // A tuple "(...)" or list "[...]"; as in Python, "(x)" is x while "(x,)" and "()" are tuples.
   PyValue parse_sequence(std::size_t depth, char close) {
     PyValue value;
     value.kind = close == ')' ? PyValue::Kind::kTuple : PyValue::Kind::kList;

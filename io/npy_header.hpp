@@ -1,5 +1,4 @@
-// Internals of the .npy reader (io/npy.cpp) shared with its header parser (io/npy_header.cpp):
-// the header dict's interpretation and the helpers both halves' messages use.
+// Internals shared by the .npy reader (io/npy.cpp) and its header parser (io/npy_header.cpp).
 #pragma once
 
 #include <cstddef>
@@ -14,19 +13,16 @@ struct Header {
   bool float32 = false;
 };
 
-// Parses and checks the header dict (npy.hpp states the accepted subset); throws InputError
-// naming `name` for anything else.
+// Parses and checks the header dict (the subset npy.hpp states); else InputError naming `name`.
 Header interpret_header(std::string_view header, std::string_view name);
 
-// Quotes a piece of untrusted input for an error message: printable ASCII is kept, every other
-// byte becomes \xNN, and long excerpts are cut short.
+// Untrusted input quoted for a message: printable ASCII kept, other bytes as \xNN, cut if long.
 std::string excerpt(std::string_view text);
 
 // Throws InputError("<name>: <message>").
 [[noreturn]] void fail(std::string_view name, const std::string& message);
 
-// Product of `shape`, or false if it (or the product of its nonzero dimensions times
-// `item_size`) does not fit in size_t.
+// Product of `shape`; false if it (or its nonzero dimensions times `item_size`) overflows size_t.
 bool element_count(const std::vector<std::size_t>& shape, std::size_t item_size,
                    std::size_t* count);
 

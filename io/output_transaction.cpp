@@ -50,8 +50,7 @@ std::string tail(const fs::path& path, std::size_t n) {
   return in ? out : std::string();
 }
 
-// Removes the stages of `target` left by runs that no longer exist (a kill before the swap, or
-// after it before the old folder was removed).
+// Removes stages of `target` whose run no longer exists (killed before or just after the swap).
 void remove_stale_stages(const fs::path& target) {
   const fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
   const std::string prefix = "." + target.filename().string() + ".stage.";

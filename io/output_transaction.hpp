@@ -1,16 +1,10 @@
-// All of one command's output files published at once, or none of them.
-//
-// An OutputTransaction stages a command's files in a temporary folder beside its target folder
-// (".<name>.stage.<pid>.<n>", on the same file system), checks every staged file (a PNG complete
-// to its IEND chunk, a PDF to its %%EOF trailer), hard-links (or copies) the target's other
-// entries into the stage, and then swaps the stage and the target in one rename
-// (renameat2(RENAME_EXCHANGE) on Linux; a plain rename when the target does not exist yet).
-// An error, a signal or a kill before the swap leaves the target as it was; a kill after it
-// leaves the complete new folder. Stages of runs that died are removed by the next transaction
-// on the same target.
-//
-// Fault injection for the tests: with COSDA_FAIL_AT=NAME in the environment, writing the output
-// file named NAME (write_file_atomic, render_png) fails as a full disk would.
+// All of one command's output files published at once, or none of them. The files are staged in
+// ".<name>.stage.<pid>.<n>" beside the target (same file system), checked complete, joined by
+// hard links (or copies) of the target's other entries, and swapped with the target in one
+// rename (renameat2(RENAME_EXCHANGE); a plain rename for a new target). An error, signal or kill
+// before the swap leaves the target as it was; after it, the complete new folder. The next
+// transaction on the same target removes the stages of runs that died.
+// For tests, COSDA_FAIL_AT=NAME makes writing the output file NAME fail as a full disk would.
 #pragma once
 
 #include <filesystem>
@@ -23,32 +17,26 @@ namespace cosda {
 
 class OutputTransaction {
  public:
-  // Checks, before any work, that `target` can be written as an output folder (a new path or a
-  // writable directory below a writable directory; InputError otherwise) and removes stale
-  // stages of `target`. Creates nothing yet.
+  // Checks `target` before any work (check_output_dir(): InputError) and removes its stale stages.
   explicit OutputTransaction(const std::filesystem::path& target);
   OutputTransaction(const OutputTransaction&) = delete;
   OutputTransaction& operator=(const OutputTransaction&) = delete;
   // Removes the stage unless commit() published it.
   ~OutputTransaction();
 
-  // Checks, before any work, that each named file of the target can be replaced: absent, or a
-  // regular file that is not read-only (check_output_file(); InputError otherwise).
+  // Checks, before any work, that each named file of the target can be replaced (InputError).
   void check_files(const std::vector<std::string>& names) const;
 
   // The folder that holds the target after commit(), as given.
   const std::filesystem::path& target() const { return shown_; }
 
-  // Runs `write(stage)`, which writes the command's files into the stage folder (created on the
-  // first call). An exception from it is rethrown, of the same kind (InputError or
-  // std::runtime_error), with the stage's path in its message replaced by the target's, so that
-  // the one-line error names the file as the user knows it.
+  // Runs `write(stage)` to write files into the stage folder (made on first use). Its exceptions
+  // are rethrown as the same kind with the stage's path replaced by the target's, as users know it.
   void stage(const std::function<void(const std::filesystem::path& stage)>& write);
 
-  // Checks every staged file (complete for its kind, and the target's entry of the same name
-  // replaceable: check_files()), brings over the target's other entries except those named in
-  // `drop` (e.g. a journal the command has finished with), and publishes the stage as the
-  // target. Throws std::runtime_error naming the file and the cause, the target untouched.
+  // Checks every staged file (complete, its target entry replaceable), brings over the target's
+  // other entries except `drop` (e.g. a finished journal) and publishes the stage as the target.
+  // Throws std::runtime_error naming the file and the cause, the target untouched.
   void commit(const std::set<std::string>& drop = {});
 
  private:
@@ -56,13 +44,10 @@ class OutputTransaction {
   bool committed_ = false;
 };
 
-// Whether the finished file at `path` is complete for its kind: a .png ends with its IEND
-// chunk, a .pdf with a %%EOF trailer; other files are taken as complete. Returns "" when it is,
-// else the reason.
+// Why a finished file is incomplete ("" if not): a .png must end with IEND, a .pdf with %%EOF.
 std::string incomplete_reason(const std::filesystem::path& path);
 
-// Throws std::runtime_error("cannot write PATH: injected failure (COSDA_FAIL_AT)") when the
-// environment's COSDA_FAIL_AT names this file.
+// Throws std::runtime_error ("cannot write PATH: injected failure ...") if COSDA_FAIL_AT names it.
 void maybe_inject_failure(const std::filesystem::path& path);
 
 }  // namespace cosda

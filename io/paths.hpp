@@ -9,10 +9,9 @@
 
 namespace cosda {
 
-// Throws InputError, led by `field` (e.g. "cosda stream: flag --output"), unless `path` can be
-// (re)written as a regular file: an existing path must be a regular file (not a directory,
-// FIFO, device or socket), not a symbolic link and not read-only, and the nearest existing
-// folder on its way must be a writable directory (missing folders are created on writing).
+// Throws InputError, led by `field` (e.g. "cosda stream: flag --output"), unless `path` is new or
+// a writable regular file (not a symbolic link, folder, FIFO, device or socket) and its nearest
+// existing folder is a writable directory (missing folders are created on writing).
 void check_output_file(const std::filesystem::path& path, std::string_view field);
 
 }  // namespace cosda

@@ -1,13 +1,8 @@
-// Figures through gnuplot (Debian package gnuplot-nox, terminal pngcairo).
-//
-// A figure is a gnuplot script whose data sits in inline datablocks ($name << EOD), so the
-// script saved next to the PNG re-draws it alone: `gnuplot FIG.gp`. The PNG is drawn to a
-// temporary file in the same folder and renamed into place, so a failed run leaves no partial
-// figure.
-//
-// gnuplot is executed directly (fork and exec, no shell), and every text a script takes from
-// outside the program goes through gp_quote() or gp_comment(): gnuplot expands backquotes and
-// runs `!` and system() lines, so a title such as "`rm -rf ~`" must stay text.
+// Figures through gnuplot (package gnuplot-nox, terminal pngcairo). A figure's script holds its
+// data inline ($name << EOD), so the .gp saved beside the PNG redraws it alone. The PNG is drawn
+// to a temporary file and renamed into place: a failed run leaves no partial figure. gnuplot runs
+// without a shell, and all outside text goes through gp_quote() or gp_comment(): gnuplot expands
+// backquotes and runs `!` and system() lines, so a title "`rm -rf ~`" must stay text.
 #pragma once
 
 #include <filesystem>
@@ -19,20 +14,17 @@ namespace cosda {
 // "$name << EOD\n<rows>EOD\n": rows of whitespace-separated columns.
 std::string datablock(const std::string& name, const std::vector<std::vector<std::string>>& rows);
 
-// Writes `png` (width x height pixels) from the script body (everything after `set output`),
-// and saves the full script as the same path with extension .gp. Throws std::runtime_error
-// naming the figure and the cause (gnuplot's exit status and its own message, or an image not
-// complete to its IEND chunk) if gnuplot is missing or fails.
+// Draws `png` (width x height pixels) from the script body (all after `set output`) and saves the
+// full script beside it as .gp. Throws std::runtime_error naming the figure and the cause
+// (gnuplot missing, its exit status and message, or an image without its IEND chunk).
 void render_png(const std::filesystem::path& png, const std::string& body, int width = 1200,
                 int height = 800);
 
-// A gnuplot single-quoted string literal holding `s` as text: no substitution happens inside
-// single quotes, quotes are doubled, and line breaks and other control characters (which would
-// end the command) become spaces.
+// `s` as a gnuplot single-quoted string (no substitution inside): quotes doubled, and control
+// characters, which would end the command, as spaces.
 std::string gp_quote(const std::string& s);
 
-// `s` for a `#` comment line of a script: line breaks and other control characters become
-// spaces, so the comment cannot end early.
+// `s` for a `#` comment line: control characters become spaces so the comment cannot end early.
 std::string gp_comment(const std::string& s);
 
 // Whether an executable `gnuplot` is on PATH (searched without a shell).
@@ -43,8 +35,7 @@ struct GnuplotRun {
   std::string output;  // its stdout and stderr
 };
 
-// Runs gnuplot with `args` in the folder `workdir` (the child changes into it), with `script`
-// on its standard input; no shell is involved. Never throws for a failing gnuplot.
+// Runs gnuplot (no shell) with `args` in `workdir`, `script` on stdin; never throws for a failure.
 GnuplotRun run_gnuplot(const std::filesystem::path& workdir, const std::vector<std::string>& args,
                        const std::string& script = "");
 

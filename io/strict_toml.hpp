@@ -16,9 +16,8 @@
 namespace cosda {
 
 // Parses TOML text; `source` names it in messages. A syntax error is an InputError
-// "<source>:<line>:<column>: not valid TOML: <what>". Table headers are checked before the
-// text reaches toml++: version 3.3 (Debian 12) asserts, instead of reporting an error, on a
-// header whose key starts with a character no key can start with, such as "[#a]".
+// "<source>:<line>:<column>: not valid TOML: <what>". Headers and non-ASCII text are checked
+// first: toml++ 3.3 (Debian 12) asserts on some (e.g. "[#a]") instead of reporting an error.
 toml::table parse_toml(std::string_view text, const std::string& source);
 // The same for a file; a missing file is an InputError that names `example` as the fix.
 toml::table parse_toml_file(const std::filesystem::path& path, const std::string& example);
@@ -45,8 +44,7 @@ class TomlTable {
   // A non-empty array of distinct strings, each one of the choices.
   std::vector<std::string> choices(const std::string& key, const std::vector<std::string>& allowed,
                                    std::optional<std::vector<std::string>> fallback = std::nullopt);
-  // An array of tables ([[key]] sections), each strict in turn; empty when absent and
-  // `required` is false.
+  // An array of tables ([[key]] sections), each strict in turn; empty if absent and not required.
   std::vector<TomlTable> tables(const std::string& key, bool required);
   bool has(const std::string& key) const;
   // The same as parse_file, naming `example` as the fix for a missing file.

@@ -1,30 +1,21 @@
-// Whole models: Transformer Encoder blocks around the registry's attention variants, with the
-// input embedding, positional encodings, a class token and a classification head.
-//
+// Whole models: Transformer Encoder blocks around the registry's attention variants, with input
+// embedding, positional encodings, a class token and a classification head.
 // Block (CoTrans Eq. 10, post-norm, the default):
 //   y = LayerNorm(Sel(x) + MHA(x, x, x)),   z = LayerNorm(y + FF(y)),
 //   MHA = (||_i Att(x W_Q^i, x W_K^i, x W_V^i)) W_O  (Eq. 9),  FF(y) = s(y W_1 + w_1) W_2 + w_2.
-// Pre-norm (OadTR's blocks): y = Sel(x) + MHA(LN(x)), z = y + FF(LN(y)).
-// Sel() keeps the rows the attention produced: the newest token for single-output attention,
-// the whole window otherwise.
-//
-// How a block runs follows from its attention kind and its position (plan()):
-//   stream       block 1 with a continual kind (co_si, co_re, cony_*): each step projects the
-//                newest token only and feeds it to the variant (multi_head.hpp); output 1 row
-//                (single-output) or the n retroactively updated rows.
-//   window_all   a regular kind (att, ny, ny_fix): re-run over the block's input window every
-//                step (block 1: the whole model, embedding included, is recomputed over the
-//                window of raw tokens, as the papers' regular baselines do); output all rows.
+// Pre-norm (OadTR's blocks): y = Sel(x) + MHA(LN(x)), z = y + FF(LN(y)). Sel() keeps the rows
+// the attention produced: the newest token (single-output) or the whole window.
+// A block's mode follows from its attention kind and position (plan()):
+//   stream       block 1 with a continual kind: projects only the newest token and feeds it to
+//                the variant (multi_head.hpp); outputs 1 row or the n retroactively updated rows.
+//   window_all   a regular kind, re-run over the input window every step (block 1: the whole
+//                model over the raw tokens, as the papers' regular baselines); outputs all rows.
 //   window_last  single-output over a window (K, V of every row, Q of the newest): co_si as a
-//                later block, or a final att block with last_row_only. A block after the first
-//                sees a window whose rows all change every step (the first block updates all
-//                of them), so nothing of it can be carried over (CoTrans Sec. 3.8, Fig. 1).
-// One set of weights (make_weights: a function of the dimensions and the seed only) serves
-// every attention kind, so a regular and a continual model built from the same spec differ
-// only in the order of computation (CoTrans Sec. 2.1).
-//
-// Every operation goes through attention/ops/seam.hpp; counting policies attribute each step's
-// operations to parts (Part), per block, through thread_counts() deltas.
+//                later block, or a final att block with last_row_only. A later block's input
+//                rows all change every step, so nothing carries over (CoTrans Sec. 3.8, Fig. 1).
+// One set of weights serves every attention kind, so a regular and a continual model of one spec
+// differ only in the order of computation (CoTrans Sec. 2.1). Operations go through
+// attention/ops/seam.hpp; counting policies attribute them to parts (Part) per block.
 #pragma once
 
 #include <array>
@@ -118,9 +109,8 @@ struct ModelWeights {
   Mat<double> landmarks;  // m x d fixed landmarks (Nyström kinds with fixed landmarks)
 };
 
-// Seeded weights: N(0, 1/fan_in) matrices, small biases, LayerNorm gains near 1. They depend on
-// the dimensions, the options that change their shapes and the seed, never on the attention
-// kinds.
+// Seeded weights: N(0, 1/fan_in) matrices, small biases, LayerNorm gains near 1; a function of the
+// dimensions, shape options and seed, never of the attention kinds.
 ModelWeights make_weights(const ModelSpec& spec);
 
 // Trainable parameters: linear layers, LayerNorms, the class token if one is used, and the

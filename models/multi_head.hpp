@@ -1,17 +1,11 @@
 // h heads of one variant (or its two-block model) side by side (CoTrans Eq. 9 without the
-// projections): the token's d features are split into h slices of d/h, each fed to its own head;
-// outputs are concatenated along features. With several threads the plain build splits one
-// head's large products among the threads, chosen by their size (split_step,
-// attention/ops/product.hpp), and runs several heads in parallel where that is faster than one
-// after another on one thread, as timed on the object's first steady-state steps
-// (chosen_step). Counting policies run them one after another (the counters are per thread):
-// entering a parallel region, even on one thread, can cost more than a whole small step
-// (docs/performance.md). Counts and logical memory are summed over heads: heads running in
-// parallel are all live at once. Variants with a head-batched kernel (registry.hpp
-// make_batched) run all heads in one object under every policy, one chain of seam ops per step
-// instead of h, with the same operations (in parallel, where the object splits its heads
-// among the threads and that pays): the object counted and traced (one trace) is the object
-// timed.
+// projections): the token's d features split into h slices of d/h, outputs concatenated.
+// Several threads, plain build: one head's large products are split by size (split_step), and
+// heads run in parallel only where the first steady-state steps time that faster (chosen_step).
+// Counting policies run heads one after another (counters are per thread). Counts and logical
+// memory are summed over heads, all live at once. Variants with a head-batched kernel
+// (make_batched) run all heads in one object under every policy, with the same operations: the
+// object counted and traced (one trace) is the object timed.
 #pragma once
 
 #include <omp.h>
@@ -73,17 +67,14 @@ class MultiHead {
   // The objects stepped, each with its own trace when attached: one batched object, or h heads.
   std::int64_t objects() const { return batched_ ? 1 : h_; }
   const Attention<E>& object(std::int64_t i) const { return batched_ ? *batched_ : *heads_[i]; }
-  // Steps taken on more than one thread so far (heads in parallel or one head's products
-  // split): what cosda-bench reports beside an all-cores time.
+  // Steps taken on several threads so far (parallel heads or split products), for cosda-bench.
   std::int64_t parallel_steps() const { return parallel_steps_; }
   // The thread choice's trials (chosen_step): 2 kTrials steps, blocks of kBlock each way.
   static constexpr std::size_t kTrials = 15, kBlock = 5;
 
-  // Logical memory (counting policies; attention/counting/liveness.hpp): with traces attached, one
-  // per object stepped (objects()), each object's seam ops report to its own trace, its input
-  // token written at the step's start and its output read at the step's end. Heads side by side
-  // are all live at once, so their figures add. measured: whether the steps from now on are the
-  // ones measured.
+  // Logical memory (counting policies): one trace per object stepped (objects()), its token
+  // written at the step's start and its output read at its end; heads are all live at once, so
+  // their figures add. measured: whether the steps from now on are the ones measured.
   void attach(std::vector<Liveness>* traces) { traces_ = traces; }
   void measure_steps(bool measured) { measured_ = measured; }
 
@@ -122,9 +113,8 @@ class MultiHead {
     return ready;
   }
 
-  // One head on several threads: its products large enough to split are split among the
-  // threads, by their size alone (ops::product_threads), the same way every step; a step that
-  // split one counts as parallel. Small heads split nothing and run as on one thread.
+  // One head on several threads: products large enough are split by size alone
+  // (ops::product_threads), the same every step; a step that split one counts as parallel.
   bool split_step(const S* q, const S* k, const S* v) {
     const ops::SplitScope split;
     const std::int64_t before = ops::split_count();
@@ -133,16 +123,11 @@ class MultiHead {
     return ready;
   }
 
-  // Heads in parallel only where that pays: the first 2 kTrials steady-state steps with this
-  // many threads alternate blocks of kBlock one after another and in parallel, each timed on
-  // the wall clock, and the object keeps the way whose median step is faster (parallel must
-  // win by kParallelMargin). Work per step decides it, as measured here: with a step of a few
-  // microseconds the fork and join of the parallel region cost more than the second core
-  // saves (docs/performance.md). On a shared machine a core taken by another process makes
-  // parallel steps wait for it, which a few trial steps do not see: parallel steps stay timed,
-  // and a window of kWindow of them whose mean exceeds the serial median turns the object
-  // back to one after another; that choice is timed again once kRetime has passed. Either way
-  // every head computes the same bits.
+  // Heads in parallel only where that pays (a small step's fork and join cost more than a core
+  // saves): the first 2 kTrials steady-state steps alternate kBlock-step blocks, serial and
+  // parallel, on the wall clock; parallel must beat the serial median by kParallelMargin.
+  // Parallel steps stay timed: a kWindow window slower than the serial median (a core taken by
+  // another process) reverts to serial, retimed after kRetime. Both ways give the same bits.
   bool chosen_step(int threads, const S* q, const S* k, const S* v) {
     if (threads != choice_threads_) {  // new thread count: time both ways again
       choice_threads_ = threads;
@@ -208,9 +193,8 @@ class MultiHead {
   bool traced_step(std::int64_t i, const S* q, const S* k, const S* v) {
     return traced(*heads_[i], i, q, k, v);
   }
-  // obj's step with trace i attached: its token (q, k and v of the object's width: one head's,
-  // or all heads' for the batched object) written at the step's start, its output read at its
-  // end.
+  // obj's step with trace i attached: its token (one head's width, or all heads' when batched)
+  // written at the step's start, its output read at its end.
   bool traced(Attention<E>& obj, std::int64_t i, const S* q, const S* k, const S* v) {
     if constexpr (!E::kCounting) {
       return obj.step(q, k, v);

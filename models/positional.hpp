@@ -1,22 +1,14 @@
-// Positional encodings for whole models (models/encoder.hpp).
-//
+// Positional encodings for whole models (models/encoder.hpp):
 //   none       tokens enter the blocks as they are.
-//   recycling  Recycling Positional Encoding, CoTrans Eq. (11): token t gets p_{tau_t} with
-//              tau_t = (tau_{t-1} + 1) mod T, so an encoding follows its token through the
-//              window and is reused once the token has left. T = n reuses an encoding as soon
-//              as its token slides out; T = 2n - 1 removes the ambiguity of T = n (a token m
-//              steps older and one n - m steps newer get the same relative encoding), CoTrans
-//              Sec. 3.7. Works for regular and continual blocks alike: the encoding depends on
-//              the token, not on its slot in the window, so both see the same encoded tokens.
-//   absolute   the encoding of the token's slot in the window (p_0 oldest ... p_{n-1} newest;
-//              a table may hold more rows than n), as in regular Transformers. Every slot
-//              changes meaning at every step, so only models that re-run over the window can
-//              use it.
-//
-// Encodings are fixed (sinusoidal, Vaswani et al. 2017: p_{i,2j} = sin(i / 10000^{2j/d}),
-// p_{i,2j+1} = cos(...)) or given: a seeded random table standing in for learned encodings
-// (equal cost, and equalities between regular and continual blocks hold for any table).
-// Adding an encoding is d additions per token, counted through ops::add.
+//   recycling  CoTrans Eq. (11): token t gets p_{tau_t}, tau_t = (tau_{t-1} + 1) mod T, so an
+//              encoding follows its token and is reused once it has left. T = 2n - 1 removes
+//              T = n's ambiguity (a token m steps older and one n - m newer share a relative
+//              encoding), CoTrans Sec. 3.7. It depends on the token, not its slot, so regular
+//              and continual blocks see the same encoded tokens.
+//   absolute   the encoding of the token's window slot (p_0 oldest ... p_{n-1} newest). Every slot
+//              changes meaning each step, so only models that re-run over the window can use it.
+// Encodings are sinusoidal (Vaswani et al. 2017) or given: a seeded random table standing in for
+// learned ones (same cost; regular/continual equalities hold for any table). d adds per token.
 #pragma once
 
 #include <cmath>

@@ -1,18 +1,12 @@
-// The papers' two-block models (Nyström paper Sec. V-A and Fig. 4 b, d; CoTrans Sec. 3.8 and
-// Fig. 1): a first block of the variant's retroactive (or same) kind, whose n outputs per step
-// feed a second block: regular after regular, Nyström after Nyström, and for the continual
-// families (co_*, cony_*_cont, cony_*_fix, whether the id names the _si or the _re variant)
-// the single-output kind after the retroactive one. Only SDA is modelled (no projections, no
-// feed-forward): the second block is self-attention over the first block's output window.
-//
-// The second block's inputs are the first block's n retroactively updated outputs, and all of
-// them change at every step, so nothing of the second block can be carried over: it recomputes
-// over its whole window every step. For the continual families the papers instead compose the
-// cost as first block + one continual single-output step; the gap is what this class measures.
-// Second blocks: att/ny/ny_fix/rf re-run the window (their attend()); the single-output ones
-// compute the last query's row only: co_si's attend() for co_*, corf_si's for corf_*, and a
-// one-query Nyström core for cony_* (segment-means landmarks of the window for _cont, the
-// fixed set for _fix).
+// The papers' two-block models (Nyström paper Sec. V-A, Fig. 4 b, d; CoTrans Sec. 3.8, Fig. 1),
+// SDA only (no projections or feed-forward): a first block of the variant's retroactive (or same)
+// kind feeds its n outputs per step to a second block: regular after regular, Nyström after
+// Nyström, and for continual families (_si or _re ids alike) single-output after retroactive.
+// All the second block's inputs change every step, so it recomputes its whole window; the papers
+// cost continual families as first block + one single-output step, and this measures the gap.
+// Second blocks: att/ny/ny_fix/rf re-run the window; the last query's row only via co_si's
+// attend() for co_*, corf_si's for corf_*, a one-query Nyström core for cony_* (window segment
+// means for _cont, the fixed set for _fix).
 #pragma once
 
 #include "attention/families/landmarks.hpp"
@@ -35,8 +29,7 @@ class TwoBlock final : public Attention<E> {
         random_features_(traits.family == Family::kRandomFeatures) {
     const bool fixed = traits.landmarks == LandmarkKind::kFixed;
     if (!traits.continual) {  // continual families end in a single-output block
-      // Through the registry's factories: the blocks' kernels are compiled once, in their own
-      // translation units.
+      // The registry's factories: the blocks' kernels compile once, in their own units.
       if (traits.landmarks == LandmarkKind::kNone) window_ = make_att<E>(c);
       if (traits.landmarks == LandmarkKind::kSegmentMeans) window_ = make_ny<E>(c);
       if (fixed) window_ = make_ny_fix<E>(c);

@@ -7,7 +7,7 @@ namespace cosda::python {
 
 // count(): executed operations and memory of one variant at one shape (python/count.cpp).
 void bind_count(pybind11::module_& m);
-// stream() and Stream: the kernels over NumPy tokens (python/stream.cpp).
+// stream(): the kernels over NumPy tokens (python/stream.cpp); also binds Stream.
 void bind_stream(pybind11::module_& m);
 // Stream: the online object (python/stream_object.cpp).
 void bind_stream_object(pybind11::module_& m);

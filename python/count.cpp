@@ -1,6 +1,5 @@
-// cosda.count(): what `cosda count` prints, as a dict with the same keys (a sweep's points.csv
-// columns). The arguments go through the checker the CLI uses (sweeps/run_checks.hpp), so a bad
-// argument is a ValueError with the CLI's message in Python's names; python/tests compare both.
+// cosda.count(): what `cosda count` prints, as a dict with the same keys (points.csv columns);
+// arguments go through the CLI's checker (sweeps/run_checks.hpp), so errors carry its messages.
 #include "sweeps/count.hpp"
 
 #include <pybind11/stl.h>
@@ -19,9 +18,8 @@ namespace py = pybind11;
 namespace cosda::python {
 namespace {
 
-// A cell of count_cells() as a Python value: text, NaN for an empty cell or an unmeasured
-// heap figure (-1) (the module's one missing-value convention, as in read_points), else an
-// int when integral and a float otherwise.
+// A count_cells() cell as a Python value: text; NaN for an empty cell or an unmeasured heap
+// figure (-1), the module's one missing-value convention; else an int when integral, or a float.
 py::object cell_value(std::string_view name, const std::string& cell) {
   if (count_text_column(name)) return py::str(cell);
   if (cell.empty() || (name.rfind("heap_", 0) == 0 && cell == "-1"))

@@ -1,10 +1,6 @@
-// The Python module `cosda` (compiled part, imported as cosda._cosda; python/cosda/__init__.py
-// is the documented front end): the registry's facts and the points.csv reader here, count()
-// in count.cpp, stream() and Stream in stream.cpp.
-//
-// Errors: an InputError (a bad argument or file, one line naming it, as the CLI prints it) and
-// std::invalid_argument become ValueError with the same message; other exceptions keep
-// pybind11's mapping (std::runtime_error: RuntimeError).
+// The compiled part of the Python module `cosda` (cosda._cosda; python/cosda/__init__.py is the
+// front end): the registry's facts and the points.csv reader. InputError and std::invalid_argument
+// become ValueError with the same message; other exceptions keep pybind11's mapping.
 #include <pybind11/stl.h>
 
 #include <fstream>

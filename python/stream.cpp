@@ -1,12 +1,7 @@
-// cosda.stream() and cosda.Stream: attention over tokens (q = k = v = each row) or over given
-// queries, keys and values, as `cosda stream` runs it (sweeps/stream_cmd.cpp), on NumPy arrays.
-// The arguments go through the checker the CLI uses (sweeps/run_checks.hpp), so Python refuses
-// what the CLI refuses, with Python's names in the message.
-//
-// stream() runs Plain<T> and reads a C-contiguous array of the scalar's dtype in place (any
-// other array is converted once); outputs are written straight into the returned array.
-// Stream runs Tally<T>: the same arithmetic, with every executed operation counted (counts()).
-// Both release the GIL while the kernels run.
+// cosda.stream(): attention over NumPy tokens (q = k = v = each row) or given queries, keys and
+// values, as `cosda stream` runs it, arguments checked as the CLI checks them. Runs Plain<T> on a
+// C-contiguous array of the scalar's dtype in place (others are converted once), writes outputs
+// straight into the returned array, and releases the GIL while the kernels run.
 #include <fmt/format.h>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -70,9 +65,8 @@ Config make_config(const Setup& s, std::int64_t d, bool exact_pinv,
 
 namespace {
 
-// Steps the model over the rows of x and writes every output, from the first full window on,
-// to out. x is rows x d (q = k = v = each row) or, with `qkv`, rows x 3 x d (q, k, v of each
-// step). An output that is not finite is an InputError naming the token.
+// Steps the model over x (rows x d, q = k = v; with `qkv` rows x 3 x d), writing every output from
+// the first full window on to out; a non-finite output is an InputError naming the token.
 template <class T>
 void run(const Setup& s, const Config& c, const T* x, std::int64_t rows, bool qkv, T* out) {
   MultiHead<Plain<T>> mh(s.id, c, s.heads, s.layers);

@@ -1,6 +1,5 @@
-// The checks cosda.stream(), cosda.Stream and cosda.time_step share: the arguments through the
-// checker `cosda count` and `cosda stream` use (sweeps/run_checks.hpp), with Python's names in
-// the messages ("m applies to ...; drop m").
+// Argument checks cosda.stream(), cosda.Stream and cosda.time_step share: the CLI's checker
+// (sweeps/run_checks.hpp) with Python's names in the messages.
 #pragma once
 
 #include <pybind11/numpy.h>
@@ -21,8 +20,7 @@ struct Setup : RunPlan {
   bool single = false;  // float arithmetic
 };
 
-// The request of a Python call: the variant and its shape, as count(), Stream and time_step
-// take them (the rest of RunRequest as each sets it).
+// A Python call's variant and shape as a RunRequest (the rest as each caller sets it).
 inline RunRequest python_request(const std::string& variant, std::int64_t n, std::int64_t d,
                                  std::optional<std::int64_t> m, std::int64_t heads,
                                  std::int64_t layers, std::optional<std::int64_t> feature_seed) {

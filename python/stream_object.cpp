@@ -1,9 +1,6 @@
-// cosda.Stream: one token at a time. The model runs under Tally<T> (attention/exec.hpp), plain
-// arithmetic whose every executed operation is counted: step() returns what the plain kernels
-// return, counts() the operations executed since the stream started, warm-up and priming
-// included, and last_counts() those of the last step alone (the thread's tally before and
-// after each step). The GIL is released while a step
-// computes; a stream steps under its own lock, so several threads may share one.
+// cosda.Stream: one token at a time under Tally<T> (attention/exec.hpp), the plain kernels'
+// arithmetic with every executed operation counted. The GIL is released while a step computes;
+// a stream steps under its own lock, so several threads may share one.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -64,9 +61,8 @@ class Stream {
     return d;
   }
 
-  // Logical memory in elements (all heads) of a stream of this shape: held between steps, and
-  // the most live at once. Liveness needs a traced run with look-ahead (analysis/measure.hpp),
-  // so the figures are measure()'s for this point, measured once; they do not depend on values.
+  // Logical memory in elements (all heads): held between steps and most live at once. Liveness
+  // needs a traced run with look-ahead, so these are measure()'s value-independent figures, once.
   py::dict memory() const {
     const std::lock_guard lock(mutex_);
     if (!memory_) {

@@ -1,7 +1,6 @@
-// cosda.time_step(): a step's wall-clock time, timeit-style. The model runs Plain<T> (the timed
-// build's arithmetic, no counting) over seeded Gaussian tokens; the window is filled first (and
-// `number` more steps run once as a warm-up), then `repeat` runs of `number` steps are timed
-// and each run's seconds per step returned, as timeit.repeat(number=...) / number would.
+// cosda.time_step(): wall-clock seconds per step, timeit-style: Plain<T> over seeded tokens, the
+// window filled and `number` warm-up steps run, then each of `repeat` runs of `number` steps timed
+// (timeit.repeat(number=...) / number).
 #include <pybind11/stl.h>
 
 #include <algorithm>

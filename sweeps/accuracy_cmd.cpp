@@ -1,12 +1,8 @@
-// cosda accuracy CONFIG: approximation error of the variants against exact attention on seeded
-// (or user) streams, the cost-accuracy trade-off, and the iterative pseudo-inverse's error
-// (the study: analysis/accuracy_report.hpp).
-//
-// Writes <out>/<name>/: accuracy.csv (one row per stream, n, variant, m; the random-feature
-// variants' median over the draws of their features), accuracy_draws.csv (every draw), pinv.csv,
-// summary.md (Pareto fronts, and the figures not drawn for lack of data), and figures per
-// stream: error_vs_m_<stream>.png, tradeoff_<stream>_n<N>.png, pinv_<stream>.png. All of them
-// are published together (OutputTransaction) or none.
+// cosda accuracy CONFIG: the variants' error against exact attention on the config's streams,
+// the cost-accuracy trade-off and the pseudo-inverse's error (analysis/accuracy_report.hpp).
+// Writes <out>/<name>/, all or none: accuracy.csv (per stream, n, variant, m; random features:
+// median over draws), accuracy_draws.csv, pinv.csv, summary.md (Pareto fronts, figures not
+// drawn) and per stream error_vs_m_<stream>.png, tradeoff_<stream>_n<N>.png, pinv_<stream>.png.
 #include <fmt/format.h>
 
 #include "analysis/accuracy_report.hpp"

@@ -1,6 +1,5 @@
-// Strict command-line flags: every flag is declared with its help; unknown flags, missing
-// values, repeated flags, malformed numbers and switches given a value other than true or
-// false are InputErrors naming the flag and the fix.
+// Strict command-line flags, each declared with its help. Unknown or repeated flags, missing
+// values, bad numbers and switches set to other than true/false: InputError naming flag and fix.
 #pragma once
 
 #include <fmt/format.h>
@@ -87,8 +86,7 @@ class Args {
     if (help_) fmt::print("{}\n\n{}", text, usage());
     return help_;
   }
-  // Every input is a flag: an InputError for the first positional argument, with
-  // " (see <see>)" after the fix when `see` is given.
+  // Every input is a flag: InputError for a positional argument, with " (see <see>)" if given.
   void reject_positional(std::string_view see = {}) const {
     if (positional_.empty()) return;
     throw InputError("cosda " + command_ + ": unexpected argument '" + positional_[0] +
@@ -151,8 +149,7 @@ class Args {
     return x;
   }
 
-  // A size in bytes with an optional binary suffix (K, M, G, T; KiB, MiB, ... also read),
-  // at least 1; nullopt when the flag is absent.
+  // A size in bytes >= 1, optional suffix K, M, G, T (KiB, ... also read); nullopt if absent.
   std::optional<double> bytes(const std::string& name) const {
     auto v = get(name);
     if (!v) return std::nullopt;

@@ -1,5 +1,4 @@
-// The subcommands of build/bin/cosda. Each takes the arguments after its name, prints its
-// own --help, throws InputError for bad input, and returns the exit status.
+// cosda's subcommands: each takes its arguments, has --help, throws InputError, returns a status.
 #pragma once
 
 #include <cstdio>

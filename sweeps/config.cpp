@@ -308,8 +308,7 @@ void read_tables(const Reader& r, const toml::table& top, SweepConfig& c) {
   if (c.tables.empty()) c.tables.push_back({"points", "", ""});
 }
 
-// The coordinates a figure fixes; every other one but x with several values in the grid
-// must be fixed, so that each variant is one line.
+// The coordinates a figure fixes; all but x with several grid values must be (one line a variant).
 void read_fixed(const Reader& r, const toml::table& t, const SweepConfig& c, FigureSpec& f) {
   for (std::string_view coord : kCoordinates) {
     const toml::node* v = t.get(coord);

@@ -10,8 +10,7 @@
 namespace cosda {
 namespace {
 
-// The points.csv columns count prints (sweeps/points.hpp: same names, same units, same cells),
-// then the columns only count has.
+// The points.csv columns count prints (same names, units and cells); count's own come after.
 constexpr std::string_view kPointsColumns[] = {
     "variant",     "layers",       "heads",       "n",           "d",
     "m",           "flops",        "mul",         "add",         "div",

@@ -21,8 +21,7 @@ struct RunPlan;
 struct CountOutput {
   SweepRow row;
   std::string scalar, counting;
-  // The convention of flops, update_flops, plain_flops and exact_flops (the buckets mul, add,
-  // div, exp, other are the executed ones in every convention).
+  // The convention of flops, update_flops, plain_flops, exact_flops; buckets are always executed.
   conventions::Convention convention = conventions::Convention::kAll;
   std::int64_t heap_retained_bytes = -1, heap_allocations = -1;
 };
@@ -30,8 +29,7 @@ struct CountOutput {
 // count's flags (with their help texts).
 Args count_args(const Argv& argv);
 
-// The point of the flags, every flag checked (InputError naming the flag) by the checker
-// count, stream and Python share (sweeps/run_checks.hpp).
+// The point of the flags, checked by sweeps/run_checks.hpp (InputError naming the flag).
 Point count_point(const Args& a);
 Point point_of(const RunPlan& p);
 
@@ -42,8 +40,7 @@ conventions::Convention convention_of(const std::string& id, const std::string& 
 CountOutput count_output(const Point& p, const Cost& c,
                          conventions::Convention conv = conventions::Convention::kAll);
 
-// (name, cell) in print order: the points.csv columns count shares, then its own; `json`
-// quotes text and writes empty cells as null.
+// (name, cell) in print order, points.csv's columns first; `json` quotes text, empty cells null.
 std::vector<std::pair<std::string, std::string>> count_cells(const CountOutput& o, bool json);
 
 // Whether count_cells' column `name` holds text (the others are numbers or empty).

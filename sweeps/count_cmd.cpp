@@ -1,6 +1,5 @@
-// cosda count: executed counts and memory of one variant at one shape, in the columns of a
-// sweep's points.csv (one JSON object, or CSV or TSV);
-// cosda count --model FILE: those of a whole model per step, by part and block.
+// cosda count: executed counts and memory of one variant at one shape in points.csv's columns
+// (JSON, CSV or TSV); with --model FILE, those of a whole model per step, by part and block.
 #include <fmt/format.h>
 
 #include <stdexcept>

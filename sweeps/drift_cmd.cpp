@@ -1,10 +1,7 @@
-// cosda drift CONFIG: numerical drift of the continual variants' running sums on long streams,
-// in float and double, with and without the stabilised mode (the study:
-// analysis/drift_report.hpp).
-//
-// Writes <out>/<name>/drift.csv (every checkpoint), drift.md (per run: error at the first
-// and last step, the largest, cost per step with and without the stabilised mode, time) and
-// drift_<stream>.png, all together (OutputTransaction) or none.
+// cosda drift CONFIG: drift of the continual variants' running sums on long streams, float and
+// double, with and without the stabilised mode (analysis/drift_report.hpp). Writes, all or none,
+// <out>/<name>/drift.csv (every checkpoint), drift.md (per run: first, last and largest error,
+// cost per step in each mode, time) and drift_<stream>.png.
 #include <fmt/format.h>
 
 #include "analysis/drift_report.hpp"

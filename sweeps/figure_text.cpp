@@ -44,9 +44,8 @@ std::string axis_label(const std::string& c) {
   return "heap high-water mark (bytes)";
 }
 
-// A log axis labelled at powers of ten when at least two lie in the range; else, when the
-// values span less than a factor 20, a linear axis with plain numbers; else a log axis
-// labelled at 1, 2 and 5 times powers of ten.
+// Log, labelled at powers of ten when two lie in [lo, hi]; else linear with plain numbers when
+// hi < 20 lo; else log, labelled at 1, 2 and 5 times powers of ten.
 std::string y_axis(double lo, double hi) {
   int powers = 0;
   if (lo > 0)

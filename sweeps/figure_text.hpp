@@ -1,6 +1,4 @@
-// What a sweep's figures and table.md say about their counts: the counting convention of the
-// executed FLOPs (analysis/conventions.hpp), the convention of the published formulas, axis
-// labels and titles. Kept apart from sweeps/report.cpp, which draws them.
+// The words of a sweep's figures and table.md: FLOPs conventions, axis labels and titles.
 #pragma once
 
 #include <optional>
@@ -11,13 +9,11 @@
 
 namespace cosda {
 
-// The executed FLOPs per step of a row in convention `id` (all, mul, mac, cotrans), from its
-// amortized buckets (a cycle's mac fuses min(mul, add) pairs of the cycle's totals, which the
-// amortized buckets keep); nullopt for a skipped row.
+// A row's executed FLOPs per step in convention `id` (all, mul, mac, cotrans); nullopt if skipped.
+// mac fuses min(mul, add) pairs of the cycle totals, which the amortized buckets keep.
 std::optional<double> flops_in(const SweepRow& r, const std::string& id);
 
-// The convention the config's published formulas count in: mac for the Nyström paper's
-// App. A (a multiply-add once), cotrans for the CoTrans paper's mul + add + exp.
+// The published formulas' convention: mac (Nyström App. A) or cotrans (CoTrans mul + add + exp).
 std::string paper_convention(const SweepConfig& c);
 
 // "all (every executed operation)", ... for titles and captions.
@@ -29,12 +25,10 @@ std::string axis_label(const std::string& c);
 // The y axis of a figure whose values span [lo, hi]: gnuplot set commands.
 std::string y_axis(double lo, double hi);
 
-// The figure's title: the config's title, then on a second line the figure's (when it is not
-// just its file stem) and, for FLOPs, the convention drawn.
+// Config title, then a line with the figure's (unless its stem) and, for FLOPs, the convention.
 std::string figure_title(const SweepConfig& c, const FigureSpec& f);
 
-// A title of several lines as a gnuplot string expression: each line quoted (gp_quote), joined
-// by "\n".
+// A multi-line title as a gnuplot string expression: each line gp_quote()d, joined by "\n".
 std::string gp_title(const std::string& title);
 
 }  // namespace cosda

@@ -1,12 +1,7 @@
-// libFuzzer target for parse_config(), the sweep config loader (TOML).
-//
-// Built and run by `make fuzz` (sweeps/fuzz/run.sh); seeds are the configs in configs/ and
-// sweeps/fuzz/config_seeds/, inputs that once failed are kept in sweeps/fuzz/config_regressions/.
-//
-// Besides the sanitizers, the target checks these properties and aborts when one fails:
-//  - parse_config() throws nothing but InputError;
-//  - every InputError message is one line starting with "<name>";
-//  - an accepted config has a non-empty name, and its grid expands without throwing.
+// libFuzzer target for parse_config(), run by `make fuzz` (sweeps/fuzz/run.sh) on configs/,
+// sweeps/fuzz/config_seeds/ and past failures (sweeps/fuzz/config_regressions/). Besides the
+// sanitizers it aborts unless parse_config() throws only InputError, each message is one line
+// starting with "<name>", and an accepted config has a name and a grid that expands.
 
 #include <cstddef>
 #include <cstdint>

@@ -1,17 +1,8 @@
-// libFuzzer target for parse_npy().
-//
-// Build and run (from the repository root):
-//   clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -I. sweeps/fuzz_npy.cpp
-//       io/npy.cpp io/atomic_file.cpp -o /tmp/fuzz_npy
-//   mkdir -p /tmp/npycorpus && /tmp/fuzz_npy -max_total_time=60 /tmp/npycorpus
-//   sweeps/fuzz/npy_seeds
-// Inputs that crashed once are kept in sweeps/fuzz/npy_regressions/ and replayed by io_test.
-//
-// Besides the sanitizers, the target checks these properties and aborts when one fails:
-//  - parse_npy() throws nothing but InputError;
-//  - every InputError message is one line starting with "<name>: ";
-//  - an accepted array is consistent (data size is the product of the shape, values are finite)
-//    and survives encode_npy() -> parse_npy() unchanged.
+// libFuzzer target for parse_npy(), run by `make fuzz` (sweeps/fuzz/run.sh) on
+// sweeps/fuzz/npy_seeds/ and past crashes (sweeps/fuzz/npy_regressions/, replayed by io_test).
+// Besides the sanitizers it aborts unless parse_npy() throws only InputError, each message is
+// one line starting with "<name>: ", and an accepted array is consistent (data size = product
+// of the shape, values finite) and survives encode_npy() -> parse_npy() unchanged.
 
 #include <cmath>
 #include <cstddef>

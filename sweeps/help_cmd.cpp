@@ -1,5 +1,4 @@
-// cosda help [command], cosda --version, and cosda completion bash: a bash completion script
-// generated from the command table and each command's own flags.
+// cosda help, --version, and completion bash (a script built from the command table and flags).
 #include <fmt/format.h>
 
 #include <cctype>

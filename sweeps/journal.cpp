@@ -66,7 +66,7 @@ std::string unescape(std::string_view line) {
   return out;
 }
 
-// The first key of `now` whose value differs from the journaled config's (`was`).
+// The first grid key whose value differs between `a` and `b`, for the message.
 std::string grid_change(const SweepGrid& a, const SweepGrid& b, const std::string& where) {
   const std::pair<const char*, bool> keys[] = {{"variants", a.variants == b.variants},
                                                {"n", a.n == b.n},

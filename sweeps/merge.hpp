@@ -1,5 +1,4 @@
-// Joining the folders of `cosda sweep CONFIG --shard K/N`, K = 1..N, into the rows one
-// unsharded sweep would have written.
+// The folders of `cosda sweep CONFIG --shard K/N`, K = 1..N, joined into one unsharded sweep.
 #pragma once
 
 #include <string>
@@ -16,10 +15,9 @@ struct MergedSweep {
   int shards = 0;
 };
 
-// Reads each folder's meta.json and points.csv. Throws InputError (one line, "cosda merge:
-// ...") for shards of different configs or shardings, a shard given twice or missing, and
-// rows outside their slice, repeated or missing, and rows that break a row's invariants
-// (row_defect(), sweeps/journal.hpp), naming the file and line.
+// Reads each folder's meta.json and points.csv. InputError ("cosda merge: ...") for shards of
+// other configs or shardings, a shard twice or missing, and rows outside their slice, repeated,
+// missing or failing row_defect() (naming file and line).
 MergedSweep merge_shards(const std::vector<std::string>& dirs);
 
 }  // namespace cosda

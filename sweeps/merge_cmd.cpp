@@ -1,5 +1,4 @@
-// cosda merge: joins the folders of `cosda sweep CONFIG --shard K/N`, K = 1..N, into one
-// results folder, as if the sweep had run on one machine.
+// cosda merge: the N shard folders of a sweep joined into what one unsharded sweep writes.
 #include <fmt/format.h>
 
 #include "io/atomic_file.hpp"

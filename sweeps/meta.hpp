@@ -8,10 +8,9 @@
 
 namespace cosda {
 
-// meta.json: schema version, config text, git commit, compiler, library versions, date, and
-// the shard ("K/N", "1/1" for a whole sweep). The git commit is the source checkout this
-// executable was built from, recorded at build time ("<commit> (with uncommitted changes)"
-// when tracked files differed from it, "unknown" outside git); no git runs at run time.
+// meta.json: schema version, config text, git commit, compiler, library versions, date, shard
+// ("K/N"; "1/1": whole). The commit is recorded at build time (no git at run time): "<commit>
+// (with uncommitted changes)" when tracked files differed, "unknown" outside git.
 std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shard& shard = {});
 
 }  // namespace cosda

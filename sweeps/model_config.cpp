@@ -111,8 +111,7 @@ ModelConfig load_model_config(const std::filesystem::path& path) {
 
 namespace {
 
-// Every *.toml next to report.toml but itself, by file name; model names and printed ids
-// unique (ids: printed id -> model name).
+// Every other *.toml beside report.toml, by file name; names and printed ids (into `ids`) unique.
 std::vector<ModelConfig> read_models(const std::filesystem::path& report_toml,
                                      std::map<std::string, std::string>& ids) {
   namespace fs = std::filesystem;

@@ -1,6 +1,5 @@
-// cosda models: the whole-model report (results/models): every FLOPs number the Continual
-// Transformers paper prints in its Tables 1-4 against our executed counts and the models of
-// the authors' counters, the savings ratios, and the cost-by-part figure.
+// cosda models: every FLOPs number of the Continual Transformers paper's Tables 1-4 against our
+// counts and models of the authors' counters, the savings ratios and the cost-by-part figure.
 #include <fmt/format.h>
 
 #include "analysis/model_report.hpp"

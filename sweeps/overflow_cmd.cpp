@@ -1,8 +1,6 @@
-// cosda overflow CONFIG: per variant, scalar type and mode, the score scale max |q.k|/sqrt(d)
-// at which the output first holds an inf or a NaN, and what the stabilised mode changes, with
-// its measured cost (the study: analysis/overflow_report.hpp).
-//
-// Writes <out>/<name>/overflow.csv and overflow.md, both together (OutputTransaction) or none.
+// cosda overflow CONFIG: per variant, scalar and mode, the score scale max |q.k|/sqrt(d) where
+// the output first holds inf or NaN, and the stabilised mode's effect and cost
+// (analysis/overflow_report.hpp). Writes <out>/<name>/overflow.csv and overflow.md, both or none.
 #include "analysis/overflow_report.hpp"
 #include "io/atomic_file.hpp"
 #include "io/output_transaction.hpp"

@@ -10,19 +10,15 @@
 
 namespace cosda {
 
-// Bytes the kernels of `p` hold at their peak: the exact closed forms' peak in elements
-// (analysis/exact.hpp) times `scalar_bytes`. The forms cover one block without the stabilised
-// mode; a two-block point is bounded by its first block's form times the layers (the second
-// block is the first's single-output kind or the same variant, never larger), and the
+// Bytes the kernels of `p` hold at their peak: the exact forms' peak elements of one plain block
+// times `scalar_bytes` and the layers; a bound, as a second block is never larger and the
 // stabilised mode keeps the same buffers. nullopt when no form covers the point.
 std::optional<double> kernel_peak_bytes(const Point& p, double scalar_bytes);
 
-// --memory-limit of `a` in bytes (K, M, G, T suffixes), by default the memory available now:
-// MemAvailable of /proc/meminfo, else the free pages sysconf reports; 0 when unknown.
+// --memory-limit in bytes, by default MemAvailable, else sysconf's free pages; 0 when unknown.
 double memory_limit_bytes(const Args& a);
 
-// Throws InputError, led by `command`, when `need_bytes` exceeds `limit_bytes` (> 0): names
-// the point, both sizes, and --n/--d/--memory-limit as the ways out.
+// InputError led by `command` if `need_bytes` > `limit_bytes` (> 0), naming sizes and ways out.
 void check_point_memory(std::string_view command, const Point& p, double need_bytes,
                         double limit_bytes);
 

@@ -72,8 +72,7 @@ void read_cell(SweepRow& r, const std::string& s) {
     v = T(parse_number(s).value_or(kEmpty));
 }
 
-// A negative kEmpty is the field's "unknown" sentinel (heap_peak_bytes = -1: hooks off),
-// so a negative value is no value.
+// A negative kEmpty marks an "unknown" sentinel (heap_peak_bytes -1), so negatives are no value.
 template <double kEmpty, auto... Path>
 std::optional<double> number_of(const SweepRow& r) {
   const auto& v = field<Path...>(r);

@@ -1,27 +1,21 @@
-// The results record of a sweep: one SweepRow per point, and points.csv, its file.
-//
-// points.csv, one row per variant x layers x heads x n x d x m in grid_points() order:
-//   variant,layers,heads,n,d,m          the point
-//   flops,mul,add,div,exp,other         executed operations per steady-state step, amortized
-//                                       over a landmark cycle (flops = sum of the buckets)
-//   valley,peak                         logical memory, elements (all heads, both blocks)
-//   heap_peak_bytes                     physical heap high-water mark of a step (-1: hooks off);
-//                                       malloc_usable_size depends on the allocator's history
-//                                       (chunk splitting, glibc's dynamic mmap threshold), so
-//                                       this column can differ by a few bytes to a few pages
-//                                       between runs that order the points differently
-//   published_flops                     the published formula per step (sweeps/published_cost.hpp)
-//   published_valley,published_peak     Nyström paper App. B, elements
-//   exact_flops                         our exact closed form (analysis/exact.hpp), per step
-//                                       amortized like flops; one-layer points only
-//   update_flops,plain_flops            executed flops of a landmark-update step and of a
-//                                       step without one (empty when the cycle has none)
-//   cycle_steps,update_steps            steps measured and how many updated landmarks
-//   skip_reason                         why the point was not executed ("" when it was)
-// Empty cells mean "no value"; a skipped point keeps its published columns.
-//
-// Every column is declared once, in points_columns(): the header, the writer, the reader and
-// SweepRow::value() all walk that table.
+// The results record of a sweep: one SweepRow per point, and its file points.csv, one row per
+// variant x layers x heads x n x d x m in grid_points() order. Columns (empty cell: no value):
+//   variant,layers,heads,n,d,m       the point
+//   flops,mul,add,div,exp,other      executed operations per steady-state step, amortized over a
+//                                    landmark cycle (flops = sum of the buckets)
+//   valley,peak                      logical memory, elements (all heads, both blocks)
+//   heap_peak_bytes                  heap high-water mark of a step (-1: hooks off); may differ by
+//                                    bytes to pages between runs that order points differently:
+//                                    malloc_usable_size depends on the allocator's history
+//   published_flops                  the published formula per step (sweeps/published_cost.hpp)
+//   published_valley,published_peak  Nyström paper App. B, elements
+//   exact_flops                      our exact closed form (analysis/exact.hpp), amortized like
+//                                    flops; one-layer points only
+//   update_flops,plain_flops         flops of a landmark-update step and of a step without one
+//                                    (empty when the cycle has none)
+//   cycle_steps,update_steps         steps measured and how many updated landmarks
+//   skip_reason                      why the point was not run ("" if it was); published kept
+// Each column is declared once, in points_columns(); header, writer, reader and value() use it.
 #pragma once
 
 #include <cstdint>
@@ -47,8 +41,7 @@ struct SweepRow {
   std::optional<double> published_flops, published_valley, published_peak, exact_flops;
 
   bool executed() const { return skip_reason.empty(); }
-  // The value of a numeric points.csv column by name (flops, peak, published_flops, ...);
-  // nullopt for an empty cell, a text or unknown column, and an unknown heap_peak_bytes.
+  // A numeric column's value by name; nullopt if empty, text, unknown or heap_peak_bytes -1.
   std::optional<double> value(std::string_view column) const;
 };
 
@@ -58,18 +51,16 @@ struct PointsColumn {
   bool executed_only;  // the cell is empty in the row of a skipped point
   // The cell of a row (CSV-quoted text or a number; "" for no value).
   std::string (*write)(const SweepRow&);
-  // Sets the row's field from a cell (quotes undone); throws std::invalid_argument when a
-  // numeric cell is not a number.
+  // Sets the field from an unquoted cell; throws std::invalid_argument for a bad numeric cell.
   void (*read)(SweepRow&, const std::string&);
   // The field as a number (nullopt: text column, or no value).
   std::optional<double> (*number)(const SweepRow&);
 };
 
-// Every points.csv column, in file order.
-// Fills r's executed columns (flops, the five buckets, valley, peak, heap, cycle and step
-// counts) from a measurement of r.point.
+// Fills r's executed columns (flops, buckets, memory, heap, step counts) from a measurement.
 void set_measured(SweepRow& r, const Cost& c);
 
+// Every points.csv column, in file order.
 std::span<const PointsColumn> points_columns();
 // The column of that name (nullptr if none).
 const PointsColumn* find_points_column(std::string_view name);

@@ -16,9 +16,7 @@ bool continual_landmarks(const std::string& id) {
   return t != nullptr && t->landmarks == LandmarkKind::kContinual;
 }
 
-// Sec. IV-A: a continual-landmark variant refreshes one landmark every n/m steps; the other
-// steps are the fixed-landmark update of Sec. IV-B. The App. A per-step cost averaged over
-// that cycle.
+// The App. A per-step cost averaged over a continual-landmark cycle (Sec. IV-A, IV-B).
 std::optional<double> cycle_averaged_flops(const std::string& id, double n, double d, double m) {
   const pub::Published* f = pub::flops(id);
   const VariantTraits* fixed = fixed_landmarks_of(variant(id));

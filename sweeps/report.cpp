@@ -276,8 +276,7 @@ std::string table_md(const SweepConfig& c, const std::vector<SweepRow>& rows) {
 
 namespace {
 
-// The inline data blocks and plot clauses of a figure, one executed and one formula line per
-// variant, and every x that has a point.
+// A figure's inline data and plot clauses (executed and formula lines per variant), and its xs.
 struct FigureLines {
   std::string data, plots, formulas;
   std::set<std::int64_t> xs;
@@ -301,9 +300,8 @@ std::vector<std::int64_t> row_xs(const SweepConfig& c, const FigureSpec& f, cons
   return {ms.begin(), ms.end()};
 }
 
-// The figure's points of one variant as "x y" lines: executed (FLOPs in the config's
-// convention), the published formula, and, where the paper counts in another convention, the
-// executed FLOPs in the paper's (so the formula is drawn beside counts it can match).
+// One variant's figure points as "x y" lines: executed (config's convention), the formula, and
+// where it differs executed in the paper's convention (counts the formula can match).
 struct VariantLines {
   std::string measured, formula, paper;
 };

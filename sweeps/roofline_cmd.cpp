@@ -1,5 +1,4 @@
-// cosda roofline: this machine's compute peak and memory bandwidths (analysis/roofline.hpp),
-// and the roofline figure with every benchmarked variant's measured point.
+// cosda roofline: this machine's peak and bandwidths, drawn with the benchmarked variants' points.
 #include <fmt/format.h>
 
 #include <filesystem>

@@ -1,7 +1,6 @@
-// The one argument checker of `cosda count`, `cosda stream` and the Python module: the ranges
-// of n, d, m, heads, layers and the feature seed, and which variants each optional argument
-// applies to. The CLI and Python call the same checks, so they cannot drift; only the spelling
-// of the messages differs (CLI: "cosda stream: flag --m ...; drop --m", Python: "m ...; drop m").
+// The one argument checker of cosda count, cosda stream and Python, so they cannot drift: ranges
+// of n, d, m, heads, layers, feature seed, and the variants each optional argument applies to.
+// Only the messages' spelling differs ("cosda stream: flag --m ...; drop --m" / "m ...; drop m").
 #pragma once
 
 #include <cstdint>

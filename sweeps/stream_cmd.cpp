@@ -168,8 +168,7 @@ void check_stream_output(const Args& a, const StreamPlan& s) {
   check_output_file(s.out, "cosda stream: flag --output");
 }
 
-// Every flag checked (by the checker count and Python share), and the output path, before
-// anything is read or computed.
+// Every flag (sweeps/run_checks.hpp) and the output path, checked before anything is read.
 StreamPlan stream_plan(const Args& a) {
   StreamPlan s;
   RunRequest r = request_of(a);

@@ -1,6 +1,5 @@
-// The command line every stream study (cosda accuracy, drift, overflow) shares: one
-// CONFIG.toml, --out DIR (--results DIR, its old name, still read) and, for the studies with
-// figures, --no-figures (--no-plots, its old name, still read).
+// The command line of cosda accuracy, drift and overflow: CONFIG.toml, --out DIR and, with
+// figures, --no-figures (the old names --results and --no-plots still read).
 #pragma once
 
 #include <filesystem>
@@ -19,9 +18,8 @@ struct StudyArgs {
   Clock::time_point start;
 };
 
-// Parses the flags of `cosda <command>`; std::nullopt after printing `help` followed by the
-// flag list for --help. with_figures: the command takes --no-figures. An old spelling prints
-// one deprecation line on stderr.
+// Parses `cosda <command>`'s flags (with_figures: --no-figures too); nullopt after printing help
+// and the flags for --help. An old name prints one deprecation line on stderr.
 std::optional<StudyArgs> parse_study_args(const Argv& argv, const std::string& command,
                                           bool with_figures, const std::string& help);
 

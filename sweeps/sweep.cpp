@@ -35,9 +35,8 @@ SweepRow measure_row(const Point& p, const SweepConfig& c) {
   return r;
 }
 
-// A rough relative cost of measuring a point, to start the long ones first: a window of n
-// tokens of width d, per layer, over a landmark cycle of n steps for continual landmarks (the
-// points that take longest are the cycles of large n).
+// A rough relative cost of a point, to start the long ones first: n^2 d per layer, times a
+// landmark cycle of n steps for continual landmarks (large-n cycles take longest).
 double cost_proxy(const Point& p) {
   const VariantTraits* t = find_variant(p.variant);
   const bool cycle = t != nullptr && t->landmarks == LandmarkKind::kContinual;
@@ -111,8 +110,7 @@ std::optional<JournalWriter> open_journal(const SweepConfig& c, const std::files
   return journal;
 }
 
-// The shard's points still to measure, most expensive first, so that the long points do not
-// start last.
+// The shard's points still to measure, most expensive first so the long ones do not start last.
 std::vector<std::size_t> expensive_first(const Run& run) {
   std::vector<std::size_t> todo;
   for (const std::size_t i : run.mine)
@@ -124,9 +122,8 @@ std::vector<std::size_t> expensive_first(const Run& run) {
   return todo;
 }
 
-// Measures the `todo` points side by side; returns whether `stop` left some out. Counting is
-// per thread (thread_counts(), heap counters), and MultiHead runs the heads of a counted point
-// one after another, so points can run side by side.
+// Measures the `todo` points in parallel, safe as counting is per thread (thread_counts(), heap
+// counters) and MultiHead runs heads in turn; returns whether `stop` left some out.
 bool measure_points(const SweepConfig& c, const SweepPlan& plan,
                     const std::vector<std::size_t>& todo, std::optional<JournalWriter>& journal,
                     int done, Run& run) {

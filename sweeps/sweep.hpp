@@ -1,6 +1,4 @@
-// Running a sweep: every grid point of a config measured by executing the kernels (fast Tally
-// path, analysis/measure.hpp), next to the published formulas, as tidy rows (the record and
-// its points.csv: sweeps/points.hpp; the published composition: sweeps/published_cost.hpp).
+// Running a sweep: each grid point's executed counts (fast path) beside the published formulas.
 #pragma once
 
 #include <atomic>
@@ -19,32 +17,27 @@
 
 namespace cosda {
 
-// Where a sweep stands after a point: points finished (kept ones included) out of the shard's,
-// and the predicted cost (predicted_cost()) of the points this run measured and of those left.
+// Progress after each point: points done (kept included) of the shard's; predicted cost run, left.
 struct SweepProgress {
   int done = 0, total = 0;
   double cost_ran = 0, cost_left = 0;
 };
 
-// The predicted cost of measuring p, in flops: the exact closed forms' cycle total
-// (exact::evaluate(), amortized flops times cycle_steps) of its one-layer, unstabilised
-// version, times its layers; 0 for a point with a skip reason. Only ratios matter.
+// The relative cost of measuring p: the exact forms' cycle flops of its one-layer, unstabilised
+// version times its layers (a rough proxy where no form applies); 0 for a skipped point.
 double predicted_cost(const Point& p);
 
-// Seconds left when `elapsed` seconds measured points of predicted cost `cost_ran` and points
-// of cost `cost_left` remain: the rate so far applied to the rest. Empty before any cost ran.
+// Seconds left: `cost_left` at the rate so far (`cost_ran` in `elapsed`); empty before any ran.
 std::optional<double> eta_seconds(double elapsed, double cost_ran, double cost_left);
 
-// Measures every point of c with `jobs` threads (0: all cores). progress is called under a
-// lock after each point. Rows are in grid_points() order whatever `jobs` is, and every column
-// except heap_peak_bytes is independent of `jobs`.
+// Measures every point of c with `jobs` threads (0: all cores), calling progress under a lock
+// after each. Rows come in grid_points() order; only heap_peak_bytes may depend on `jobs`.
 std::vector<SweepRow> run_sweep(const SweepConfig& c, int jobs,
                                 const std::function<void(const SweepProgress&)>& progress = {});
 
-// A sweep that can be interrupted and resumed. Each finished point is appended to `journal`
-// (sweeps/journal.hpp). With `resume`, rows of the journal whose hash matches are kept and
-// only the other points run; lines cut short by a kill are ignored. When `stop` becomes true,
-// points not yet started are left out and `interrupted` is set.
+// A sweep that can be interrupted and resumed: each finished point is appended to `journal`;
+// `resume` keeps the journal's matching rows and runs only the rest (a line cut short by a kill
+// is ignored). Once `stop` is true, points not yet started are left out and `interrupted` set.
 struct SweepPlan {
   int jobs = 0;
   Shard shard;
@@ -54,8 +47,7 @@ struct SweepPlan {
   std::function<void(const SweepProgress&)> progress;
 };
 struct SweepOutcome {
-  std::vector<SweepRow> rows;  // the shard's points in grid order (all of them unless
-                               // interrupted)
+  std::vector<SweepRow> rows;  // the shard's points in grid order (all unless interrupted)
   int kept = 0;                // rows taken from the journal
   bool interrupted = false;
 };
@@ -65,18 +57,14 @@ SweepOutcome run_sweep(const SweepConfig& c, const SweepPlan& plan);
 std::filesystem::path sweep_dir(const std::filesystem::path& root, const SweepConfig& c,
                                 const Shard& shard = {});
 
-// Throws InputError ("<config>: every point of the grid is skipped ...", naming the first
-// point's reason) when no point of c's grid can run: such a sweep would measure nothing.
+// InputError ("<config>: every point of the grid is skipped ...") if no point of c can run.
 void check_some_point_runs(const SweepConfig& c);
 
-// Checks, before any work, that points.csv, meta.json, the journal and the lock's pid file can
-// be written into `dir` (check_output_dir(), check_output_file()) and that none of them is the
-// file `input` (the config, under another name). Throws InputError naming the path; writes
-// nothing.
+// Checks, before any work, that `dir`, its points.csv, meta.json, table.md, journal and .lock can
+// be written and none is `input` (the config under another name); else InputError. No writes.
 void check_sweep_outputs(const std::filesystem::path& dir, const std::filesystem::path& input = {});
 
-// The rows of <dir>/points.csv, which must hold exactly the points of c's grid in order;
-// throws InputError ("cosda report: ...") naming the fix otherwise.
+// The rows of <dir>/points.csv, exactly c's grid points in order, else InputError with the fix.
 std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesystem::path& dir);
 
 }  // namespace cosda

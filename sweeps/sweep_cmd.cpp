@@ -67,9 +67,8 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Progress on stderr: on a terminal one line redrawn after each point; otherwise a plain line
-// every 10 s and a final one. The time left is the rate of the points this run measured,
-// weighted by their predicted cost (predicted_cost()), applied to the cost of the rest.
+// Progress on stderr: on a terminal a line redrawn per point, else a line every 10 s and a final
+// one. Time left: this run's rate per predicted_cost(), applied to the cost of the rest.
 std::function<void(const SweepProgress&)> progress_line(const std::string& name,
                                                         Clock::time_point t0) {
   const bool tty = ::isatty(STDERR_FILENO) == 1;
@@ -97,16 +96,14 @@ SweepOutcome run_interruptible(const SweepConfig& c, SweepPlan& plan) {
   return outcome;
 }
 
-// The plan of a sweep from its flags, checked before any work: the output folder and every
-// file the sweep writes there, then the folder's lock and the journal of an earlier run.
+// A sweep's config, plan and folder from its flags, checked by prepare() before any work.
 struct Prepared {
   SweepConfig config;
   SweepPlan plan;
   std::filesystem::path dir;
 };
 
-// --memory-limit in bytes with K, M, G or T, as count and stream take it. A bare number is the
-// old syntax (GiB): still read so, with a deprecation line.
+// --memory-limit as count and stream take it; a bare number (old syntax) is GiB, with a warning.
 double sweep_memory_limit(const Args& a) {
   const auto v = a.get("memory-limit");
   if (!v) return available_memory_bytes();
@@ -170,8 +167,7 @@ int cmd_sweep(const Argv& argv) {
   if (a.has("resume") && a.has("fresh"))
     throw InputError("cosda sweep: --resume and --fresh exclude each other; give one");
   auto [c, plan, dir] = prepare(a);
-  // Every file of the run is published at once when all are complete (the journal, kept in the
-  // folder for --resume until then, is dropped by the same step).
+  // All files published at once; the journal (kept for --resume until then) dropped in that step.
   OutputTransaction out(dir);
   // Held until the command returns: a second sweep of the folder, or its --fresh, is refused.
   const FolderLock lock(dir, "cosda sweep");

@@ -9,9 +9,8 @@
 
 namespace cosda {
 
-// The variants `keep` selects as comma-separated patterns: a continual variant's id folds to
-// its first word, "*" and, with `last_word`, its last word (co_*, cony_*_fix); the others'
-// ids stay whole.
+// The variants `keep` selects as comma-separated patterns: a continual id folds to its first
+// word, "*" and with `last_word` its last word (co_*, cony_*_fix); other ids stay whole.
 template <class Keep>
 std::string id_patterns(Keep keep, bool last_word) {
   std::vector<std::string> patterns;
@@ -27,8 +26,7 @@ std::string id_patterns(Keep keep, bool last_word) {
   return s;
 }
 
-// The variants with a rank m (Nyström landmarks or random features), as patterns: what --m
-// applies to.
+// The variants with a rank m (landmarks or random features), as patterns: what --m applies to.
 inline std::string landmark_patterns() {
   return id_patterns([](const VariantTraits& v) { return v.landmarks != LandmarkKind::kNone; },
                      false);

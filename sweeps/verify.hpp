@@ -1,6 +1,5 @@
-// cosda verify: writes <out>/report.md and <out>/verification.csv (atomically) from the library
-// in analysis/verify.hpp. A bad config is an InputError naming the file and key, and nothing is
-// written.
+// cosda verify: <out>/report.md and verification.csv, both or none (analysis/verify.hpp). A bad
+// config is an InputError naming file and key, with nothing written.
 #pragma once
 
 #include <cstddef>

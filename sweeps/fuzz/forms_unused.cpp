@@ -1,6 +1,5 @@
-// The config fuzzer (sweeps/fuzz/run.sh) links the config parser without the kernels: the
-// registry's descriptions point at each variant's exact forms (attention/variants/<id>.cpp), which
-// parsing a config never evaluates. These stand in for them and stop the run if reached.
+// The config fuzzer links the parser without the kernels: these stand in for the variants' exact
+// forms (attention/variants/<id>.cpp), which parsing never evaluates, and abort if reached.
 #include <cstdlib>
 
 #include "attention/counting/closed_form.hpp"
