@@ -70,15 +70,6 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
   const Mat<S>* landmarks_q_scaled() const override { return &qt_; }
   const Mat<S>* landmarks_k() const override { return &kt_; }
 
-  // One head: Att_Ny of a window (q raw) with given landmarks (the continual variants' reference).
-  void attend_with(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, MatCRef<S> qt_scaled, MatCRef<S> kt,
-                   Mat<S>& out) {
-    out.resize(q.rows(), q.cols());
-    ops::copy<E>(q, out);
-    ops::scale<E>(out, inv_sqrt_dh_);
-    core_->attend(out, k, v, qt_scaled, kt, nullptr, out);
-  }
-
  private:
   friend WindowHeads<E, NystromHeads<E, kLandmarks>>;
   using Base = WindowHeads<E, NystromHeads<E, kLandmarks>>;
