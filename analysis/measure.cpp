@@ -33,17 +33,13 @@ std::string skip_reason(const Point& p) {
 
 namespace {
 
-// Turns the seam's arithmetic off (ops::accesses_only) while it lives, if `on`.
-struct AccessesOnly {
-  explicit AccessesOnly(bool on) : on_(on) {
-    if (on_) ops::accesses_only() = true;
-  }
-  ~AccessesOnly() {
-    if (on_) ops::accesses_only() = false;
-  }
-  AccessesOnly(const AccessesOnly&) = delete;
-  AccessesOnly& operator=(const AccessesOnly&) = delete;
-  bool on_;
+// Skips the seam's arithmetic (ops::skipping) as `skip` says while it lives.
+struct Skipping {
+  explicit Skipping(ops::Skip skip) : before_(ops::skipping()) { ops::skipping() = skip; }
+  ~Skipping() { ops::skipping() = before_; }
+  Skipping(const Skipping&) = delete;
+  Skipping& operator=(const Skipping&) = delete;
+  ops::Skip before_;
 };
 
 // Steps on, recording accesses without arithmetic (they do not depend on values), until each value
@@ -58,7 +54,7 @@ void look_ahead(std::vector<Liveness>& traces, const Point& p, Step&& step) {
     return s;
   };
   for (auto& t : traces) t.mark_pending();
-  const AccessesOnly accesses_only(true);  // the look-ahead needs the accesses, not the values
+  const Skipping skip(ops::Skip::kAll);  // the look-ahead needs the accesses, not the values
   const bool cycles = find_variant(p.variant)->landmarks == LandmarkKind::kContinual;
   const std::int64_t patience = cycles ? p.n / p.m + 2 : 2;
   std::int64_t left = pending(), idle = 0;
@@ -155,7 +151,8 @@ class Run {
     traces.resize(static_cast<std::size_t>(mh.objects()), Liveness(sizeof(S)));
     mh.attach(&traces);
     {
-      const AccessesOnly skip(skip_);  // no figure reads the warm-up's values
+      const Skipping skip(skip_ ? ops::Skip::kAll
+                                : ops::Skip::kNone);  // no figure reads its values
       for (auto& t : traces) t.warm_up(skip_);
       for (std::int64_t i = 0; i < p_.n; ++i) step(mh);
       for (auto& t : traces) t.warm_up(false);
@@ -191,7 +188,7 @@ class Run {
   // q, k and v of a token are three separate rows, as a stream with projections passes them.
   // A step without arithmetic reads no value, so it gets no new one.
   bool step(MultiHead<E>& mh) {
-    if (!ops::accesses_only())
+    if (ops::skipping() != ops::Skip::kAll)
       for (auto& x : token_) x = S(0.5 * normal_(rng_));
     const S* x = token_.data();
     return mh.step(x, x + p_.d, x + 2 * p_.d);
@@ -206,7 +203,9 @@ class Run {
     if (record_) footprint.start();
     const bool replay = cycle_.replays(skip_, s, cost);
     {
-      const AccessesOnly skip(replay);
+      // A measured step keeps the arithmetic that takes heap, for the heap figures.
+      const Skipping skip(replay ? ops::Skip::kAll
+                                 : (skip_ ? ops::Skip::kHeapFree : ops::Skip::kNone));
       step(mh);
     }
     const std::int64_t bytes = record_ ? footprint.stop() : 0;

@@ -57,10 +57,10 @@ enum class Touched { kSkip, kRecord };
 // Why a point cannot run ("" when it can), e.g. m out of range, heads not dividing d, unknown id.
 std::string skip_reason(const Point& p);
 
-// Under Tally, whether steps whose values no figure needs skip their arithmetic
-// (ops::accesses_only): the warm-up and the cycle's plain steps after its first and after each
-// update. Accesses and counts do not depend on values, so the figures equal kOff's (every step in
-// full, as Exact always does; tests/shortcut_test.cpp); the rest run in full for the heap figures.
+// Under Tally, whether steps whose values no figure needs skip their arithmetic (ops::skipping):
+// the warm-up and the cycle's plain steps after its first and after each update. Accesses and
+// counts do not depend on values, so the figures equal kOff's (every step in full, as Exact always
+// does; tests/shortcut_test.cpp); the other steps skip only what takes no heap (ops::Skip).
 enum class Shortcut { kOn, kOff };
 
 // Throws std::invalid_argument for a point with a skip reason.

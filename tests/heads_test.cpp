@@ -157,9 +157,9 @@ TEST_P(BatchedHeads, CountsWithoutArithmeticAreTheFullSteps) {
       const OpCounts c0 = thread_counts();
       const bool ready = full->step(q, q + s.d, q + 2 * s.d);
       const OpCounts c1 = thread_counts();
-      ops::accesses_only() = true;
+      ops::skipping() = ops::Skip::kAll;
       const bool bare_ready = bare->step(q, q + s.d, q + 2 * s.d);
-      ops::accesses_only() = false;
+      ops::skipping() = ops::Skip::kNone;
       ASSERT_EQ(bare_ready, ready) << "step " << t;
       EXPECT_EQ(thread_counts() - c1, c1 - c0) << "step " << t;
     }

@@ -1,10 +1,16 @@
 // The timed path allocates nothing: a steady-state step of every variant, as cosda-bench runs
 // it (MultiHead<Plain<T>>: batched heads where the variant has them, heads in parallel on
 // every thread OpenMP gives), makes no malloc-family call on any thread. Runs in the Release
-// tree (cosda_heap_tests), where the heap hooks are on.
+// tree (cosda_heap_tests), where the heap hooks are on. And the counted ops that claim to take no
+// heap (ops::tally_skip's heap_free, which measured steps skip) take none.
 #include <omp.h>
 
+#include <thread>
+#include <vector>
+
 #include "analysis/heap.hpp"
+#include "attention/ops/product.hpp"
+#include "attention/ops/rows.hpp"
 #include "models/multi_head.hpp"
 #include "tests/test_util.hpp"
 
@@ -67,6 +73,75 @@ TEST_P(TimedSteps, SteadyStateStepAllocatesNothingOnOneThread) {
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, TimedSteps, ::testing::ValuesIn(variant_ids()),
                          [](const auto& info) { return info.param; });
+
+// Allocations on a fresh thread while f runs, after a 1 x 1 product and row op (Eigen's kernels,
+// not OpenBLAS's) have made the thread's own once-per-thread allocation (its thread-locals).
+template <class T, class F>
+std::int64_t fresh_thread_allocations(F&& f) {
+  std::int64_t allocations = -1;
+  std::thread([&] {
+    Mat<T> one = Mat<T>::Ones(1, 1), out(1, 1);
+    T sum = 0;
+    ops::gemm<Tally<T>>(false, false, one, one, out);
+    ops::exp_row_sums<Tally<T>>(one, &sum);
+    const std::int64_t before = heap::allocations();
+    f();
+    allocations = heap::allocations() - before;
+  }).join();
+  return allocations;
+}
+
+// The products a measured step skips under the shortcut (ops::gemm_heap_free) take no heap, even
+// as the first product of a fresh thread: so the step's heap figures are those of the full step.
+template <class T>
+void expect_heap_free_products_take_no_heap() {
+  // {r, n, k, trans_b}: OpenBLAS's large products (att's scores and A V, the smallest at
+  // kHeapFreeBlasWork) and small ones (its small-matrix kernels allocate on AVX-512 cores: one
+  // malloc of 3,200 bytes at 100 x 100 x 100 here), the narrow and the wide shallow kernels
+  // (ny's landmark products), and Eigen's.
+  const std::int64_t shapes[][4] = {{512, 512, 200, 1}, {512, 200, 512, 0}, {128, 128, 256, 0},
+                                    {128, 128, 256, 1}, {100, 100, 100, 0}, {96, 64, 48, 1},
+                                    {1000, 8, 8, 0},    {1000, 8, 8, 1},    {64, 2048, 8, 0},
+                                    {4, 120, 192, 1},   {12, 10, 6, 0}};
+  int heap_free = 0, blas = 0, shallow = 0;
+  for (const auto& s : shapes) {
+    const std::int64_t r = s[0], n = s[1], k = s[2];
+    const bool trans_b = s[3] != 0;
+    if (!ops::gemm_heap_free<T>(false, trans_b, r, n, k)) continue;
+    ++heap_free;
+    const ops::ProductPath path = ops::path_of<T>(false, trans_b, r, n, k);
+    blas += path.blas, shallow += path.shallow != kernels::Shallow::kNone;
+    const Mat<T> a = random_stream(r, k, 5).template cast<T>();
+    const Mat<T> b = random_stream(trans_b ? n : k, trans_b ? k : n, 6).template cast<T>();
+    Mat<T> c(r, n);
+    const std::int64_t allocations =
+        fresh_thread_allocations<T>([&] { ops::gemm<Tally<T>>(false, trans_b, a, b, c); });
+    EXPECT_EQ(allocations, 0) << r << " x " << n << " x " << k << (trans_b ? " (B^T)" : "");
+    EXPECT_TRUE(c.isApprox(trans_b ? Mat<T>(a * b.transpose()) : Mat<T>(a * b)));
+  }
+  EXPECT_GE(shallow, 2) << "the narrow and the wide kernels";
+  if (blas::kAvailable) {
+    EXPECT_GE(blas, 4);
+  }
+  EXPECT_LT(heap_free, int(std::size(shapes))) << "Eigen's products run in a measured step";
+}
+
+TEST(HeapFreeOps, ProductsTakeNoHeapOnAFreshThread) {
+  expect_heap_free_products_take_no_heap<double>();
+  expect_heap_free_products_take_no_heap<float>();
+}
+
+// The element-wise ops that say so (att's exponentials and scaling, on its n x n scores).
+TEST(HeapFreeOps, RowOpsTakeNoHeapOnAFreshThread) {
+  Mat<double> x = random_stream(1024, 1024, 7);
+  std::vector<double> sums(1024);
+  EXPECT_EQ(
+      fresh_thread_allocations<double>([&] { ops::exp_row_sums<Tally<double>>(x, sums.data()); }),
+      0);
+  EXPECT_EQ(
+      fresh_thread_allocations<double>([&] { ops::scale_rows<Tally<double>>(x, sums.data()); }), 0);
+  EXPECT_GT(sums[0], 0.0);
+}
 
 }  // namespace
 }  // namespace cosda::test

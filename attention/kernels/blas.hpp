@@ -1,6 +1,7 @@
 // Optional BLAS (COSDA_HAVE_BLAS): row-major products of at least kMinWork multiply-adds go to
 // cblas_{s,d}gemm, others stay in Eigen; counts are unchanged. Single-threaded: heads are the unit
-// of parallelism (multi_head.hpp). OpenBLAS pools its buffers, so steady steps allocate nothing.
+// of parallelism (multi_head.hpp). OpenBLAS pools its buffers, but its small-matrix kernels
+// allocate on every call (ops::kHeapFreeBlasWork).
 #pragma once
 
 #include <cstdint>

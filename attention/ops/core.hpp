@@ -54,16 +54,19 @@ class OneOp {
   OneOp& operator=(const OneOp&) = delete;
 };
 
-// The memory measurement's look-ahead (analysis/measure.hpp): counting ops record accesses, skip
-// arithmetic. Accesses do not depend on values (counting_test); the stream's values are spoiled.
-inline bool& accesses_only() {
-  thread_local bool on = false;
-  return on;
+// What a counting step skips of the seam's arithmetic (analysis/measure.hpp): nothing; all of it
+// (the look-ahead and the warm-up: ops record accesses, the stream's values are spoiled; accesses
+// do not depend on values, counting_test); or only the arithmetic of ops whose kernels take no
+// heap (a measured step: its heap figures stay those of the full step).
+enum class Skip { kNone, kAll, kHeapFree };
+inline Skip& skipping() {
+  thread_local Skip s = Skip::kNone;
+  return s;
 }
 template <class E>
-bool skip_arithmetic() {
+bool skip_arithmetic(bool heap_free = false) {
   if constexpr (E::kCounting)
-    return accesses_only();
+    return skipping() == Skip::kAll || (heap_free && skipping() == Skip::kHeapFree);
   else
     return false;
 }
@@ -73,10 +76,11 @@ void tally(const OpCounts& c) {
   if constexpr (!kScalarLevel<E>) E::tally(c);
 }
 // tally(c), then whether the arithmetic is off: a step without it counts what the full step would.
+// heap_free: the op's kernels take no heap (a test holds each such claim).
 template <class E>
-bool tally_skip(const OpCounts& c) {
+bool tally_skip(const OpCounts& c, bool heap_free = false) {
   tally<E>(c);
-  return skip_arithmetic<E>();
+  return skip_arithmetic<E>(heap_free);
 }
 
 enum class Access { kRead, kWrite, kReadWrite };

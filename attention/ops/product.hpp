@@ -213,13 +213,27 @@ void gemm_kernels(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, 
   block_product<S<E>>(path_of<S<E>>(trans_a, trans_b, r, n, k), trans_a, trans_b, a, b, c);
 }
 
+// Multiply-adds from which OpenBLAS takes no heap: its small-matrix kernels (AVX-512 cores, up to
+// 10^6 multiply-adds) allocate on every call; larger products use its pooled buffers.
+inline constexpr std::int64_t kHeapFreeBlasWork = std::int64_t(1) << 22;
+// Whether gemm_kernels take no heap for this shape: the shallow kernels and OpenBLAS's large
+// products take none; Eigen's may (their blocking workspace). HeapFreeOps holds it.
+template <class T>
+bool gemm_heap_free(bool trans_a, bool trans_b, std::int64_t r, std::int64_t n, std::int64_t k) {
+  if (r == 1 && !trans_a) return false;  // row_product: Eigen where no kernel takes the row
+  const ProductPath p = path_of<T>(trans_a, trans_b, r, n, k);
+  return p.shallow != kernels::Shallow::kNone || (p.blas && r * n * k >= kHeapFreeBlasWork);
+}
+
 // C = op(A) op(B), op(X) = X, or X^T when trans_x: the product behind gemm_nt, gemm_nn and
 // gemm_tn. C is r x c and the depth is k.  mul r*c*k, add r*c*(k-1).
 template <class E>
 void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
   const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();
   begin_op<E>(), in<E>(a), in<E>(b), out<E>(c);
-  if (tally_skip<E>({.mul = r * n * k, .add = r * n * (k - 1)})) return;
+  bool heap_free = false;
+  if constexpr (!kScalarLevel<E>) heap_free = gemm_heap_free<S<E>>(trans_a, trans_b, r, n, k);
+  if (tally_skip<E>({.mul = r * n * k, .add = r * n * (k - 1)}, heap_free)) return;
   if constexpr (kScalarLevel<E>) {
     const auto at = [&](std::int64_t i, std::int64_t l) { return trans_a ? a(l, i) : a(i, l); };
     const auto bt = [&](std::int64_t l, std::int64_t j) { return trans_b ? b(j, l) : b(l, j); };

@@ -24,7 +24,7 @@ void row_sums(MatCRef<S<E>> x, S<E>* out) {
 template <class E>
 void exp_row_sums(MatRef<S<E>> x, S<E>* out) {
   begin_op<E>(), inout<E>(x), ops::out<E>(out, x.rows());
-  if (tally_skip<E>({.add = x.rows() * (x.cols() - 1), .exp = x.rows() * x.cols()})) return;
+  if (tally_skip<E>({.add = x.rows() * (x.cols() - 1), .exp = x.rows() * x.cols()}, true)) return;
   if constexpr (kScalarLevel<E>) {
     const OneOp<E> one;
     exp_inplace<E>(x);
@@ -39,7 +39,7 @@ void exp_row_sums(MatRef<S<E>> x, S<E>* out) {
 template <class E>
 void scale_rows(MatRef<S<E>> x, const S<E>* s) {
   begin_op<E>(), in<E>(s, x.rows()), inout<E>(x);
-  if (skip_arithmetic<E>()) return tally<E>({.mul = x.rows() * x.cols()});  // the loop's
+  if (skip_arithmetic<E>(true)) return tally<E>({.mul = x.rows() * x.cols()});  // the loop's
   const OneOp<E> one;
   for (std::int64_t i = 0; i < x.rows(); ++i) scale<E>(&x(i, 0), x.cols(), s[i]);
 }
