@@ -18,7 +18,7 @@ Liveness::Figures Liveness::finish() {
   segs_.clear();
   last_.set = false;
   resolving_ = false;
-  std::sort(events_.begin(), events_.end());
+  order_events();
   Figures f;
   std::int64_t live = 0;
   std::size_t e = 0;
@@ -42,6 +42,20 @@ Liveness::Figures Liveness::finish() {
   f.valley /= elem_;
   events_.clear();
   return f;
+}
+
+void Liveness::order_events() {
+  if (events_.empty()) return;
+  const auto [lo, hi] =
+      std::minmax_element(events_.begin(), events_.end(),
+                          [](const Event& a, const Event& b) { return a.first < b.first; });
+  const std::int64_t first = lo->first, span = hi->first - first + 1;
+  if (span > 8 * std::int64_t(events_.size())) return std::sort(events_.begin(), events_.end());
+  std::vector<std::int64_t, TraceAllocator<std::int64_t>> sums(std::size_t(span), 0);
+  for (const auto& [t, bytes] : events_) sums[std::size_t(t - first)] += bytes;
+  events_.clear();
+  for (std::int64_t i = 0; i < span; ++i)
+    if (sums[std::size_t(i)] != 0) events_.emplace_back(first + i, sums[std::size_t(i)]);
 }
 
 void Liveness::close(std::uintptr_t begin, const Seg& s) {

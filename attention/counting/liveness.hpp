@@ -150,6 +150,9 @@ class Liveness {
 
   // Ends the current value of s: live over [w, r] if it was ever read.
   void close(std::uintptr_t begin, const Seg& s);
+  // Sorts the events by instant; where instants are few per event, as one pass over them that
+  // leaves an instant's summed change (what finish() reads), none where it is zero.
+  void order_events();
 
   void apply(std::uintptr_t begin, Seg& s, bool is_write);
 
