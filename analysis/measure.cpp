@@ -83,11 +83,15 @@ void memory_figures(std::vector<Liveness>& traces, const std::vector<bool>& upda
 
 // A landmark cycle's schedule and checks. Under the shortcut, a plain step that neither starts the
 // cycle nor follows an update replays without arithmetic (ops::tally_skip) and takes the first
-// plain step's allocations. Every step checks the predicted update schedule; every plain step, that
-// it costs (and, run in full, allocates) what the first did.
+// plain step's allocations. Replays between the first two plain steps after an update and the
+// last two before the next are not measured, only traced to settle the values they touch
+// (Liveness::mark_pending): the measured ends bound their boundaries and peaks, which grow by the
+// same amount each step (the queries kept until the update; tests/shortcut_test.cpp).
+// Every step checks the predicted update schedule; every plain step, that it costs (and, run in
+// full, allocates) what the first did.
 struct LandmarkCycle {
   bool on = false;
-  std::vector<bool> due;               // per measured step: whether it updates landmarks
+  std::vector<bool> due;               // per step of the cycle: whether it updates landmarks
   std::int64_t plain_allocations = 0;  // the heap allocations of the cycle's first plain step
 
   // The cycle starts at slot 0 and completes the segments of segment_sizes(n, m) in turn
@@ -101,6 +105,13 @@ struct LandmarkCycle {
   bool replays(bool shortcut, std::int64_t s, const Cost& cost) const {
     return shortcut && on && !due[std::size_t(s)] && s > 0 && !due[std::size_t(s - 1)] &&
            cost.plain_steps > 0;
+  }
+  // Whether replay s lies between the first two plain steps after an update (or the cycle's start)
+  // and the last two before the next: there each plain step's memory changes by the same amount.
+  bool unmeasured(bool replay, std::int64_t s) const {
+    const auto at = [&](std::int64_t t) { return bool(due[std::size_t(t)]); };
+    return replay && s >= 2 && !at(s - 2) && s + 2 < std::int64_t(due.size()) && !at(s + 1) &&
+           !at(s + 2);
   }
   // Step s's allocations: a replay's are the first plain step's.
   std::int64_t allocations(bool replay, std::int64_t measured) const {
@@ -158,8 +169,17 @@ class Run {
       for (auto& t : traces) t.warm_up(false);
     }
     if (heap::enabled()) cost.heap_retained_bytes = heap::current() - heap0_;
-    mh.measure_steps(true);
-    for (std::int64_t s = 0; s < cost.cycle_steps; ++s) updated.push_back(cycle_step(mh, s, cost));
+    bool measured = false;
+    for (std::int64_t s = 0; s < cost.cycle_steps; ++s) {
+      const bool replay = cycle_.replays(skip_, s, cost);
+      if (const bool m = !cycle_.unmeasured(replay, s); m != measured) {
+        if (s > 0)
+          for (auto& t : traces) m ? t.resume() : t.mark_pending();
+        mh.measure_steps(measured = m);
+      }
+      const bool u = cycle_step(mh, s, replay, cost);
+      if (measured) updated.push_back(u);
+    }
     mh.measure_steps(false);
     look_ahead(traces, p_, [&] { step(mh); });
     memory_figures(traces, updated, cost);
@@ -194,14 +214,13 @@ class Run {
     return mh.step(x, x + p_.d, x + 2 * p_.d);
   }
 
-  // Measured step s of the cycle; returns whether it updated landmarks.
-  bool cycle_step(MultiHead<E>& mh, std::int64_t s, Cost& cost) {
+  // Step s of the cycle; returns whether it updated landmarks.
+  bool cycle_step(MultiHead<E>& mh, std::int64_t s, bool replay, Cost& cost) {
     Footprint& footprint = thread_footprint();
     const OpCounts before = thread_counts();
     heap::reset_peak();
     const std::int64_t a0 = heap::allocations();
     if (record_) footprint.start();
-    const bool replay = cycle_.replays(skip_, s, cost);
     {
       // A measured step keeps the arithmetic that takes heap, for the heap figures.
       const Skipping skip(replay ? ops::Skip::kAll

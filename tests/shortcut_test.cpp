@@ -10,6 +10,7 @@
 
 #include "analysis/heap.hpp"
 #include "analysis/measure.hpp"
+#include "attention/registry.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {
@@ -24,15 +25,23 @@ std::vector<Case> shortcut_grid() {
   // n, d, m: n mod m = 1, 1, 0, 1, 0 (m = n), 0 (m = 1), 2.
   const std::int64_t shapes[][3] = {{7, 4, 2}, {10, 4, 3}, {12, 6, 4}, {16, 6, 5},
                                     {9, 4, 9}, {8, 2, 1},  {14, 4, 4}};
+  // Landmark segments long enough that the cycle leaves replays unmeasured (m = 1: one segment of
+  // n; n mod m != 0; more segments), for every continual-landmark variant.
+  const std::int64_t long_segments[][3] = {{24, 6, 1}, {40, 4, 3}, {256, 8, 4}};
   std::vector<Case> g;
-  for (const auto& id : variant_ids())
-    for (const auto& s : shapes)
-      for (const std::int64_t heads : {1, 2})
-        for (const std::int64_t layers : {1, 2}) {
-          const Point p{
-              .variant = id, .n = s[0], .d = s[1], .m = s[2], .heads = heads, .layers = layers};
-          if (skip_reason(p).empty()) g.push_back({p, Precision::kDouble});
-        }
+  const auto heads_and_blocks = [&](const std::string& id, const std::int64_t(&s)[3]) {
+    for (const std::int64_t heads : {1, 2})
+      for (const std::int64_t layers : {1, 2}) {
+        const Point p{
+            .variant = id, .n = s[0], .d = s[1], .m = s[2], .heads = heads, .layers = layers};
+        if (skip_reason(p).empty()) g.push_back({p, Precision::kDouble});
+      }
+  };
+  for (const auto& id : variant_ids()) {
+    for (const auto& s : shapes) heads_and_blocks(id, s);
+    if (find_variant(id)->landmarks == LandmarkKind::kContinual)
+      for (const auto& s : long_segments) heads_and_blocks(id, s);
+  }
   // Measured steps skip the products that take no heap (att's OpenBLAS products at n = 256,
   // d = 64, exactly ops::kHeapFreeBlasWork; ny's narrow shallow ones at n = 64, d = 96) and run
   // the others (att's at Table III's shape, ny's Eigen products, which take heap there).

@@ -6,6 +6,7 @@ namespace cosda {
 void Liveness::mark_pending() {
   const std::int64_t b = boundaries_.empty() ? 4 * op_ : boundaries_.back();
   pending_ = 0;
+  settled_w_ = b + 1;
   for (auto& [begin, s] : segs_) {
     s.pending = s.w < b && s.r < b;
     if (s.pending) pending_ += std::int64_t(s.end - begin);
@@ -75,7 +76,7 @@ void Liveness::apply(std::uintptr_t begin, Seg& s, bool is_write) {
       if (!is_write) s.r = 4 * op_ + 2;
       close(begin, s);
     }
-    s = Seg{s.end, 0, kUnread, -1, false};  // settled: no history left to close
+    s = Seg{s.end, settled_w_, kUnread, -1, false};  // settled: no history left to close
     return;
   }
   if (warm_) {  // a value from before the trace, not yet read

@@ -121,9 +121,14 @@ class Liveness {
   }
 
   // Values held at the last measured boundary (written before, unread since) are pending until
-  // read (live across it) or overwritten (dead). No step is measured until finish(), so an access
-  // settles what it touches, dropping its history; elements first seen here count as pending.
+  // read (live across it) or overwritten (dead). No step is measured until resume() or finish(), so
+  // an access settles what it touches, dropping its history: its value counts as written just
+  // after that boundary. Elements first seen here count as pending.
   void mark_pending();
+  // Ends what mark_pending() began: later steps may be measured, values still pending keep their
+  // history. The measured steps' figures are those of a full trace with the steps between
+  // unmeasured.
+  void resume() { resolving_ = false; }
   // Elements still pending (bytes / element size).
   std::int64_t pending() const { return pending_ / elem_; }
 
@@ -188,7 +193,7 @@ class Liveness {
   std::vector<std::int64_t, TraceAllocator<std::int64_t>> boundaries_;
   using Span = std::pair<std::int64_t, std::int64_t>;
   std::vector<Span, TraceAllocator<Span>> steps_;  // measured steps' first and last instants
-  std::int64_t pending_ = 0;
+  std::int64_t pending_ = 0, settled_w_ = 0;       // settled_w_: a settled value's write instant
   bool measuring_ = false, warm_ = false, resolving_ = false;
   int fold_ = 0;
 };
