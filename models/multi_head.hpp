@@ -212,16 +212,12 @@ class MultiHead {
     }
   }
 
-  // The output read at the step's end, rows adjacent in memory as one range: one read of
-  // a range at one op time is the reads of its parts (retroactive outputs have n rows).
+  // The output read at the step's end, its rows as one range where they are adjacent in memory:
+  // one read of a range at one op time is the reads of its parts (retroactive outputs have n rows).
   static void read_output(Liveness& l, MatCRef<S> o) {
     const std::int64_t row_bytes = o.cols() * std::int64_t(sizeof(S));
-    for (std::int64_t r = 0; r < o.rows();) {
-      std::int64_t end = r + 1;
-      while (end < o.rows() && o.row(end).data() == o.row(end - 1).data() + o.cols()) ++end;
-      l.read(o.row(r).data(), (end - r) * row_bytes);
-      r = end;
-    }
+    if (o.rows() <= 1 || o.outerStride() == o.cols()) return l.read(o.data(), o.rows() * row_bytes);
+    for (std::int64_t r = 0; r < o.rows(); ++r) l.read(o.row(r).data(), row_bytes);
   }
 
   std::vector<Liveness>* traces_ = nullptr;

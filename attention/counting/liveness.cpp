@@ -122,6 +122,14 @@ void Liveness::access(const void* p, std::int64_t bytes, bool is_write) {
   auto it = first_after(b);
   if (it != segs_.begin()) {
     auto prev = std::prev(it);
+    // Settling (or warming up) part of a segment already in the state it would leave changes
+    // nothing: no split, no join.
+    const Seg& p = prev->second;
+    if ((resolving_ || warm_) && e <= p.end && !p.pending && p.r == kUnread && p.w_op == -1 &&
+        p.w == (resolving_ ? settled_w_ : 0)) {
+      last_.it = prev, last_.set = true;
+      return;
+    }
     if (b < prev->second.end) it = prev->first < b ? split(prev, b) : prev;
   }
   std::uintptr_t at = b;
