@@ -118,15 +118,19 @@ void Liveness::access(const void* p, std::int64_t bytes, bool is_write) {
   if (bytes <= 0 || fold_ > 0) return;  // a fused op recorded its operands at its start
   if (warm_ && !is_write) return;
   const auto b = reinterpret_cast<std::uintptr_t>(p), e = b + std::uintptr_t(bytes);
+  // Settling (or warming up) part of a segment already in the state it would leave changes
+  // nothing: no split, no join. The last segment touched is tried first.
+  const auto unchanged = [&](Segs::iterator s) {
+    const Seg& x = s->second;
+    return (resolving_ || warm_) && s->first <= b && e <= x.end && !x.pending && x.r == kUnread &&
+           x.w_op == -1 && x.w == (resolving_ ? settled_w_ : 0);
+  };
+  if (last_.set && unchanged(last_.it)) return;
   // it: the segment beginning at b (the one containing b split there), else the first after.
   auto it = first_after(b);
   if (it != segs_.begin()) {
     auto prev = std::prev(it);
-    // Settling (or warming up) part of a segment already in the state it would leave changes
-    // nothing: no split, no join.
-    const Seg& p = prev->second;
-    if ((resolving_ || warm_) && e <= p.end && !p.pending && p.r == kUnread && p.w_op == -1 &&
-        p.w == (resolving_ ? settled_w_ : 0)) {
+    if (unchanged(prev)) {
       last_.it = prev, last_.set = true;
       return;
     }
