@@ -60,9 +60,9 @@ std::string skip_reason(const Point& p);
 // Under Tally, whether steps whose values no figure needs skip their arithmetic (ops::skipping):
 // the warm-up and the cycle's plain steps after its first and after each update. Accesses and
 // counts do not depend on values, so the figures equal kOff's (every step in full, as Exact always
-// does; tests/shortcut_test.cpp); the other steps skip only what takes no heap (ops::Skip). Of
-// those replays, the first after each update and the last before one are measured for memory, the
-// others only move values along (their boundaries and peaks are the measured replays').
+// does; tests/shortcut_test.cpp); the other steps skip only what takes no heap (ops::Skip). The
+// replays between the first two plain steps after an update and the last two before the next only
+// move values along: the measured ends bound their boundaries and peaks.
 enum class Shortcut { kOn, kOff };
 
 // Throws std::invalid_argument for a point with a skip reason.
