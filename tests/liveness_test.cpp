@@ -182,12 +182,13 @@ TEST(Liveness, SegmentsGiveWhatElementByElementRulesGive) {
   }
 }
 
-// Finishes t and expects the segments' figures to be the element rules'; returns the valley.
-std::int64_t expect_full_trace(RandomTrace& t, int trace) {
+// Finishes t and asserts the segments' figures are the element rules'; adds the valley to
+// live_across.
+void assert_full_trace(RandomTrace& t, int trace, std::int64_t& live_across) {
   const auto [got, want] = t.finish();
-  EXPECT_EQ(got.valley, want.valley) << "trace " << trace;
-  EXPECT_EQ(got.step_peaks, want.step_peaks) << "trace " << trace;
-  return want.valley;
+  ASSERT_EQ(got.valley, want.valley) << "trace " << trace;
+  ASSERT_EQ(got.step_peaks, want.step_peaks) << "trace " << trace;
+  live_across += want.valley;
 }
 
 // measure()'s shortcut traces a warm-up by its writes alone (Liveness::warm_up) and, after
@@ -204,7 +205,7 @@ TEST(Liveness, WarmUpByWritesAndSettledLookAheadGiveTheFullTrace) {
     for (int s = 1 + int(rng() % 3); s > 0; --s) t.step(true);
     t.l.mark_pending();
     for (int s = int(rng() % 4); s > 0; --s) t.step(false);
-    live_across += expect_full_trace(t, trace);
+    ASSERT_NO_FATAL_FAILURE(assert_full_trace(t, trace, live_across));
   }
   EXPECT_GT(live_across, 0);  // the traces do carry values across boundaries
 }
@@ -227,7 +228,7 @@ TEST(Liveness, SettledStepsBetweenMeasuredOnesGiveTheFullTrace) {
     for (int s = 1 + int(rng() % 3); s > 0; --s) t.step(true);
     t.l.mark_pending();
     for (int s = int(rng() % 4); s > 0; --s) t.step(false);
-    live_across += expect_full_trace(t, trace);
+    ASSERT_NO_FATAL_FAILURE(assert_full_trace(t, trace, live_across));
   }
   EXPECT_GT(live_across, 0);  // the traces do carry values across boundaries
 }
