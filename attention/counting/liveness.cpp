@@ -7,6 +7,7 @@ void Liveness::mark_pending() {
   const std::int64_t b = boundaries_.empty() ? 4 * op_ : boundaries_.back();
   pending_ = 0;
   settled_w_ = b + 1;
+  op_ = std::max(op_, b / 4);  // the stretch's reads at b + 2: after b, before any later step
   for (auto& [begin, s] : segs_) {
     s.pending = s.w < b && s.r < b;
     if (s.pending) pending_ += std::int64_t(s.end - begin);
@@ -17,7 +18,7 @@ void Liveness::mark_pending() {
 Liveness::Figures Liveness::finish() {
   for (auto& [begin, s] : segs_) close(begin, s);
   segs_.clear();
-  last_.set = false;
+  last_.size = 0;
   resolving_ = false;
   order_events();
   Figures f;
@@ -105,13 +106,20 @@ Liveness::Segs::iterator Liveness::split(Segs::iterator it, std::uintptr_t a) {
 }
 
 Liveness::Segs::iterator Liveness::first_after(std::uintptr_t a) {
-  if (last_.set && last_.it->first <= a) {
-    auto it = std::next(last_.it);
-    for (int hop = 0; hop < 2 && it != segs_.end(); ++hop, ++it)
+  for (last_.hit = 0; last_.hit < last_.size; ++last_.hit) {
+    auto it = last_.it[std::size_t(last_.hit)];
+    if (it->first > a) continue;
+    for (int hop = 0; hop < 4 && ++it != segs_.end(); ++hop)
       if (it->first > a) return it;
     if (it == segs_.end()) return it;
   }
+  last_.hit = -1;
   return segs_.upper_bound(a);
+}
+
+void Liveness::remember(Segs::iterator it) {
+  if (last_.hit < 0) last_.hit = last_.size < kFingers ? last_.size++ : last_.evict++ % kFingers;
+  last_.it[std::size_t(last_.hit)] = it;
 }
 
 void Liveness::access(const void* p, std::int64_t bytes, bool is_write) {
@@ -125,13 +133,14 @@ void Liveness::access(const void* p, std::int64_t bytes, bool is_write) {
     return (resolving_ || warm_) && s->first <= b && e <= x.end && !x.pending && x.r == kUnread &&
            x.w_op == -1 && x.w == (resolving_ ? settled_w_ : 0);
   };
-  if (last_.set && unchanged(last_.it)) return;
+  const auto fingers = last_.it.begin();
+  if ((resolving_ || warm_) && std::any_of(fingers, fingers + last_.size, unchanged)) return;
   // it: the segment beginning at b (the one containing b split there), else the first after.
   auto it = first_after(b);
   if (it != segs_.begin()) {
     auto prev = std::prev(it);
     if (unchanged(prev)) {
-      last_.it = prev, last_.set = true;
+      remember(prev);
       return;
     }
     if (b < prev->second.end) it = prev->first < b ? split(prev, b) : prev;
@@ -149,7 +158,7 @@ void Liveness::access(const void* p, std::int64_t bytes, bool is_write) {
     apply(it->first, it->second, is_write);
     at = it->second.end;
     it = coalesce(it);
-    last_.it = it, last_.set = true;
+    remember(it);
     ++it;
   }
 }
@@ -161,6 +170,7 @@ Liveness::Segs::iterator Liveness::coalesce(Segs::iterator it) {
   if (l.end == it->first && l.w == r.w && l.r == r.r && l.w_op == r.w_op &&
       l.pending == r.pending) {
     prev->second.end = r.end;
+    std::replace(last_.it.begin(), last_.it.begin() + last_.size, it, prev);  // now joined
     segs_.erase(it);
     return prev;
   }

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -63,7 +64,6 @@ class TraceAllocator {
     }
   }
   friend bool operator==(const TraceAllocator&, const TraceAllocator&) { return true; }
-  friend bool operator!=(const TraceAllocator&, const TraceAllocator&) { return false; }
 
  private:
   static constexpr std::size_t kSlot = (sizeof(T) + sizeof(void*) + 15) / 16 * 16;
@@ -90,7 +90,7 @@ class Liveness {
 
   // The next op: what is read and written until the next call happens at its time.
   void begin_op() {
-    if (fold_ == 0) ++op_;
+    if (fold_ == 0 && !resolving_) ++op_;  // a settling stretch is one instant (mark_pending)
   }
   // Inside fold(+1) ... fold(-1) a fused op's inner ops are part of it (ops/core.hpp OneOp):
   // begin_op() keeps the current op, and their accesses, already recorded, are not recorded again.
@@ -121,9 +121,9 @@ class Liveness {
   }
 
   // Values held at the last measured boundary (written before, unread since) are pending until
-  // read (live across it) or overwritten (dead). No step is measured until resume() or finish(), so
-  // an access settles what it touches, dropping its history: its value counts as written just
-  // after that boundary. Elements first seen here count as pending.
+  // read (live across it) or overwritten (dead). Until resume() or finish() no step is measured and
+  // the ops share one instant just after that boundary: an access settles what it touches, dropping
+  // its history (its value counts as written then). Elements first seen here count as pending.
   void mark_pending();
   // Ends what mark_pending() began: later steps may be measured, values still pending keep their
   // history. The measured steps' figures are those of a full trace with the steps between
@@ -164,8 +164,8 @@ class Liveness {
   // Splits the segment at `it` at address a inside it; returns the right part.
   Segs::iterator split(Segs::iterator it, std::uintptr_t a);
 
-  // The first segment beginning after address a; as accesses mostly follow the last one, the
-  // segments just after the last one touched are tried before a descent from the root.
+  // The first segment beginning after address a; as accesses mostly follow one of the last few,
+  // the segments just after each finger are tried before a descent from the root.
   Segs::iterator first_after(std::uintptr_t a);
 
   void access(const void* p, std::int64_t bytes, bool is_write);
@@ -177,18 +177,17 @@ class Liveness {
   std::int64_t op_ = 0;
   using Event = std::pair<std::int64_t, std::int64_t>;
   Segs segs_;
-  // The segment the last access ended in; unset in a copy (an iterator into another map).
-  struct Finger {
-    Segs::iterator it;
-    bool set = false;
-    Finger() = default;
-    Finger(const Finger&) {}
-    Finger& operator=(const Finger&) {
-      set = false;
-      return *this;
-    }
-  };
-  Finger last_;
+  // The segments the last accesses ended in, one per interleaved stream (an op's operands, row by
+  // row); none in a copy (iterators into another map).
+  static constexpr int kFingers = 4;
+  struct Fingers {
+    std::array<Segs::iterator, kFingers> it;
+    int size = 0, hit = -1, evict = 0;  // hit: the finger first_after started from, else -1
+    Fingers() = default;
+    Fingers(const Fingers&) {}
+    Fingers& operator=(const Fingers&) { return size = 0, *this; }
+  } last_;
+  void remember(Segs::iterator it);  // it becomes the finger that found it (else a new one)
   std::vector<Event, TraceAllocator<Event>> events_;
   std::vector<std::int64_t, TraceAllocator<std::int64_t>> boundaries_;
   using Span = std::pair<std::int64_t, std::int64_t>;
