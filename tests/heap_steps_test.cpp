@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/heap.hpp"
+#include "attention/families/landmarks.hpp"
 #include "attention/ops/product.hpp"
 #include "attention/ops/rows.hpp"
 #include "models/multi_head.hpp"
@@ -134,10 +135,15 @@ TEST(HeapFreeOps, ProductsTakeNoHeapOnAFreshThread) {
   expect_heap_free_products_take_no_heap<float>();
 }
 
-// The element-wise ops that say so (att's exponentials and scaling, on its n x n scores).
+// The element-wise ops that say so (att's exponentials and scaling, on its n x n scores; the
+// continual landmarks' segment means over a ring, here across its wrap).
 TEST(HeapFreeOps, RowOpsTakeNoHeapOnAFreshThread) {
   Mat<double> x = random_stream(1024, 1024, 7);
-  std::vector<double> sums(1024);
+  std::vector<double> sums(1024), mean(1024);
+  EXPECT_EQ(fresh_thread_allocations<double>(
+                [&] { segment_mean<Tally<double>>(x, 1000, 100, mean.data()); }),
+            0);
+  EXPECT_NEAR(mean[5], (x.col(5).tail(24).sum() + x.col(5).head(76).sum()) / 100, 1e-12);
   EXPECT_EQ(
       fresh_thread_allocations<double>([&] { ops::exp_row_sums<Tally<double>>(x, sums.data()); }),
       0);

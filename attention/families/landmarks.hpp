@@ -26,8 +26,8 @@ void segment_mean(MatCRef<typename E::Scalar> x, std::int64_t first, std::int64_
   ops::begin_op<E>(), ops::in<E>(x.middleRows(start, before_wrap)), ops::out<E>(out, d);
   if (count > before_wrap) ops::in<E>(x.topRows(count - before_wrap));
   const ops::OneOp<E> one;  // one op: the copy, the additions and the division below
-  // Without arithmetic the folded ops below record nothing the lines above have not.
-  if (ops::skip_arithmetic<E>()) return ops::tally<E>({.add = (count - 1) * d, .div = d});
+  // Without arithmetic (it takes no heap: HeapFreeOps) the folded ops below record nothing new.
+  if (ops::skip_arithmetic<E>(true)) return ops::tally<E>({.add = (count - 1) * d, .div = d});
   std::int64_t at = start;  // the ring's rows in order, wrapping without a division per row
   const auto next = [&] {
     const S* p = x.row(at).data();
