@@ -127,7 +127,7 @@ void Liveness::access(const void* p, std::int64_t bytes, bool is_write) {
   if (warm_ && !is_write) return;
   const auto b = reinterpret_cast<std::uintptr_t>(p), e = b + std::uintptr_t(bytes);
   // Settling (or warming up) part of a segment already in the state it would leave changes
-  // nothing: no split, no join. The last segment touched is tried first.
+  // nothing: no split, no join. The segments under the fingers are tried first.
   const auto unchanged = [&](Segs::iterator s) {
     const Seg& x = s->second;
     return (resolving_ || warm_) && s->first <= b && e <= x.end && !x.pending && x.r == kUnread &&
