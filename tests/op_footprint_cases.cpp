@@ -120,12 +120,28 @@ std::vector<OpCase> elementwise() {
                P* y = b.vec("y", 4);
                return b.check([&] { o::axpy<W>(P(2.0), x, y, 4, -1); });
              }},
-      OpCase{"add",
+      OpCase{"add/range",
              [] {
                Bench b;
                P* x = b.vec("x", 4);
                P* y = b.vec("y", 4);
                return b.check([&] { o::add<W>(x, y, 4, -1); });
+             }},
+      OpCase{"add/matrix",  // x a column of heads, as CoNyReCont's column of B
+             [] {
+               Bench b;
+               M& x = b.mat("x", 5, 6);
+               M& y = b.mat("y", 4, 2);
+               auto xs = x.block(1, 2, 4, 2);
+               return b.check([&] { o::add<W>(xs, y, +1); });
+             }},
+      OpCase{"add/matrix_column",  // one head: a single strided column
+             [] {
+               Bench b;
+               M& x = b.mat("x", 5, 3);
+               M& y = b.mat("y", 5, 2);
+               auto ys = y.middleCols(1, 1);
+               return b.check([&] { o::add<W>(x.middleCols(2, 1), ys, -1); });
              }},
       OpCase{"sqrt_of",
              [] {

@@ -59,12 +59,12 @@ class ContinualLandmarks {
         sizes_(segment_sizes(n, m)),
         qt_(m, d_),
         kt_(m, d_),
-        gamma_(1, h * m * m),
+        gamma_(m, h * m),
         gphi_(1, h * m * m),
         g_(1, h * m * m),
-        phi_(1, h * m),
+        phi_(m, h),
         inv_(1, h * m),
-        col_(1, h * m),
+        col_(m, h),
         work_(1, 3 * h * m * m),
         shift_(shift) {
     require(m >= 1 && m <= n, "continual landmarks: needs 1 <= m <= n");
@@ -102,18 +102,15 @@ class ContinualLandmarks {
     const std::int64_t l = next_, hm = h_ * m_;
     ops::copy<E>(qt_new, qt_new + d_, &qt_(l, 0));
     ops::copy<E>(kt_new, kt_new + d_, &kt_(l, 0));
-    S* col = col_.data();  // rho(qt_i, kt_l) of every row i but l
+    // Every row i but l: col = rho(qt_i, kt_l), kt_l against the rows (one head's: a row product).
     for_rows_except(m_, l, [&](std::int64_t first, std::int64_t count) {
-      // kt_l against the rows: one head's is then a row product, as ContinualLandmarks's
-      ops::heads_minor_gemm_nt<E>(1, dh_, count, h_, &kt_(l, 0), qt_.data() + first * d_,
-                                  col + first * h_);
-      ops::exp_inplace<E>(col + first * h_, count * h_, shift_);
-      for (std::int64_t i = first; i < first + count; ++i) {
-        S* gil = gamma_.data() + (i * m_ + l) * h_;
-        ops::add<E>(gil, phi_.data() + i * h_, h_, -1);  // Eq. 19
-        ops::add<E>(col + i * h_, phi_.data() + i * h_, h_, +1);
-        ops::copy<E>(col + i * h_, col + (i + 1) * h_, gil);  // Eq. 16, column
-      }
+      auto old = gamma_.block(first, l * h_, count, h_);  // Eq. 16, column
+      auto phi = phi_.middleRows(first, count), col = col_.middleRows(first, count);
+      ops::heads_minor_gemm_nt<E>(1, dh_, count, h_, &kt_(l, 0), &qt_(first, 0), col.data());
+      ops::exp_inplace<E>(col, shift_);
+      ops::add<E>(old, phi, -1);  // Eq. 19
+      ops::add<E>(col, phi, +1);
+      ops::copy<E>(col, old);
     });
     S* row = gamma_.data() + l * hm;  // Eq. 16, row
     ops::heads_minor_gemm_nt<E>(1, dh_, m_, h_, &qt_(l, 0), kt_.data(), row);

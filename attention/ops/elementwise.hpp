@@ -179,7 +179,8 @@ void axpy(S<E> a, const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
   }
 }
 
-// y <- y + x (sign +1) or y - x (sign -1).  add n.
+// y <- y + x (sign +1) or y - x (sign -1): vectors, or matrices of one shape a row at a time (x
+// may be strided: a column of heads).  add n (r*c).
 template <class E>
 void add(const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
   begin_op<E>(), in<E>(x, n), inout<E>(y, n);
@@ -192,6 +193,14 @@ void add(const S<E>* x, S<E>* y, std::int64_t n, int sign = +1) {
   } else {
     kernels::accumulate(x, y, n, sign);
   }
+}
+template <class E>
+void add(MatCRef<S<E>> x, MatRef<S<E>> y, int sign = +1) {
+  begin_op<E>(), in<E>(x), inout<E>(y);
+  if (skip_arithmetic<E>()) return tally<E>({.add = x.size()});  // the loop's
+  const OneOp<E> one;
+  for (std::int64_t i = 0; i < x.rows(); ++i)
+    add<E>(x.row(i).data(), y.row(i).data(), x.cols(), sign);
 }
 
 // ---- Whole-model ops (models/encoder.hpp: LayerNorm, biases, activations) ----

@@ -113,14 +113,13 @@ class CoNyReCont final : public Attention<E> {
   // the old column's entries out and the new ones in  (Eqs. 15, 18).
   void replace_column(std::int64_t j, std::int64_t l) {
     for_rows_except(n_, j, [&](std::int64_t first, std::int64_t count) {
-      S* col = &col_(first, 0);
-      ops::heads_minor_gemm_nt<E>(1, dh_, count, h_, lm_.kt() + l * d_, &q_(first, 0), col);
-      ops::exp_inplace<E>(col, count * h_, delta_.shift());
-      for (std::int64_t i = first; i < first + count; ++i) {
-        ops::add<E>(&b_(i, l * h_), &phi_b_(i, 0), h_, -1);
-        ops::add<E>(&col_(i, 0), &phi_b_(i, 0), h_, +1);
-        ops::copy<E>(&col_(i, 0), &col_(i, 0) + h_, &b_(i, l * h_));
-      }
+      auto old = b_.block(first, l * h_, count, h_);  // whole columns: three ops, not 3 per row
+      auto phi = phi_b_.middleRows(first, count), col = col_.middleRows(first, count);
+      ops::heads_minor_gemm_nt<E>(1, dh_, count, h_, lm_.kt() + l * d_, &q_(first, 0), col.data());
+      ops::exp_inplace<E>(col, delta_.shift());
+      ops::add<E>(old, phi, -1);
+      ops::add<E>(col, phi, +1);
+      ops::copy<E>(col, old);
     });
   }
 
