@@ -7,8 +7,6 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <algorithm>
-#include <cstdint>
 
 #include "attention/counting/counted.hpp"
 #include "attention/counting/op_counts.hpp"

@@ -3,9 +3,7 @@
 #pragma once
 
 #include <array>
-#include <cmath>
 #include <memory>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
