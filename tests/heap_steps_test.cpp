@@ -99,13 +99,16 @@ void expect_heap_free_products_take_no_heap() {
   // {r, n, k, trans_a, trans_b}: OpenBLAS's large products (att's scores and A V, rf's phi(K)^T V;
   // the smallest at kHeapFreeBlasWork) and small ones (its small-matrix kernels allocate on AVX-512
   // cores: one malloc of 3,200 bytes at 100 x 100 x 100 here), the narrow and the wide shallow
-  // kernels (ny's landmark products), and Eigen's.
+  // kernels (ny's landmark products), Eigen's, and one-row products by each row kernel (the
+  // two-block Nyström's newest row at Fig. 4's n = 8192, d = 200, m = 8: w Delta, then (w Delta) V
+  // by Eigen's matrix-vector kernel; small and large products with B^T).
   const std::int64_t shapes[][5] = {
       {512, 512, 200, 0, 1}, {512, 200, 512, 0, 0}, {128, 128, 256, 0, 0}, {128, 128, 256, 0, 1},
       {512, 200, 512, 1, 0}, {128, 128, 256, 1, 0}, {100, 100, 100, 0, 0}, {96, 64, 48, 0, 1},
       {1000, 8, 8, 0, 0},    {1000, 8, 8, 0, 1},    {64, 2048, 8, 0, 0},   {4, 120, 192, 0, 1},
-      {12, 10, 6, 0, 0}};
-  int heap_free = 0, blas = 0, shallow = 0;
+      {12, 10, 6, 0, 0},     {1, 8192, 8, 0, 0},    {1, 200, 8192, 0, 0},  {1, 64, 200, 0, 1},
+      {1, 8192, 200, 0, 1},  {1, 100, 100, 0, 0}};
+  int heap_free = 0, blas = 0, shallow = 0, kernels_of_rows[3] = {};
   for (const auto& s : shapes) {
     const std::int64_t r = s[0], n = s[1], k = s[2];
     const bool trans_a = s[3] != 0, trans_b = s[4] != 0;
@@ -113,6 +116,7 @@ void expect_heap_free_products_take_no_heap() {
     ++heap_free;
     const ops::ProductPath path = ops::path_of<T>(trans_a, trans_b, r, n, k);
     blas += path.blas, shallow += path.shallow != kernels::Shallow::kNone;
+    if (r == 1) ++kernels_of_rows[ops::row_kernel<T>(trans_b, n, k)];
     const Mat<T> a = random_stream(trans_a ? k : r, trans_a ? r : k, 5).template cast<T>();
     const Mat<T> b = random_stream(trans_b ? n : k, trans_b ? k : n, 6).template cast<T>();
     Mat<T> c(r, n);
@@ -124,6 +128,8 @@ void expect_heap_free_products_take_no_heap() {
     EXPECT_TRUE(c.isApprox(trans_b ? Mat<T>(op_a * b.transpose()) : Mat<T>(op_a * b)));
   }
   EXPECT_GE(shallow, 2) << "the narrow and the wide kernels";
+  for (int kernel = 0; kernel < 3; ++kernel)
+    EXPECT_GE(kernels_of_rows[kernel], 1) << "a one-row product by row kernel " << kernel;
   if (blas::kAvailable) {
     EXPECT_GE(blas, 6);
   }

@@ -216,13 +216,13 @@ void gemm_kernels(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, 
 // Multiply-adds from which OpenBLAS takes no heap: its small-matrix kernels (AVX-512 cores, up to
 // 10^6 multiply-adds) allocate on every call; larger products use its pooled buffers.
 inline constexpr std::int64_t kHeapFreeBlasWork = std::int64_t(1) << 22;
-// Whether gemm_kernels take no heap for this shape: the shallow kernels and OpenBLAS's large
-// products take none; Eigen's may (their blocking workspace). HeapFreeOps holds it.
+// Whether gemm_kernels take no heap (HeapFreeOps holds it): row_product (contiguous rows: Eigen's
+// matrix-vector kernels copy nothing), the shallow kernels, OpenBLAS's large products; not Eigen's.
 template <class T>
 bool gemm_heap_free(bool trans_a, bool trans_b, std::int64_t r, std::int64_t n, std::int64_t k) {
-  if (r == 1 && !trans_a) return false;  // row_product: Eigen where no kernel takes the row
   const ProductPath p = path_of<T>(trans_a, trans_b, r, n, k);
-  return p.shallow != kernels::Shallow::kNone || (p.blas && r * n * k >= kHeapFreeBlasWork);
+  return (r == 1 && !trans_a) || p.shallow != kernels::Shallow::kNone ||
+         (p.blas && r * n * k >= kHeapFreeBlasWork);
 }
 
 // C = op(A) op(B), op(X) = X, or X^T when trans_x: the product behind gemm_nt, gemm_nn and
