@@ -65,24 +65,16 @@ void heads_minor_from_heads(std::int64_t h, std::int64_t w, const S<E>* x, S<E>*
   if constexpr (kScalarLevel<E>)
     for (std::int64_t l = 0; l < w; ++l)
       for (std::int64_t i = 0; i < h; ++i) y[l * h + i] = x[i * w + l];
-  else if (h == 1)
-    std::copy_n(x, w, y);
+  else if (h == 1 || w == 1)
+    std::copy_n(x, h * w, y);
   else
     kernels::transpose(h, w, x, w, y, h);
 }
 
-// The inverse: y[i w + l] = x[l h + i]. No arithmetic.
+// The inverse: y[i w + l] = x[l h + i], the w x h x transposed. No arithmetic.
 template <class E>
 void heads_minor_to_heads(std::int64_t h, std::int64_t w, const S<E>* x, S<E>* y) {
-  begin_op<E>(), in<E>(x, h * w), out<E>(y, h * w);
-  if (skip_arithmetic<E>()) return;
-  if constexpr (kScalarLevel<E>)
-    for (std::int64_t i = 0; i < h; ++i)
-      for (std::int64_t l = 0; l < w; ++l) y[i * w + l] = x[l * h + i];
-  else if (h == 1)
-    std::copy_n(x, w, y);
-  else
-    kernels::transpose(w, h, x, h, y, w);
+  heads_minor_from_heads<E>(w, h, x, y);
 }
 
 // y = every head's w x w matrix of x (head-minor: head i's (r, c) at (r w + c) h + i)
