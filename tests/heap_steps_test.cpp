@@ -5,11 +5,15 @@
 // heap (ops::tally_skip's heap_free, which measured steps skip) take none.
 #include <omp.h>
 
+#include <functional>
 #include <thread>
 #include <vector>
 
 #include "analysis/heap.hpp"
 #include "attention/families/landmarks.hpp"
+#include "attention/families/window.hpp"  // heads_rows.hpp's ring order
+#include "attention/ops/heads_minor.hpp"
+#include "attention/ops/heads_rows.hpp"
 #include "attention/ops/product.hpp"
 #include "attention/ops/rows.hpp"
 #include "models/multi_head.hpp"
@@ -112,7 +116,7 @@ void expect_heap_free_products_take_no_heap() {
   for (const auto& s : shapes) {
     const std::int64_t r = s[0], n = s[1], k = s[2];
     const bool trans_a = s[3] != 0, trans_b = s[4] != 0;
-    if (!ops::gemm_heap_free<T>(trans_a, trans_b, r, n, k)) continue;
+    if (!ops::gemm_heap_free<Tally<T>>(trans_a, trans_b, r, n, k)) continue;
     ++heap_free;
     const ops::ProductPath path = ops::path_of<T>(trans_a, trans_b, r, n, k);
     blas += path.blas, shallow += path.shallow != kernels::Shallow::kNone;
@@ -139,6 +143,38 @@ void expect_heap_free_products_take_no_heap() {
 TEST(HeapFreeOps, ProductsTakeNoHeapOnAFreshThread) {
   expect_heap_free_products_take_no_heap<double>();
   expect_heap_free_products_take_no_heap<float>();
+}
+
+// One head's products that say so (the head-minor products and the ring's product by its runs, as
+// at Fig. 4's n = 8192, d = 200, m = 8; here each run of the ring has over 128 K outputs): a
+// measured step skips them (their output stays as it was), and they take no heap on a fresh thread.
+TEST(HeapFreeOps, OneHeadProductsTakeNoHeapOnAFreshThread) {
+  using T = Tally<double>;
+  const std::int64_t n = 2048, d = 200, m = 8, oldest = 700;
+  const Mat<double> w = random_stream(n, m, 8), b = random_stream(m, d, 9);
+  const Mat<double> q = random_stream(n, d, 10), k = random_stream(1, d, 11);
+  const Mat<double> z = random_stream(m, m, 12);
+  Mat<double> ring(n, m);  // w's rows in window order: slot oldest first
+  ring << w.bottomRows(n - oldest), w.topRows(oldest);
+  Mat<double> out(n, d), row(1, n), g(n, m);
+  const std::pair<std::function<void()>, std::function<bool()>> products[] = {
+      {[&] { ops::heads_ring_gemm_nn<T>(w, b, oldest, out); },
+       [&] { return out.isApprox(ring * b); }},
+      {[&] { ops::heads_minor_gemm_nt<T>(1, d, n, 1, k.data(), q.data(), row.data()); },
+       [&] { return row.isApprox(k * q.transpose()); }},
+      {[&] { ops::heads_minor_gemm<T>(n, m, m, 1, w.data(), z.data(), g.data()); },
+       [&] { return g.isApprox(w * z); }}};
+  for (std::size_t i = 0; i < std::size(products); ++i) {
+    const auto& [product, right] = products[i];
+    out.setConstant(-1), row.setConstant(-1), g.setConstant(-1);
+    ops::skipping() = ops::Skip::kHeapFree;
+    product();
+    ops::skipping() = ops::Skip::kNone;
+    EXPECT_TRUE((out.array() == -1).all() && (row.array() == -1).all() && (g.array() == -1).all())
+        << "product " << i << " runs in a measured step";
+    EXPECT_EQ(fresh_thread_allocations<double>(product), 0) << "product " << i;
+    EXPECT_TRUE(right()) << "product " << i;
+  }
 }
 
 // The element-wise ops that say so (att's exponentials and scaling, on its n x n scores; the

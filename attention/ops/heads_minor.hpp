@@ -122,7 +122,8 @@ template <class E>
 void heads_minor_gemm(std::int64_t r, std::int64_t k, std::int64_t c, std::int64_t h, const S<E>* x,
                       const S<E>* z, S<E>* y) {
   begin_op<E>(), in<E>(x, h * r * k), in<E>(z, h * k * c), out<E>(y, h * r * c);
-  if (tally_skip<E>({.mul = h * r * c * k, .add = h * r * c * (k - 1)})) return;
+  const bool heap_free = detail::one_head<E>(h) && gemm_heap_free<E>(false, false, r, c, k);
+  if (tally_skip<E>({.mul = h * r * c * k, .add = h * r * c * (k - 1)}, heap_free)) return;
   if (detail::one_head<E>(h)) return detail::one_head_product<S<E>>(false, r, k, c, x, z, y);
   detail::heads_minor_product<E>(r, k, c, h, x, z, c, 1, y);
 }
@@ -132,7 +133,8 @@ template <class E>
 void heads_minor_gemm_nt(std::int64_t r, std::int64_t k, std::int64_t c, std::int64_t h,
                          const S<E>* x, const S<E>* z, S<E>* y) {
   begin_op<E>(), in<E>(x, h * r * k), in<E>(z, h * c * k), out<E>(y, h * r * c);
-  if (tally_skip<E>({.mul = h * r * c * k, .add = h * r * c * (k - 1)})) return;
+  const bool heap_free = detail::one_head<E>(h) && gemm_heap_free<E>(false, true, r, c, k);
+  if (tally_skip<E>({.mul = h * r * c * k, .add = h * r * c * (k - 1)}, heap_free)) return;
   if (detail::one_head<E>(h)) return detail::one_head_product<S<E>>(true, r, k, c, x, z, y);
   detail::heads_minor_product<E>(r, k, c, h, x, z, 1, k, y);
 }

@@ -189,7 +189,9 @@ template <class E>
 void heads_ring_gemm_nn(MatCRef<S<E>> w, MatCRef<S<E>> b, std::int64_t oldest, MatRef<S<E>> out) {
   const std::int64_t r = out.rows(), d = out.cols(), dh = b.cols(), h = d / dh, m = b.rows() / h;
   begin_op<E>(), in<E>(w), in<E>(b), ops::out<E>(out);
-  if (tally_skip<E>({.mul = r * d * m, .add = r * d * (m - 1)})) return;
+  const bool heap_free = h == 1 && gemm_heap_free<E>(false, false, r - oldest, d, m) &&
+                         (oldest == 0 || gemm_heap_free<E>(false, false, oldest, d, m));
+  if (tally_skip<E>({.mul = r * d * m, .add = r * d * (m - 1)}, heap_free)) return;
   if constexpr (!kScalarLevel<E>)
     if (h == 1) {  // one head: its ring's two runs by the one-head product kernels
       for_ring_in_window_order(r, oldest,

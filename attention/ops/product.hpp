@@ -216,11 +216,13 @@ void gemm_kernels(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, 
 // Multiply-adds from which OpenBLAS takes no heap: its small-matrix kernels (AVX-512 cores, up to
 // 10^6 multiply-adds) allocate on every call; larger products use its pooled buffers.
 inline constexpr std::int64_t kHeapFreeBlasWork = std::int64_t(1) << 22;
-// Whether gemm_kernels take no heap (HeapFreeOps holds it): row_product (contiguous rows: Eigen's
-// matrix-vector kernels copy nothing), the shallow kernels, OpenBLAS's large products; not Eigen's.
-template <class T>
+// Whether gemm_kernels take no heap (HeapFreeOps holds it), asked by Tally alone (the timed path
+// asks nothing): row_product (contiguous rows: Eigen's matrix-vector kernels copy nothing), the
+// shallow kernels, OpenBLAS's large products; not Eigen's.
+template <class E>
 bool gemm_heap_free(bool trans_a, bool trans_b, std::int64_t r, std::int64_t n, std::int64_t k) {
-  const ProductPath p = path_of<T>(trans_a, trans_b, r, n, k);
+  if constexpr (!E::kCounting || kScalarLevel<E>) return false;
+  const ProductPath p = path_of<S<E>>(trans_a, trans_b, r, n, k);
   return (r == 1 && !trans_a) || p.shallow != kernels::Shallow::kNone ||
          (p.blas && r * n * k >= kHeapFreeBlasWork);
 }
@@ -231,9 +233,7 @@ template <class E>
 void gemm(bool trans_a, bool trans_b, MatCRef<S<E>> a, MatCRef<S<E>> b, MatRef<S<E>> c) {
   const std::int64_t r = c.rows(), n = c.cols(), k = trans_a ? a.rows() : a.cols();
   begin_op<E>(), in<E>(a), in<E>(b), out<E>(c);
-  bool heap_free = false;
-  if constexpr (E::kCounting && !kScalarLevel<E>)  // Tally alone: the timed path asks nothing
-    heap_free = gemm_heap_free<S<E>>(trans_a, trans_b, r, n, k);
+  const bool heap_free = gemm_heap_free<E>(trans_a, trans_b, r, n, k);
   if (tally_skip<E>({.mul = r * n * k, .add = r * n * (k - 1)}, heap_free)) return;
   if constexpr (kScalarLevel<E>) {
     const auto at = [&](std::int64_t i, std::int64_t l) { return trans_a ? a(l, i) : a(i, l); };
