@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <random>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "analysis/measure.hpp"
 #include "attention/variants/co_si.hpp"
@@ -128,8 +131,8 @@ class ElementLiveness {
 };
 
 // A random trace over one buffer, recorded by the segments (l) and by the element rules (ref):
-// overlapping ranges, ranges that continue the last one (the recorder looks there first),
-// in-place ops.
+// overlapping ranges, ranges that continue the last one (the recorder looks there first), ranges
+// accessed before (a settling stretch skips repeats), in-place ops.
 class RandomTrace {
  public:
   static constexpr std::size_t kElements = 96;
@@ -140,8 +143,11 @@ class RandomTrace {
     for (int op = int(rng_() % 6); op >= 0; --op) {
       l.begin_op(), ref_.begin_op();
       for (int a = 1 + int(rng_() % 4); a > 0; --a) {
-        const std::size_t first = rng_() % 3 == 0 ? next_ % kElements : rng_() % kElements;
-        const std::size_t count = 1 + rng_() % std::min<std::size_t>(24, kElements - first);
+        std::size_t first = rng_() % 3 == 0 ? next_ % kElements : rng_() % kElements;
+        std::size_t count = 1 + rng_() % std::min<std::size_t>(24, kElements - first);
+        if (!used_.empty() && rng_() % 3 == 0)
+          std::tie(first, count) = used_[rng_() % used_.size()];
+        used_.emplace_back(first, count);
         const bool in_place = rng_() % 5 == 0;
         access(first, count, in_place ? false : rng_() % 2 == 0);
         if (in_place) access(first, count, true);
@@ -165,7 +171,8 @@ class RandomTrace {
   std::mt19937_64& rng_;
   std::vector<double> buffer_ = std::vector<double>(kElements);
   ElementLiveness ref_{kElements};
-  std::size_t next_ = 0;  // where the last access ended
+  std::size_t next_ = 0;                                   // where the last access ended
+  std::vector<std::pair<std::size_t, std::size_t>> used_;  // every range so far: first, count
 };
 
 // Random traces with unmeasured steps around measured ones: the segments must give what the

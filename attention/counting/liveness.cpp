@@ -12,14 +12,13 @@ void Liveness::mark_pending() {
     s.pending = s.w < b && s.r < b;
     if (s.pending) pending_ += std::int64_t(s.end - begin);
   }
-  resolving_ = true;
+  resolving_ = true, seen_ = {};
 }
 
 Liveness::Figures Liveness::finish() {
   for (auto& [begin, s] : segs_) close(begin, s);
   segs_.clear();
-  last_.size = 0;
-  resolving_ = false;
+  last_.size = 0, resolving_ = false;
   order_events();
   Figures f;
   std::int64_t live = 0;
@@ -65,7 +64,7 @@ void Liveness::close(std::uintptr_t begin, const Seg& s) {
   const std::int64_t bytes = std::int64_t(s.end - begin);
   const std::int64_t lo = s.w, hi = s.r;
   if (!steps_.empty() && hi < steps_.front().first) return;  // before every measured step
-  events_.emplace_back(lo, bytes);
+  if (lo != kOpened) events_.emplace_back(lo, bytes);
   events_.emplace_back(hi + 1, -bytes);
 }
 
@@ -96,6 +95,10 @@ void Liveness::apply(std::uintptr_t begin, Seg& s, bool is_write) {
     if (s.w_op == op_) return;  // written earlier in this op
     if (s.pending) pending_ -= bytes, s.pending = false;
     s.r = 4 * op_ + 2;
+    // Read while measuring, its run ends after the first measured step: its start event goes out
+    // now (its writer is past), so values read alike since join (coalesce).
+    if (!steps_.empty() && s.w != kOpened)
+      events_.emplace_back(s.w, bytes), s.w = kOpened, s.w_op = -1;
   }
 }
 
@@ -126,15 +129,15 @@ void Liveness::access(const void* p, std::int64_t bytes, bool is_write) {
   if (bytes <= 0 || fold_ > 0) return;  // a fused op recorded its operands at its start
   if (warm_ && !is_write) return;
   const auto b = reinterpret_cast<std::uintptr_t>(p), e = b + std::uintptr_t(bytes);
-  // Settling (or warming up) part of a segment already in the state it would leave changes
-  // nothing: no split, no join. The segments under the fingers are tried first.
+  auto& seen = seen_[(b >> 3) * 0x9e3779b97f4a7c15u >> 56];
+  if ((resolving_ || warm_) && seen == std::pair(b, e)) return;
+  if (resolving_ || warm_) seen = {b, e};  // left unchanged or settled below
+  // Settling (or warming up) what is already in the state it would leave changes nothing.
   const auto unchanged = [&](Segs::iterator s) {
     const Seg& x = s->second;
     return (resolving_ || warm_) && s->first <= b && e <= x.end && !x.pending && x.r == kUnread &&
            x.w_op == -1 && x.w == (resolving_ ? settled_w_ : 0);
   };
-  const auto fingers = last_.it.begin();
-  if ((resolving_ || warm_) && std::any_of(fingers, fingers + last_.size, unchanged)) return;
   // it: the segment beginning at b (the one containing b split there), else the first after.
   auto it = first_after(b);
   if (it != segs_.begin()) {

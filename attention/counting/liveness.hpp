@@ -97,7 +97,7 @@ class Liveness {
   void fold(int delta) { fold_ += delta; }
   // A warm-up is traced by its writes alone, each leaving a value from before the trace, live after
   // it if read before overwritten; segments stay few where a full trace splits a ring by row.
-  void warm_up(bool on) { warm_ = on; }
+  void warm_up(bool on) { warm_ = on, seen_ = {}; }
   void read(const void* p, std::int64_t bytes) { access(p, bytes, false); }
   void write(const void* p, std::int64_t bytes) { access(p, bytes, true); }
 
@@ -125,10 +125,9 @@ class Liveness {
   // the ops share one instant just after that boundary: an access settles what it touches, dropping
   // its history (its value counts as written then). Elements first seen here count as pending.
   void mark_pending();
-  // Ends what mark_pending() began: later steps may be measured, values still pending keep their
-  // history. The measured steps' figures are those of a full trace with the steps between
-  // unmeasured.
-  void resume() { resolving_ = false; }
+  // Ends what mark_pending() began: values still pending keep their history, and the measured
+  // steps' figures are those of a full trace with the steps between unmeasured.
+  void resume() { resolving_ = false, seen_ = {}; }
   // Elements still pending (bytes / element size).
   std::int64_t pending() const { return pending_ / elem_; }
 
@@ -142,10 +141,10 @@ class Liveness {
   Figures finish();
 
  private:
-  static constexpr std::int64_t kUnread = -1;
+  static constexpr std::int64_t kUnread = -1, kOpened = -2;
   struct Seg {
     std::uintptr_t end;
-    std::int64_t w;  // instant the current value's live run starts (0: before the trace)
+    std::int64_t w;  // instant its live run starts (0: before the trace), kOpened: event out
     std::int64_t r;  // instant of its last read, kUnread if none
     std::int64_t w_op;
     bool pending = false;
@@ -188,6 +187,8 @@ class Liveness {
     Fingers& operator=(const Fingers&) { return size = 0, *this; }
   } last_;
   void remember(Segs::iterator it);  // it becomes the finger that found it (else a new one)
+  // Ranges accessed in this settling stretch or warm-up (by start): a repeat changes nothing.
+  std::array<std::pair<std::uintptr_t, std::uintptr_t>, 256> seen_{};
   std::vector<Event, TraceAllocator<Event>> events_;
   std::vector<std::int64_t, TraceAllocator<std::int64_t>> boundaries_;
   using Span = std::pair<std::int64_t, std::int64_t>;
