@@ -11,6 +11,7 @@
 #include "attention/counting/liveness.hpp"
 #include "attention/families/landmarks.hpp"
 #include "models/multi_head.hpp"
+#include "models/two_block.hpp"
 
 namespace cosda {
 
@@ -170,18 +171,25 @@ class Run {
     }
     if (heap::enabled()) cost.heap_retained_bytes = heap::current() - heap0_;
     bool measured = false;
+    struct Ended {  // no stretch outlives measure(), thrown out of or not
+      ~Ended() { settling_stretch() = {}; }
+    } ended;
     for (std::int64_t s = 0; s < cost.cycle_steps; ++s) {
       const bool replay = cycle_.replays(skip_, s, cost);
       if (const bool m = !cycle_.unmeasured(replay, s); m != measured) {
         if (s > 0)
           for (auto& t : traces) m ? t.resume() : t.mark_pending();
         mh.measure_steps(measured = m);
+        // Replays whose bytes are not recorded may repeat the second block (models/two_block.hpp).
+        settling_stretch() = {}, settling_stretch().on = !m && !record_;
       }
       const bool u = cycle_step(mh, s, replay, cost);
       if (measured) updated.push_back(u);
     }
     mh.measure_steps(false);
+    settling_stretch() = {}, settling_stretch().on = skip_ && !record_;  // the look-ahead settles
     look_ahead(traces, p_, [&] { step(mh); });
+    settling_stretch() = {};
     memory_figures(traces, updated, cost);
     if (heap::enabled()) {
       cost.heap_peak_bytes = heap_peak_;
