@@ -75,23 +75,28 @@ Cost measure_counting_allocations(const Case& c, Shortcut shortcut, std::int64_t
   return cost;
 }
 
+// The counts, valley and peaks of got are those of want.
+void expect_same_counts_and_memory(const Cost& got, const Cost& want) {
+  EXPECT_EQ(got.cycle_total, want.cycle_total)
+      << describe(got.cycle_total) << " vs " << describe(want.cycle_total);
+  EXPECT_EQ(got.plain_step, want.plain_step);
+  EXPECT_EQ(got.update_step, want.update_step);
+  EXPECT_EQ(got.cycle_steps, want.cycle_steps);
+  EXPECT_EQ(got.update_steps, want.update_steps);
+  EXPECT_EQ(got.plain_steps, want.plain_steps);
+  EXPECT_EQ(got.valley, want.valley);
+  EXPECT_EQ(got.peak, want.peak);
+  EXPECT_EQ(got.plain_peak, want.plain_peak);
+  EXPECT_EQ(got.update_peak, want.update_peak);
+}
+
 TEST_P(MeasureShortcut, ReportsWhatEveryStepInFullReports) {
   std::int64_t full_allocations = 0, fast_allocations = 0;
   // A first run makes what a process allocates once (thread-local recorders, OpenBLAS).
   measure_counting_allocations(GetParam(), Shortcut::kOff, full_allocations);
   const Cost full = measure_counting_allocations(GetParam(), Shortcut::kOff, full_allocations);
   const Cost fast = measure_counting_allocations(GetParam(), Shortcut::kOn, fast_allocations);
-  EXPECT_EQ(fast.cycle_total, full.cycle_total)
-      << describe(fast.cycle_total) << " vs " << describe(full.cycle_total);
-  EXPECT_EQ(fast.plain_step, full.plain_step);
-  EXPECT_EQ(fast.update_step, full.update_step);
-  EXPECT_EQ(fast.cycle_steps, full.cycle_steps);
-  EXPECT_EQ(fast.update_steps, full.update_steps);
-  EXPECT_EQ(fast.plain_steps, full.plain_steps);
-  EXPECT_EQ(fast.valley, full.valley);
-  EXPECT_EQ(fast.peak, full.peak);
-  EXPECT_EQ(fast.plain_peak, full.plain_peak);
-  EXPECT_EQ(fast.update_peak, full.update_peak);
+  expect_same_counts_and_memory(fast, full);
   EXPECT_EQ(fast.plain_bytes, full.plain_bytes);
   EXPECT_EQ(fast.update_bytes, full.update_bytes);
   EXPECT_EQ(fast.cycle_bytes, full.cycle_bytes);
@@ -100,12 +105,7 @@ TEST_P(MeasureShortcut, ReportsWhatEveryStepInFullReports) {
   // Without the bytes recorded, as sweeps run, a settling stretch's replays add a two-block
   // model's second-block counts without running it (models/two_block.hpp): the same figures.
   const Cost unrecorded = measure(GetParam().point, Counting::kTally, GetParam().precision);
-  EXPECT_EQ(unrecorded.cycle_total, full.cycle_total);
-  EXPECT_EQ(unrecorded.plain_step, full.plain_step);
-  EXPECT_EQ(unrecorded.update_step, full.update_step);
-  EXPECT_EQ(unrecorded.valley, full.valley);
-  EXPECT_EQ(unrecorded.plain_peak, full.plain_peak);
-  EXPECT_EQ(unrecorded.update_peak, full.update_peak);
+  expect_same_counts_and_memory(unrecorded, full);
   if (heap::enabled()) {
     // The same buffers: the measured steps' allocations reported alike, and a step's heap
     // peak as far above the state as in full. Where steps allocate nothing (the small shapes)
