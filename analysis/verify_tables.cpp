@@ -182,7 +182,8 @@ void table_cell(Text& r, Runs& runs, const Setting& st, const pub::PrintedCell& 
 double heads_paragraph(Text& r, const pub::TableSetting& s3) {
   const pub::Published& att = *pub::flops(reference_id());
   const double one = att.total.eval(s3.n, s3.d, s3.m);
-  const double split = double(s3.heads) * att.total.eval(s3.n, s3.d / s3.heads, s3.m);
+  const int d_head = s3.d / s3.heads;
+  const double split = double(s3.heads) * att.total.eval(s3.n, d_head, s3.m);
   r.p(fmt::runtime(required_note("tables heads") + "\n\n"), one / 1e6, split / 1e6);
   return split;
 }

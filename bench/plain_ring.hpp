@@ -22,7 +22,7 @@ class PlainRing {
   using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
 
   PlainRing(std::int64_t n, std::int64_t d, std::int64_t heads)
-      : n_(n), dh_(d / heads), scale_(T(1.0 / std::sqrt(double(d / heads)))), out_(d) {
+      : n_(n), dh_(d / heads), scale_(T(1.0 / std::sqrt(double(dh_)))), out_(d) {
     for (std::int64_t i = 0; i < heads; ++i) {
       k_.emplace_back(Ring::Zero(n, dh_));
       v_.emplace_back(Ring::Zero(n, dh_));

@@ -60,7 +60,7 @@ std::string write_cell(const SweepRow& r) {
 }
 
 // An empty cell reads as kEmpty (nullopt for an optional field).
-template <double kEmpty, auto... Path>
+template <int kEmpty, auto... Path>
 void read_cell(SweepRow& r, const std::string& s) {
   auto& v = field<Path...>(r);
   using T = std::remove_cvref_t<decltype(v)>;
@@ -69,11 +69,11 @@ void read_cell(SweepRow& r, const std::string& s) {
   else if constexpr (std::is_same_v<T, std::optional<double>>)
     v = parse_number(s);
   else
-    v = T(parse_number(s).value_or(kEmpty));
+    v = T(parse_number(s).value_or(double(kEmpty)));
 }
 
 // A negative kEmpty marks an "unknown" sentinel (heap_peak_bytes -1), so negatives are no value.
-template <double kEmpty, auto... Path>
+template <int kEmpty, auto... Path>
 std::optional<double> number_of(const SweepRow& r) {
   const auto& v = field<Path...>(r);
   if constexpr (std::is_same_v<std::remove_cvref_t<decltype(v)>, std::string>) {
@@ -86,7 +86,7 @@ std::optional<double> number_of(const SweepRow& r) {
   }
 }
 
-template <double kEmpty, auto... Path>
+template <int kEmpty, auto... Path>
 constexpr PointsColumn column(std::string_view name, bool executed_only) {
   return {name, executed_only, &write_cell<Path...>, &read_cell<kEmpty, Path...>,
           &number_of<kEmpty, Path...>};
@@ -97,30 +97,30 @@ constexpr bool kAlways = false, kExecuted = true;
 
 // The points.csv columns, in file order (see points.hpp for what each holds).
 const PointsColumn kColumns[] = {
-    column<0.0, kPoint, &Point::variant>("variant", kAlways),
-    column<0.0, kPoint, &Point::layers>("layers", kAlways),
-    column<0.0, kPoint, &Point::heads>("heads", kAlways),
-    column<0.0, kPoint, &Point::n>("n", kAlways),
-    column<0.0, kPoint, &Point::d>("d", kAlways),
-    column<0.0, kPoint, &Point::m>("m", kAlways),
-    column<0.0, &SweepRow::flops>("flops", kExecuted),
-    column<0.0, &SweepRow::mul>("mul", kExecuted),
-    column<0.0, &SweepRow::add>("add", kExecuted),
-    column<0.0, &SweepRow::div>("div", kExecuted),
-    column<0.0, &SweepRow::exp>("exp", kExecuted),
-    column<0.0, &SweepRow::other>("other", kExecuted),
-    column<0.0, &SweepRow::valley>("valley", kExecuted),
-    column<0.0, &SweepRow::peak>("peak", kExecuted),
-    column<-1.0, &SweepRow::heap_peak_bytes>("heap_peak_bytes", kExecuted),
-    column<0.0, &SweepRow::published_flops>("published_flops", kAlways),
-    column<0.0, &SweepRow::published_valley>("published_valley", kAlways),
-    column<0.0, &SweepRow::published_peak>("published_peak", kAlways),
-    column<0.0, &SweepRow::exact_flops>("exact_flops", kAlways),
-    column<0.0, &SweepRow::update_flops>("update_flops", kExecuted),
-    column<0.0, &SweepRow::plain_flops>("plain_flops", kExecuted),
-    column<0.0, &SweepRow::cycle_steps>("cycle_steps", kExecuted),
-    column<0.0, &SweepRow::update_steps>("update_steps", kExecuted),
-    column<0.0, &SweepRow::skip_reason>("skip_reason", kAlways),
+    column<0, kPoint, &Point::variant>("variant", kAlways),
+    column<0, kPoint, &Point::layers>("layers", kAlways),
+    column<0, kPoint, &Point::heads>("heads", kAlways),
+    column<0, kPoint, &Point::n>("n", kAlways),
+    column<0, kPoint, &Point::d>("d", kAlways),
+    column<0, kPoint, &Point::m>("m", kAlways),
+    column<0, &SweepRow::flops>("flops", kExecuted),
+    column<0, &SweepRow::mul>("mul", kExecuted),
+    column<0, &SweepRow::add>("add", kExecuted),
+    column<0, &SweepRow::div>("div", kExecuted),
+    column<0, &SweepRow::exp>("exp", kExecuted),
+    column<0, &SweepRow::other>("other", kExecuted),
+    column<0, &SweepRow::valley>("valley", kExecuted),
+    column<0, &SweepRow::peak>("peak", kExecuted),
+    column<-1, &SweepRow::heap_peak_bytes>("heap_peak_bytes", kExecuted),
+    column<0, &SweepRow::published_flops>("published_flops", kAlways),
+    column<0, &SweepRow::published_valley>("published_valley", kAlways),
+    column<0, &SweepRow::published_peak>("published_peak", kAlways),
+    column<0, &SweepRow::exact_flops>("exact_flops", kAlways),
+    column<0, &SweepRow::update_flops>("update_flops", kExecuted),
+    column<0, &SweepRow::plain_flops>("plain_flops", kExecuted),
+    column<0, &SweepRow::cycle_steps>("cycle_steps", kExecuted),
+    column<0, &SweepRow::update_steps>("update_steps", kExecuted),
+    column<0, &SweepRow::skip_reason>("skip_reason", kAlways),
 };
 
 // Reads the rows after the header; `col` maps header names to cell positions.

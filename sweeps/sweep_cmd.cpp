@@ -90,7 +90,7 @@ SweepOutcome run_interruptible(const SweepConfig& c, SweepPlan& plan) {
   plan.stop = &g_stop;
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
-  const SweepOutcome outcome = run_sweep(c, plan);
+  SweepOutcome outcome = run_sweep(c, plan);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   return outcome;
