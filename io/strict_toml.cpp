@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <optional>
@@ -322,55 +323,55 @@ bool TomlTable::boolean(const std::string& key, std::optional<bool> fallback) {
   return **n->as_boolean();
 }
 
-std::vector<std::int64_t> TomlTable::integers(const std::string& key, std::int64_t lo,
-                                              std::int64_t hi,
-                                              std::optional<std::vector<std::int64_t>> fallback) {
+template <class T, class Elem>
+std::vector<T> TomlTable::array(const std::string& key, const std::string& want,
+                                std::optional<std::vector<T>> fallback, Elem elem) {
   known_.insert(key);
   const toml::node* n = table_->get(key);
-  const std::string want =
-      fmt::format("a non-empty array of distinct integers in [{}, {}]", lo, hi);
   if (n == nullptr) {
-    if (fallback) return *fallback;
+    if (fallback) return *std::move(fallback);
     fail(key, "is missing; add it (" + want + ")");
   }
   const toml::array* a = n->as_array();
   if (a == nullptr || a->empty()) fail(key, "must be " + want + ", got " + shown(*n));
-  std::vector<std::int64_t> out;
-  for (const toml::node& e : *a) {
-    if (!e.is_integer() || **e.as_integer() < lo || **e.as_integer() > hi)
-      fail(key, "must be " + want + ", got element " + shown(e));
-    const std::int64_t v = **e.as_integer();
+  std::vector<T> out;
+  for (const toml::node& e : *a) out.push_back(elem(e, out));
+  return out;
+}
+
+std::int64_t TomlTable::element(const std::string& key, const toml::node& e, std::int64_t lo,
+                                std::int64_t hi, const std::string& want) const {
+  if (!e.is_integer() || **e.as_integer() < lo || **e.as_integer() > hi)
+    fail(key, "must be " + want + ", got element " + shown(e));
+  return **e.as_integer();
+}
+
+std::vector<std::int64_t> TomlTable::integers(const std::string& key, std::int64_t lo,
+                                              std::int64_t hi,
+                                              std::optional<std::vector<std::int64_t>> fallback) {
+  const std::string want =
+      fmt::format("a non-empty array of distinct integers in [{}, {}]", lo, hi);
+  return array(key, want, std::move(fallback), [&](const toml::node& e, const auto& out) {
+    const std::int64_t v = element(key, e, lo, hi, want);
     for (const auto x : out)
       if (x == v) fail(key, fmt::format("lists {} twice; give each value once", v));
-    out.push_back(v);
-  }
-  return out;
+    return v;
+  });
 }
 
 std::vector<std::string> TomlTable::choices(const std::string& key,
                                             const std::vector<std::string>& allowed,
                                             std::optional<std::vector<std::string>> fallback) {
-  known_.insert(key);
-  const toml::node* n = table_->get(key);
   const std::string want = "a non-empty array of distinct strings from: " + join(allowed);
-  if (n == nullptr) {
-    if (fallback) return *fallback;
-    fail(key, "is missing; add it (" + want + ")");
-  }
-  const toml::array* a = n->as_array();
-  if (a == nullptr || a->empty()) fail(key, "must be " + want + ", got " + shown(*n));
-  std::vector<std::string> out;
-  for (const toml::node& e : *a) {
+  return array(key, want, std::move(fallback), [&](const toml::node& e, const auto& out) {
     if (!e.is_string()) fail(key, "must be " + want + ", got element " + shown(e));
-    const std::string v(**e.as_string());
-    bool ok = false;
-    for (const auto& c : allowed) ok = ok || c == v;
-    if (!ok) fail(key, "must be " + want + ", got '" + v + "'");
-    for (const auto& x : out)
-      if (x == v) fail(key, "lists '" + v + "' twice; give each value once");
-    out.push_back(v);
-  }
-  return out;
+    std::string v(**e.as_string());
+    if (std::find(allowed.begin(), allowed.end(), v) == allowed.end())
+      fail(key, "must be " + want + ", got '" + v + "'");
+    if (std::find(out.begin(), out.end(), v) != out.end())
+      fail(key, "lists '" + v + "' twice; give each value once");
+    return v;
+  });
 }
 
 std::vector<TomlTable> TomlTable::tables(const std::string& key, bool required) {
@@ -416,46 +417,28 @@ TomlTable TomlTable::table(const std::string& key) {
 
 std::vector<std::int64_t> TomlTable::integer_array(const std::string& key, std::int64_t lo,
                                                    std::int64_t hi) {
-  known_.insert(key);
-  const toml::node* n = table_->get(key);
   const std::string want = fmt::format("a non-empty array of integers in [{}, {}]", lo, hi);
-  if (n == nullptr) fail(key, "is missing; add it (" + want + ")");
-  const toml::array* a = n->as_array();
-  if (a == nullptr || a->empty()) fail(key, "must be " + want + ", got " + shown(*n));
-  std::vector<std::int64_t> out;
-  for (const toml::node& e : *a) {
-    if (!e.is_integer() || **e.as_integer() < lo || **e.as_integer() > hi)
-      fail(key, "must be " + want + ", got element " + shown(e));
-    out.push_back(**e.as_integer());
-  }
-  return out;
+  return array<std::int64_t>(key, want, std::nullopt, [&](const toml::node& e, const auto&) {
+    return element(key, e, lo, hi, want);
+  });
 }
 
 std::vector<std::vector<std::int64_t>> TomlTable::integer_rows(const std::string& key,
                                                                std::size_t width, std::int64_t lo,
                                                                std::int64_t hi) {
-  known_.insert(key);
-  const toml::node* n = table_->get(key);
   const std::string want =
       fmt::format("a non-empty array of {}-element arrays of integers in [{}, {}]", width, lo, hi);
-  if (n == nullptr) fail(key, "is missing; add it (" + want + ")");
-  const toml::array* a = n->as_array();
-  if (a == nullptr || a->empty()) fail(key, "must be " + want + ", got " + shown(*n));
-  std::vector<std::vector<std::int64_t>> out;
-  for (const toml::node& e : *a) {
-    const toml::array* row = e.as_array();
-    if (row == nullptr || row->size() != width)
-      fail(key, "must be " + want + ", got " +
-                    (row == nullptr ? "element " + shown(e)
-                                    : fmt::format("an element of {} values", row->size())));
-    out.emplace_back();
-    for (const toml::node& x : *row) {
-      if (!x.is_integer() || **x.as_integer() < lo || **x.as_integer() > hi)
-        fail(key, "must be " + want + ", got element " + shown(x));
-      out.back().push_back(**x.as_integer());
-    }
-  }
-  return out;
+  return array<std::vector<std::int64_t>>(
+      key, want, std::nullopt, [&](const toml::node& e, const auto&) {
+        const toml::array* row = e.as_array();
+        if (row == nullptr || row->size() != width)
+          fail(key, "must be " + want + ", got " +
+                        (row == nullptr ? "element " + shown(e)
+                                        : fmt::format("an element of {} values", row->size())));
+        std::vector<std::int64_t> values;
+        for (const toml::node& x : *row) values.push_back(element(key, x, lo, hi, want));
+        return values;
+      });
 }
 
 }  // namespace cosda

@@ -67,6 +67,14 @@ class TomlTable {
   TomlTable(std::shared_ptr<const toml::table> root, const toml::table* table,
             std::filesystem::path file, std::string where);
   [[noreturn]] void fail(const std::string& key, const std::string& what) const;
+  // The non-empty array at `key` (`want` describes it), each element through elem(element, the
+  // elements so far); `fallback` where the key is absent, an error without one.
+  template <class T, class Elem>
+  std::vector<T> array(const std::string& key, const std::string& want,
+                       std::optional<std::vector<T>> fallback, Elem elem);
+  // An array element that must be an integer in [lo, hi].
+  std::int64_t element(const std::string& key, const toml::node& e, std::int64_t lo,
+                       std::int64_t hi, const std::string& want) const;
 
   std::shared_ptr<const toml::table> root_;  // keeps the parsed document alive
   const toml::table* table_;
