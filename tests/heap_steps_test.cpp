@@ -11,7 +11,6 @@
 
 #include "analysis/heap.hpp"
 #include "attention/families/landmarks.hpp"
-#include "attention/families/window.hpp"  // heads_rows.hpp's ring order
 #include "attention/ops/heads_minor.hpp"
 #include "attention/ops/heads_rows.hpp"
 #include "attention/ops/product.hpp"

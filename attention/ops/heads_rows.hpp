@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "attention/families/window.hpp"
 #include "attention/kernels/packet_widths.hpp"
 #include "attention/kernels/rows.hpp"
 #include "attention/ops/core.hpp"

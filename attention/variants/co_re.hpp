@@ -120,9 +120,8 @@ class CoRe final : public Attention<E> {
     return false;
   }
 
-  // Every head from scratch over the first window: den_i = exp(Q_i K_i^T) 1, AV_i =
-  // exp(Q_i K_i^T) V_i (transposed: AV_i^T = V_i^T exp(Q_i K_i^T)^T). Panels: K and V first
-  // back to d x n, once.
+  // Every head afresh over the first window: den_i = exp(Q_i K_i^T) 1, AV_i = exp(Q_i K_i^T) V_i
+  // (transposed: AV_i^T = V_i^T exp(Q_i K_i^T)^T). Panels: K and V first back to d x n, once.
   void prime() {
     Mat<S> a(n_, n_), kt(panels_ ? d_ : 0, n_), vt(panels_ ? d_ : 0, n_), x(1, panels_ ? d_ : 0);
     for (std::int64_t t = 0; panels_ && t < n_; ++t) {
