@@ -416,7 +416,8 @@ std::string pinv_csv(const AccuracyConfig& c, const AccuracyResults& res) {
 std::string accuracy_summary(const AccuracyConfig& c, const AccuracyResults& res,
                              const std::vector<std::string>& notes) {
   std::string md = fmt::format(
-      "# Accuracy: {}\n\nWritten by `cosda accuracy` from its config. d = {} (one head), {} "
+      "# Accuracy: {}\n\nWritten by `cosda accuracy` from its config (commit and CPU: meta.json). "
+      "d = {} (one head), {} "
       "steady-state steps per stream and n after {} calibration tokens (fixed landmarks: "
       "m-means of them), {} pseudo-inverse iterations{}. Error: relative Frobenius error of "
       "each step's output against exact attention of the same window (its newest row for "

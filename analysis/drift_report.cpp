@@ -15,7 +15,8 @@ namespace {
 
 // drift.md's opening: the config (name, n, d, m, steps, calibration) and what is compared.
 constexpr char kIntro[] =
-    "# Drift: {}\n\nWritten by `cosda drift` from its config. n = {}, d = {}, m = {}, {} "
+    "# Drift: {}\n\nWritten by `cosda drift` from its config (commit and CPU: meta.json). n = {}, "
+    "d = {}, m = {}, {} "
     "steady-state steps after {} calibration tokens (fixed landmarks: their m-means; the "
     "stabilised mode's C: calibrate_shift over them). Error: relative Frobenius error of the "
     "output against a from-scratch recomputation of the same window in the same scalar type "

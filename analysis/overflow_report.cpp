@@ -121,7 +121,8 @@ std::string overflow_csv(const OverflowConfig& c, const std::vector<OverflowJob>
 
 std::string overflow_markdown(const OverflowConfig& c, const std::vector<OverflowJob>& jobs) {
   std::string md = fmt::format(
-      "# Overflow: {}\n\nWritten by `cosda overflow` from its config. The score scale at which "
+      "# Overflow: {}\n\nWritten by `cosda overflow` from its config (commit and CPU: meta.json). "
+      "The score scale at which "
       "a variant's output first holds an inf or a NaN, searched over max |q.k|/sqrt(d) of the "
       "evaluated tokens from {:g} to {:g} (tokens scaled by a factor, scores by its square; "
       "geometric scan, then bisection to a relative 1e-9). n = {}, d = {}, m = {}; {} "

@@ -2,13 +2,15 @@
 // the cost-accuracy trade-off and the pseudo-inverse's error (analysis/accuracy_report.hpp).
 // Writes <out>/<name>/, all or none: accuracy.csv (per stream, n, variant, m; random features:
 // median over draws), accuracy_draws.csv, pinv.csv, summary.md (Pareto fronts, figures not
-// drawn) and per stream error_vs_m_<stream>.png, tradeoff_<stream>_n<N>.png, pinv_<stream>.png.
+// drawn), meta.json and per stream error_vs_m_<stream>.png, tradeoff_<stream>_n<N>.png,
+// pinv_<stream>.png.
 #include <fmt/format.h>
 
 #include "analysis/accuracy_report.hpp"
 #include "io/atomic_file.hpp"
 #include "io/output_transaction.hpp"
 #include "sweeps/commands.hpp"
+#include "sweeps/meta.hpp"
 #include "sweeps/stream_config.hpp"
 #include "sweeps/study_cmd.hpp"
 
@@ -23,12 +25,12 @@ int cmd_accuracy(const Argv& argv) {
       "the config, with executed FLOPs per step from measure(), and the iterative\n"
       "pseudo-inverse's error against the exact one. Random-feature variants run once per\n"
       "feature seed (median and min-max over the draws). Writes DIR/<name>/accuracy.csv,\n"
-      "accuracy_draws.csv, pinv.csv, summary.md and PNG figures, all or none. See\n"
-      "configs/accuracy.toml.\n\n");
+      "accuracy_draws.csv, pinv.csv, summary.md, meta.json (commit, CPU) and PNG figures,\n"
+      "all or none. See configs/accuracy.toml.\n\n");
   if (!a) return 0;
   const AccuracyConfig c = parse_accuracy_config(a->config);
   OutputTransaction out(a->out / c.name);  // checked before any work
-  out.check_files({"accuracy.csv", "accuracy_draws.csv", "pinv.csv", "summary.md"});
+  out.check_files({"accuracy.csv", "accuracy_draws.csv", "pinv.csv", "summary.md", "meta.json"});
   if (a->figures) out.check_files(accuracy_figures(c));
   const AccuracyResults r = run_accuracy(c, a->start);
   std::vector<std::string> notes;
@@ -38,6 +40,8 @@ int cmd_accuracy(const Argv& argv) {
     write_file_atomic(dir / "accuracy_draws.csv", accuracy_draws_csv(r));
     write_file_atomic(dir / "pinv.csv", pinv_csv(c, r));
     write_file_atomic(dir / "summary.md", accuracy_summary(c, r, notes));
+    write_file_atomic(dir / "meta.json",
+                      study_meta_json("accuracy", c.name, a->config, seconds_since(a->start)));
   });
   out.commit();
   for (const std::string& note : notes) fmt::print(stderr, "accuracy: {}\n", note);

@@ -5,6 +5,8 @@
 
 #include <Eigen/Core>
 #include <ctime>
+#include <fstream>
+#include <iterator>
 
 #include "analysis/heap.hpp"
 #include "analysis/roofline_model.hpp"
@@ -44,15 +46,13 @@ std::string compiler() {
 #endif
 }
 
-}  // namespace
-
-std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shard& shard) {
+// The fields every meta.json holds, from "name" to "date_utc", a line each.
+std::string provenance(std::string_view name, std::string_view config_file,
+                       std::string_view config_text) {
   const std::time_t now = std::time(nullptr);
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   return fmt::format(
-      "{{\n"
-      "  \"schema_version\": {},\n"
       "  \"name\": {},\n"
       "  \"config_file\": {},\n"
       "  \"config_text\": {},\n"
@@ -63,7 +63,21 @@ std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shar
       "  \"eigen_version\": \"{}.{}.{}\",\n"
       "  \"fmt_version\": \"{}.{}.{}\",\n"
       "  \"tomlplusplus_version\": \"{}.{}.{}\",\n"
-      "  \"date_utc\": \"{}\",\n"
+      "  \"date_utc\": \"{}\",\n",
+      json_string(name), json_string(config_file), json_string(config_text),
+      json_string(COSDA_GIT_COMMIT), json_string(compiler()), json_string(roofline::cpu_name()),
+      json_string(Eigen::SimdInstructionSetsInUse()), EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION,
+      EIGEN_MINOR_VERSION, FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100,
+      TOML_LIB_MAJOR, TOML_LIB_MINOR, TOML_LIB_PATCH, date);
+}
+
+}  // namespace
+
+std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shard& shard) {
+  return fmt::format(
+      "{{\n"
+      "  \"schema_version\": {},\n"
+      "{}"
       "  \"counting\": \"fast path (Tally), every executed scalar operation is one FLOP\",\n"
       "  \"scalar\": {},\n"
       "  \"heap_hooks\": {},\n"
@@ -71,12 +85,17 @@ std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shar
       "  \"jobs\": {},\n"
       "  \"seconds\": {:.1f}\n"
       "}}\n",
-      kSweepSchemaVersion, json_string(c.name), json_string(c.source), json_string(c.text),
-      json_string(COSDA_GIT_COMMIT), json_string(compiler()), json_string(roofline::cpu_name()),
-      json_string(Eigen::SimdInstructionSetsInUse()), EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION,
-      EIGEN_MINOR_VERSION, FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100,
-      TOML_LIB_MAJOR, TOML_LIB_MINOR, TOML_LIB_PATCH, date, json_string(c.scalar),
+      kSweepSchemaVersion, provenance(c.name, c.source, c.text), json_string(c.scalar),
       heap::enabled() ? "true" : "false", shard.k, shard.n, jobs, seconds);
+}
+
+std::string study_meta_json(std::string_view command, std::string_view name,
+                            const std::filesystem::path& config, double seconds) {
+  std::ifstream in(config, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return fmt::format("{{\n  \"command\": {},\n{}  \"seconds\": {:.1f}\n}}\n",
+                     json_string(fmt::format("cosda {}", command)),
+                     provenance(name, config.string(), text), seconds);
 }
 
 }  // namespace cosda

@@ -1,7 +1,9 @@
 // meta.json of a sweep's results folder: where the numbers came from.
 #pragma once
 
+#include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "sweeps/config.hpp"
 #include "sweeps/shard.hpp"
@@ -12,5 +14,10 @@ namespace cosda {
 // ("K/N"; "1/1": whole). The commit is recorded at build time (no git at run time): "<commit>
 // (with uncommitted changes)" when tracked files differed, "unknown" outside git.
 std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shard& shard = {});
+
+// meta.json of a study's folder (cosda accuracy, drift, overflow: figures that differ between
+// CPUs in their last digits): the command, and the fields above from name to date.
+std::string study_meta_json(std::string_view command, std::string_view name,
+                            const std::filesystem::path& config, double seconds);
 
 }  // namespace cosda

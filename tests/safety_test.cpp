@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "analysis/roofline_model.hpp"
 #include "io/csv.hpp"
 #include "io/plot.hpp"
 #include "sweeps/config.hpp"
@@ -370,6 +371,46 @@ TEST_F(Scratch, ProvenanceComesFromTheBuildNotTheWorkingDirectory) {
   const std::string meta = read(dir_ / "res" / "t" / "meta.json");
   EXPECT_EQ(meta.find(other), std::string::npos) << meta;
   EXPECT_NE(meta.find("\"git_commit\": \""), std::string::npos) << meta;
+}
+
+// Drift, overflow and accuracy figures differ between CPUs in their last digits, so a study's
+// folder names the CPU, commit and config that wrote it, as a sweep's does.
+TEST_F(Scratch, StudiesRecordCpuCommitAndConfig) {
+  const std::string config =
+      "name = \"over\"\nn = 8\nd = 4\nm = 2\ncalibration = 16\nsteps = 8\nsigma_max = 1.0e3\n"
+      "variants = [\"co_si\"]\nscalars = [\"double\"]\nmodes = [\"plain\"]\n"
+      "[[stream]]\nname = \"g\"\nkind = \"gaussian\"\nseed = 21\n";
+  write(dir_ / "c.toml", config);
+  ASSERT_EQ(run({"overflow", "c.toml", "--out", "res"}, dir_).status, 0);
+  const std::string meta = read(dir_ / "res" / "over" / "meta.json");
+  for (const std::string& field :
+       {std::string("\"command\": \"cosda overflow\""), std::string("\"config_file\": \"c.toml\""),
+        "\"cpu\": \"" + roofline::cpu_name() + "\"", std::string("\"git_commit\": \""),
+        std::string("\"config_text\": \"name = \\\"over\\\"\\nn = 8\\n")})
+    EXPECT_NE(meta.find(field), std::string::npos) << field << " in\n" << meta;
+  EXPECT_NE(read(dir_ / "res" / "over" / "overflow.md").find("meta.json"), std::string::npos);
+}
+
+// Every committed study folder (a drift.md, overflow.md or accuracy summary.md) has the
+// meta.json of the command that wrote it.
+TEST(Safety, EveryCommittedStudyNamesItsMachine) {
+  int studies = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(COSDA_SOURCE_DIR) / "results")) {
+    for (const auto& [md, command] : {std::pair{"drift.md", "drift"},
+                                      {"overflow.md", "overflow"},
+                                      {"summary.md", "accuracy"}}) {
+      if (!fs::exists(e.path() / md) || !fs::exists(e.path() / (std::string(command) + ".csv")))
+        continue;
+      ++studies;
+      const fs::path meta = e.path() / "meta.json";
+      ASSERT_TRUE(fs::exists(meta)) << meta << ": run make reproduce";
+      const std::string text = read(meta);
+      EXPECT_NE(text.find(std::string("\"command\": \"cosda ") + command + "\""), std::string::npos)
+          << meta;
+      EXPECT_NE(text.find("\"cpu\": \""), std::string::npos) << meta;
+    }
+  }
+  EXPECT_EQ(studies, 4);  // accuracy, accuracy_exact_pinv, drift, overflow
 }
 
 TEST(Safety, EveryCommittedPointsRowKeepsItsInvariants) {
