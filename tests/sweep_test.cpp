@@ -14,13 +14,11 @@
 #include <tuple>
 
 #include "analysis/heap.hpp"
-#include "analysis/overflow_report.hpp"
 #include "analysis/published.hpp"
 #include "analysis/roofline_model.hpp"
 #include "io/errors.hpp"
 #include "sweeps/config.hpp"
 #include "sweeps/report.hpp"
-#include "sweeps/stream_config.hpp"
 
 namespace cosda {
 namespace {
@@ -339,24 +337,6 @@ TEST(SweepCommitted, CheapPointsRemeasureToTheCommittedRows) {
     }
     expect_same_points(points_csv(now), points_csv(cheap), name);
   }
-}
-
-// The committed overflow thresholds are what this code computes (4 s): a kernel change that moves
-// their round-off must come with `make reproduce`. Round-off differs between CPUs (double cells)
-// and between optimisation levels, so this runs where the Release build meets the CPU and vector
-// unit that wrote them (results/overflow/meta.json).
-TEST(StudyCommitted, OverflowRerunsToTheCommittedThresholds) {
-#ifndef NDEBUG
-  GTEST_SKIP() << "the committed results come from the Release build";
-#endif
-  const std::string meta = read(kRepo / "results/overflow/meta.json");
-  if (meta.find("\"cpu\": \"" + roofline::cpu_name() + "\"") == std::string::npos ||
-      meta.find(std::string("\"simd\": \"") + Eigen::SimdInstructionSetsInUse() + "\"") ==
-          std::string::npos)
-    GTEST_SKIP() << "results/overflow/ was written on another CPU or vector unit";
-  const OverflowConfig c = parse_overflow_config(kRepo / "configs/overflow.toml");
-  EXPECT_EQ(overflow_csv(c, run_overflow_study(c)), read(kRepo / "results/overflow/overflow.csv"))
-      << "run make reproduce";
 }
 
 // Every input the config fuzzer (sweeps/fuzz_config.cpp) once failed on, and every seed, is
