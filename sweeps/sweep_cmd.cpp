@@ -15,6 +15,7 @@
 #include <functional>
 #include <optional>
 
+#include "analysis/study_output.hpp"  // Clock, seconds_since
 #include "io/atomic_file.hpp"
 #include "io/folder_lock.hpp"
 #include "io/output_transaction.hpp"
@@ -59,12 +60,6 @@ void print_help(const Args& a) {
       "--resume runs only the rest and gives the same points.csv. --shard K/N writes\n"
       "DIR/<name>/shard-K-of-N/ (no report); cosda merge joins the N shard folders.\n\n{}",
       a.usage());
-}
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
 // Progress on stderr: on a terminal a line redrawn per point, else a line every 10 s and a final

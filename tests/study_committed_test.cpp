@@ -17,7 +17,8 @@
 #include "analysis/roofline_model.hpp"
 #include "sweeps/stream_config.hpp"
 
-namespace cosda {
+// Its own namespace: the sanitizer tree compiles the tests as unity batches.
+namespace cosda::test::study_committed {
 namespace {
 
 namespace fs = std::filesystem;
@@ -96,4 +97,4 @@ TEST(StudyCommitted, OverflowRerunsToTheCommittedThresholds) {
 }
 
 }  // namespace
-}  // namespace cosda
+}  // namespace cosda::test::study_committed
