@@ -16,6 +16,7 @@ namespace cosda {
 
 struct AccuracyConfig {
   std::string name;
+  std::string text;  // the config file as parsed, for meta.json
   std::int64_t d = 0, steps = 0, calibration = 0, pinv_windows = 0;
   std::vector<std::int64_t> ns, ms, pinv_iterations_study;
   // The random-feature variants' m grid (any m, also > n); each point runs once per seed.

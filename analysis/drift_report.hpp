@@ -16,6 +16,7 @@ namespace cosda {
 
 struct DriftConfig {
   std::string name;
+  std::string text;  // the config file as parsed, for meta.json
   std::int64_t n = 0, d = 0, m = 0, steps = 0, calibration = 0, checkpoints = 0;
   int pinv_iterations = 6;
   // scalars: float, double; modes: plain, stabilised

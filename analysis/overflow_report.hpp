@@ -15,6 +15,7 @@ namespace cosda {
 
 struct OverflowConfig {
   std::string name;
+  std::string text;  // the config file as parsed, for meta.json
   std::int64_t n = 0, d = 0, m = 0, calibration = 0, steps = 0;
   double sigma_min = 1, sigma_max = 1e6, tolerance = 1e-2;
   // scalars: float, double; modes: plain, stabilised (continual variants only)

@@ -232,7 +232,9 @@ toml::table parse_toml(std::string_view text, const std::string& source) {
   }
 }
 
-toml::table parse_toml_file(const std::filesystem::path& path, const std::string& example) {
+namespace {
+
+std::string read_config_text(const std::filesystem::path& path, const std::string& example) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw InputError(fmt::format("{}: no such config file; pass a TOML file such as {}",
@@ -241,18 +243,32 @@ toml::table parse_toml_file(const std::filesystem::path& path, const std::string
   std::ostringstream ss;
   ss << in.rdbuf();
   if (!in && !in.eof()) throw InputError(path.string() + ": cannot read it; check its permissions");
-  return parse_toml(ss.str(), path.string());
+  return ss.str();
 }
 
-TomlTable::TomlTable(std::shared_ptr<const toml::table> root, const toml::table* table,
+}  // namespace
+
+toml::table parse_toml_file(const std::filesystem::path& path, const std::string& example) {
+  return parse_toml(read_config_text(path, example), path.string());
+}
+
+struct TomlTable::Document {
+  std::string text;
+  toml::table table;
+};
+
+TomlTable::TomlTable(std::shared_ptr<const Document> root, const toml::table* table,
                      std::filesystem::path file, std::string where)
     : root_(std::move(root)), table_(table), file_(std::move(file)), where_(std::move(where)) {}
 
-TomlTable TomlTable::parse_file(const std::filesystem::path& path) {
-  auto root = std::make_shared<const toml::table>(parse_toml_file(path, "configs/accuracy.toml"));
-  const toml::table* t = root.get();
-  return TomlTable(std::move(root), t, path, path.string());
+TomlTable TomlTable::parse_file(const std::filesystem::path& path, const std::string& example) {
+  std::string text = read_config_text(path, example);
+  toml::table table = parse_toml(text, path.string());
+  auto root = std::make_shared<const Document>(Document{std::move(text), std::move(table)});
+  return TomlTable(root, &root->table, path, path.string());
 }
+
+const std::string& TomlTable::text() const { return root_->text; }
 
 void TomlTable::fail(const std::string& key, const std::string& what) const {
   throw InputError(fmt::format("{}: key '{}' {}", where_, key, what));
@@ -399,12 +415,6 @@ void TomlTable::finish() const {
       fail(key, "is not known here; allowed keys: " + join(allowed));
     }
   }
-}
-
-TomlTable TomlTable::parse_file(const std::filesystem::path& path, const std::string& example) {
-  auto root = std::make_shared<const toml::table>(parse_toml_file(path, example));
-  const toml::table* t = root.get();
-  return TomlTable(std::move(root), t, path, path.string());
 }
 
 TomlTable TomlTable::table(const std::string& key) {

@@ -24,8 +24,9 @@ toml::table parse_toml_file(const std::filesystem::path& path, const std::string
 
 class TomlTable {
  public:
-  // Parses a whole file; a syntax error is an InputError with its line and column.
-  static TomlTable parse_file(const std::filesystem::path& path);
+  // Parses a whole file; a syntax error is an InputError with its line and column, a missing
+  // file one that names `example` as the fix.
+  static TomlTable parse_file(const std::filesystem::path& path, const std::string& example);
 
   std::string str(const std::string& key, std::optional<std::string> fallback = std::nullopt);
   // One of the listed choices.
@@ -47,8 +48,6 @@ class TomlTable {
   // An array of tables ([[key]] sections), each strict in turn; empty if absent and not required.
   std::vector<TomlTable> tables(const std::string& key, bool required);
   bool has(const std::string& key) const;
-  // The same as parse_file, naming `example` as the fix for a missing file.
-  static TomlTable parse_file(const std::filesystem::path& path, const std::string& example);
   // A [key] table, strict in turn; where() names it "FILE [key]".
   TomlTable table(const std::string& key);
   // A non-empty array of integers in [lo, hi], repeats allowed.
@@ -62,9 +61,12 @@ class TomlTable {
   // "FILE" or "FILE [section #i]", for messages.
   const std::string& where() const { return where_; }
   const std::filesystem::path& file() const { return file_; }
+  // The whole file as parsed: what a results folder's meta.json records.
+  const std::string& text() const;
 
  private:
-  TomlTable(std::shared_ptr<const toml::table> root, const toml::table* table,
+  struct Document;
+  TomlTable(std::shared_ptr<const Document> root, const toml::table* table,
             std::filesystem::path file, std::string where);
   [[noreturn]] void fail(const std::string& key, const std::string& what) const;
   // The non-empty array at `key` (`want` describes it), each element through elem(element, the
@@ -76,7 +78,7 @@ class TomlTable {
   std::int64_t element(const std::string& key, const toml::node& e, std::int64_t lo,
                        std::int64_t hi, const std::string& want) const;
 
-  std::shared_ptr<const toml::table> root_;  // keeps the parsed document alive
+  std::shared_ptr<const Document> root_;  // keeps the parsed document and its text alive
   const toml::table* table_;
   std::filesystem::path file_;
   std::string where_;

@@ -5,8 +5,6 @@
 
 #include <Eigen/Core>
 #include <ctime>
-#include <fstream>
-#include <iterator>
 
 #include "analysis/heap.hpp"
 #include "analysis/roofline_model.hpp"
@@ -90,12 +88,10 @@ std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shar
 }
 
 std::string study_meta_json(std::string_view command, std::string_view name,
-                            const std::filesystem::path& config, double seconds) {
-  std::ifstream in(config, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+                            std::string_view source, std::string_view text, double seconds) {
   return fmt::format("{{\n  \"command\": {},\n{}  \"seconds\": {:.1f}\n}}\n",
-                     json_string(fmt::format("cosda {}", command)),
-                     provenance(name, config.string(), text), seconds);
+                     json_string(fmt::format("cosda {}", command)), provenance(name, source, text),
+                     seconds);
 }
 
 }  // namespace cosda

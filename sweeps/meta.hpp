@@ -1,7 +1,6 @@
 // meta.json of a sweep's results folder: where the numbers came from.
 #pragma once
 
-#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -16,8 +15,9 @@ namespace cosda {
 std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shard& shard = {});
 
 // meta.json of a study's folder (cosda accuracy, drift, overflow: figures that differ between
-// CPUs in their last digits): the command, and the fields above from name to date.
+// CPUs in their last digits): the command, and the fields above from name to date, with the
+// config's text as parsed (`source`: its file name as given).
 std::string study_meta_json(std::string_view command, std::string_view name,
-                            const std::filesystem::path& config, double seconds);
+                            std::string_view source, std::string_view text, double seconds);
 
 }  // namespace cosda

@@ -43,7 +43,7 @@ CounterProfile profile_of(const std::string& id) {
 }  // namespace
 
 ModelConfig load_model_config(const std::filesystem::path& path) {
-  TomlTable t = TomlTable::parse_file(path);
+  TomlTable t = TomlTable::parse_file(path, "configs/models/gtzan_cotrans_b1.toml");
   ModelConfig m;
   m.source = path.string();
   m.name = name_key(t, "name");
@@ -220,7 +220,7 @@ void read_figures(TomlTable& t, ReportConfig& r) {
 }  // namespace
 
 ReportConfig load_report_config(const std::filesystem::path& report_toml) {
-  TomlTable t = TomlTable::parse_file(report_toml);
+  TomlTable t = TomlTable::parse_file(report_toml, "configs/models/report.toml");
   ReportConfig r;
   r.source = report_toml.string();
   r.title = t.str("title");

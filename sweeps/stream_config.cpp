@@ -131,9 +131,10 @@ std::string parse_result_name(TomlTable& root) {
 }
 
 AccuracyConfig parse_accuracy_config(const std::filesystem::path& path) {
-  TomlTable t = TomlTable::parse_file(path);
+  TomlTable t = TomlTable::parse_file(path, "configs/accuracy.toml");
   AccuracyConfig c;
   c.name = parse_result_name(t);
+  c.text = t.text();
   c.d = t.integer("d", 1, 4096);
   c.ns = t.integers("n", 2, 1 << 14);
   c.ms = t.integers("m", 1, 1 << 14);
@@ -161,9 +162,10 @@ AccuracyConfig parse_accuracy_config(const std::filesystem::path& path) {
 }
 
 DriftConfig parse_drift_config(const std::filesystem::path& path) {
-  TomlTable t = TomlTable::parse_file(path);
+  TomlTable t = TomlTable::parse_file(path, "configs/drift.toml");
   DriftConfig c;
   c.name = parse_result_name(t);
+  c.text = t.text();
   c.n = t.integer("n", 1, 1 << 14);
   c.d = t.integer("d", 1, 4096);
   c.m = t.integer("m", 1, 1 << 14);
@@ -188,9 +190,10 @@ DriftConfig parse_drift_config(const std::filesystem::path& path) {
 }
 
 OverflowConfig parse_overflow_config(const std::filesystem::path& path) {
-  TomlTable t = TomlTable::parse_file(path);
+  TomlTable t = TomlTable::parse_file(path, "configs/overflow.toml");
   OverflowConfig c;
   c.name = parse_result_name(t);
+  c.text = t.text();
   c.n = t.integer("n", 1, 1 << 14);
   c.d = t.integer("d", 1, 4096);
   c.m = t.integer("m", 1, 1 << 14);

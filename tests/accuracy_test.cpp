@@ -475,7 +475,7 @@ TEST(StreamConfig, UnknownAndMisplacedKeysAreRejected) {
   auto parse = [&](const std::string& text) {
     const auto path = dir / "c.toml";
     std::ofstream(path) << text;
-    TomlTable t = TomlTable::parse_file(path);
+    TomlTable t = TomlTable::parse_file(path, "configs/accuracy.toml");
     return parse_streams(t, 4);
   };
   EXPECT_EQ(parse("[[stream]]\nname = \"a\"\nkind = \"ar1\"\nar_coefficient = 0.9\n")

@@ -79,6 +79,17 @@ void more_cases(std::vector<Case>& c, const std::string& tokens) {
   c.push_back({"completion: zsh", {"completion", "zsh"}, {}, "bash"});
   c.push_back({"variants: argument", {"variants", "att"}, {}, "att"});
   c.push_back({"variants: --ids some", {"variants", "--ids", "some"}, {}, "--ids"});
+  for (const auto& [command, example] : {std::pair{"accuracy", "configs/accuracy.toml"},
+                                         {"drift", "configs/drift.toml"},
+                                         {"overflow", "configs/overflow.toml"}})
+    c.push_back({std::string(command) + ": missing config",
+                 {command, "none.toml", "--out", "r"},
+                 {},
+                 std::string("such as ") + example});
+  c.push_back({"models: missing config",
+               {"models", "--config", "none.toml", "--out", "r"},
+               {},
+               "such as configs/models/report.toml"});
   c.push_back({"verify: missing corrections file",
                {"verify", "--corrections", "MISSING.md", "--out", "v"},
                {},

@@ -384,7 +384,7 @@ TEST(StreamConfig, NpyStreamOfQueriesKeysAndValues) {
   }
   auto parse = [&](const std::string& text) {
     std::ofstream(dir / "c.toml") << "[[stream]]\nname = \"a\"\nkind = \"npy\"\n" << text;
-    TomlTable t = TomlTable::parse_file(dir / "c.toml");
+    TomlTable t = TomlTable::parse_file(dir / "c.toml", "configs/accuracy.toml");
     return parse_streams(t, 4);
   };
   const auto streams = parse("q = \"q.npy\"\nk = \"k.npy\"\nv = \"v.npy\"\n");
@@ -395,6 +395,28 @@ TEST(StreamConfig, NpyStreamOfQueriesKeysAndValues) {
   EXPECT_THROW(parse("path = \"q.npy\"\nq = \"q.npy\"\nk = \"k.npy\"\nv = \"v.npy\"\n"),
                InputError);
   EXPECT_THROW(parse("q = \"q.npy\"\nk = \"k.npy\"\n"), InputError);
+  std::filesystem::remove_all(dir);
+}
+
+// A config's text is read once: what a study's meta.json records is the file that was parsed,
+// even if it changes during the run; a missing file names the caller's own example.
+TEST(StrictToml, KeepsTheTextItParsed) {
+  const auto dir = std::filesystem::temp_directory_path() / "cosda_toml_text_test";
+  std::filesystem::create_directories(dir);
+  const std::string text = "name = \"a\"\n[inner]\nn = 3\n";
+  std::ofstream(dir / "c.toml") << text;
+  TomlTable t = TomlTable::parse_file(dir / "c.toml", "configs/drift.toml");
+  std::ofstream(dir / "c.toml") << "name = \"edited\"\n";
+  EXPECT_EQ(t.text(), text);
+  EXPECT_EQ(t.table("inner").text(), text);
+  EXPECT_EQ(t.str("name"), "a");
+  try {
+    TomlTable::parse_file(dir / "none.toml", "configs/drift.toml");
+    ADD_FAILURE() << "a missing file was parsed";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("such as configs/drift.toml"), std::string::npos)
+        << e.what();
+  }
   std::filesystem::remove_all(dir);
 }
 
