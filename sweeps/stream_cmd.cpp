@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 
 #include "analysis/kmeans.hpp"
 #include "analysis/token_stream.hpp"
@@ -159,8 +160,13 @@ std::vector<std::string> stream_inputs(const Args& a) {
       "--k K.npy --v V.npy");
 }
 
-// The output path: never an input (by identity, whatever the spelling), and writable.
-void check_stream_output(const Args& a, const StreamPlan& s) {
+// Each input exists (a pipe such as <(...) does); the output path is never an input (by
+// identity, whatever the spelling), and writable.
+void check_stream_files(const Args& a, const StreamPlan& s) {
+  for (const std::string key : {"input", "q", "k", "v", "landmarks"})
+    if (const auto f = a.get(key); f && !std::filesystem::exists(*f))
+      throw InputError("cosda stream: flag --" + key + ": no such file '" + *f +
+                       "'; give the path of a .npy file");
   for (const std::string key : {"input", "q", "k", "v", "landmarks"})
     if (const auto f = a.get(key); f && same_file(s.out, *f))
       throw InputError("cosda stream: flag --output '" + s.out + "' is the --" + key + " file '" +
@@ -176,7 +182,7 @@ StreamPlan stream_plan(const Args& a) {
   s.in = stream_inputs(a);
   s.out = a.require("output");
   s.single = a.choice("scalar", {"double", "float"}, "double") == "float";
-  check_stream_output(a, s);
+  check_stream_files(a, s);
   return s;
 }
 

@@ -35,6 +35,11 @@ const std::vector<std::string> kScalars{"float", "double"};
 Eigen::MatrixXd npy_matrix(TomlTable& t, const std::string& key, std::int64_t d) {
   const std::filesystem::path rel = t.str(key);
   const std::filesystem::path path = rel.is_absolute() ? rel : t.file().parent_path() / rel;
+  if (!std::filesystem::exists(path))
+    throw InputError(
+        fmt::format("{}: key '{}': no such file {}; give a .npy path relative to the "
+                    "config's folder, or an absolute one",
+                    t.where(), key, path.string()));
   const NpyArray a = read_npy(path);
   require_rank(a, 2, path.string(), "(T x d) of tokens");
   if (std::int64_t(a.shape[1]) != d)

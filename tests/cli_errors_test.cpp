@@ -86,6 +86,13 @@ void more_cases(std::vector<Case>& c, const std::string& tokens) {
                  {command, "none.toml", "--out", "r"},
                  {},
                  std::string("such as ") + example});
+  c.push_back({"overflow: a stream's file is missing",
+               {"overflow", "c.toml", "--out", "r"},
+               {{"c.toml",
+                 "name = \"o\"\nn = 8\nd = 4\nm = 2\ncalibration = 16\nsteps = 8\n"
+                 "variants = [\"co_si\"]\n[[stream]]\nname = \"f\"\nkind = \"npy\"\n"
+                 "path = \"none.npy\"\n"}},
+               "[[stream]] #1: key 'path': no such file none.npy"});
   c.push_back({"models: missing config",
                {"models", "--config", "none.toml", "--out", "r"},
                {},
@@ -104,6 +111,13 @@ void more_cases(std::vector<Case>& c, const std::string& tokens) {
     extra.insert(extra.end(), y.begin(), y.end());
     return extra;
   };
+  c.push_back(
+      {"stream: no such input",
+       {"stream", "--variant", "co_si", "--n", "4", "--input", "none.npy", "--output", "y.npy"},
+       {},
+       "flag --input: no such file 'none.npy'"});
+  stream("no such landmarks", "cony_si_fix", with_y({"--m", "2", "--landmarks", "none.npy"}),
+         "flag --landmarks: no such file");
   stream("output is the input", "co_si", {"--output", "x.npy"}, "--input");
   stream("output is ./the input", "co_si", {"--output", "./sub/../x.npy"}, "--input");
   c.back().setup = [](const fs::path& root) {
