@@ -27,9 +27,11 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <random>
+#include <sstream>
 
 #include "analysis/measure.hpp"
 #include "analysis/policy.hpp"
@@ -188,8 +190,21 @@ void run_case(benchmark::State& st, const Case& c, const std::optional<roofline:
 class CollectingReporter : public benchmark::ConsoleReporter {
  public:
   // Colours only on a terminal: make reproduce keeps the console table in a file.
+  // Google Benchmark's messages before the run are held: without a run (a filter that matches
+  // nothing) they become the one-line error; a run's context releases them to stderr.
   CollectingReporter()
-      : ConsoleReporter(::isatty(STDOUT_FILENO) == 1 ? OO_ColorTabular : OO_Tabular) {}
+      : ConsoleReporter(::isatty(STDOUT_FILENO) == 1 ? OO_ColorTabular : OO_Tabular) {
+    SetErrorStream(&held_);
+  }
+  bool ReportContext(const Context& context) override {
+    SetErrorStream(&std::cerr);
+    std::cerr << held_.str();
+    return ConsoleReporter::ReportContext(context);
+  }
+  std::string held() const {
+    const std::string text = held_.str();
+    return text.substr(0, text.find_last_not_of(" \n") + 1);
+  }
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const auto& r : runs) {
       if (r.run_type != Run::RT_Iteration || r.error_occurred || r.iterations == 0) continue;
@@ -208,6 +223,9 @@ class CollectingReporter : public benchmark::ConsoleReporter {
     ConsoleReporter::ReportRuns(runs);
   }
   std::map<std::string, Measured> results;
+
+ private:
+  std::ostringstream held_;
 };
 
 // Takes the --cosda_* flags (and --benchmark_out, which is written atomically) out of argv.
@@ -401,11 +419,21 @@ int run_main(int argc, char** argv) {
   CollectingReporter reporter;
   o.load_before = roofline::load_average();
   benchmark::AddCustomContext("load_average_before", o.load_before);
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  const std::size_t matched = benchmark::RunSpecifiedBenchmarks(&reporter);
   o.load_after = roofline::load_average();
   benchmark::Shutdown();
-  if (!o.out.empty() && std::filesystem::exists(out_tmp)) std::filesystem::rename(out_tmp, o.out);
-  if (!o.report.empty()) write_reports(o, cfg, cases, reporter.results, machine);
+  // Nothing timed (no match, or --benchmark_list_tests): no result file, not even an empty one.
+  const bool timed = !reporter.results.empty();
+  if (!o.out.empty() && std::filesystem::exists(out_tmp)) {
+    if (timed)
+      std::filesystem::rename(out_tmp, o.out);
+    else
+      std::filesystem::remove(out_tmp);
+  }
+  if (matched == 0)
+    throw InputError("cosda-bench: flag --benchmark_filter: " + reporter.held() +
+                     "; list the benchmarks with --benchmark_list_tests=true");
+  if (!o.report.empty() && timed) write_reports(o, cfg, cases, reporter.results, machine);
   return 0;
 }
 

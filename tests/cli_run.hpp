@@ -1,4 +1,5 @@
-// Runs the real `cosda` executable in a child process, as a user would, for the CLI tests.
+// Runs the real `cosda` executable (COSDA_BIN; or another, `bin`) in a child process, as a user
+// would, for the CLI tests.
 #pragma once
 
 #include <sys/wait.h>
@@ -29,15 +30,16 @@ inline void write(const std::filesystem::path& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;
 }
 
-// Starts `cosda args...` in `cwd` with stdout and stderr to the files `out` and `err`.
+// Starts `bin args...` in `cwd` with stdout and stderr to the files `out` and `err`.
 inline pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& cwd,
-                   const std::filesystem::path& out, const std::filesystem::path& err) {
+                   const std::filesystem::path& out, const std::filesystem::path& err,
+                   const std::string& bin = COSDA_BIN) {
   const pid_t pid = fork();
   if (pid == 0) {
     std::vector<std::string> copy = args;
     std::vector<char*> argv;
-    std::string bin = COSDA_BIN;
-    argv.push_back(bin.data());
+    std::string path = bin;
+    argv.push_back(path.data());
     for (auto& a : copy) argv.push_back(a.data());
     argv.push_back(nullptr);
     FILE* o = std::fopen(out.c_str(), "w");
@@ -45,17 +47,18 @@ inline pid_t spawn(const std::vector<std::string>& args, const std::filesystem::
     if (o == nullptr || e == nullptr || chdir(cwd.c_str()) != 0) _exit(126);
     dup2(fileno(o), STDOUT_FILENO);
     dup2(fileno(e), STDERR_FILENO);
-    execv(COSDA_BIN, argv.data());
+    execv(path.c_str(), argv.data());
     _exit(127);
   }
   return pid;
 }
 
-// `cosda args...` run inside `scratch`; stdout and stderr go through files outside it.
-inline Outcome run(const std::vector<std::string>& args, const std::filesystem::path& scratch) {
+// `bin args...` run inside `scratch`; stdout and stderr go through files outside it.
+inline Outcome run(const std::vector<std::string>& args, const std::filesystem::path& scratch,
+                   const std::string& bin = COSDA_BIN) {
   const std::filesystem::path base = scratch.parent_path() / scratch.filename();
   const std::filesystem::path out = base.string() + ".stdout", err = base.string() + ".stderr";
-  const pid_t pid = spawn(args, scratch, out, err);
+  const pid_t pid = spawn(args, scratch, out, err, bin);
   int status = 0;
   waitpid(pid, &status, 0);
   Outcome r;

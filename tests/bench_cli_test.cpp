@@ -1,0 +1,47 @@
+// cosda-bench's own refusals, run as a user would: a --benchmark_filter that matches nothing
+// (or is no regex) exits 2 with one line and writes no result file, not even an empty report;
+// --benchmark_list_tests lists and writes nothing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tests/cli_refusal.hpp"
+#include "tests/cli_run.hpp"
+
+namespace cosda::test::bench_cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// cosda-bench ARGS in a fresh scratch folder, with the outputs every timed run would write.
+Outcome bench(std::vector<std::string> args, const fs::path& dir) {
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  args.insert(args.end(), {"--cosda_config=" COSDA_SOURCE_DIR "/configs/timing.toml",
+                           "--cosda_models=" COSDA_SOURCE_DIR "/configs/models/report.toml",
+                           "--cosda_report=rep", "--benchmark_out=bench.json", "--cosda_quick"});
+  return run(args, dir, COSDA_BENCH_BIN);
+}
+
+TEST(BenchCommand, AFilterThatMatchesNothingWritesNothing) {
+  const fs::path dir = fs::temp_directory_path() / "cosda_bench_cli_test";
+  for (const std::string filter : {"no_such_benchmark", "["}) {
+    SCOPED_TRACE(filter);
+    const Outcome r = bench({"--benchmark_filter=" + filter}, dir);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+    EXPECT_NE(r.err.find("flag --benchmark_filter"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--benchmark_list_tests=true"), std::string::npos) << r.err;
+    EXPECT_EQ(written(dir, {}), std::vector<std::string>{}) << r.err;
+  }
+  const Outcome r = bench({"--benchmark_list_tests=true"}, dir);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\nco_si/table3/"), std::string::npos) << r.out;
+  EXPECT_EQ(written(dir, {}), std::vector<std::string>{}) << r.err;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace cosda::test::bench_cli
