@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cmath>
@@ -50,17 +51,6 @@ void store_le(std::uint64_t value, std::size_t width, std::string* out) {
 }
 
 }  // namespace
-
-std::string format_shape(const std::vector<std::size_t>& shape) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += std::to_string(shape[i]);
-  }
-  if (shape.size() == 1) out += ",";
-  out += ")";
-  return out;
-}
 
 NpyArray parse_npy(std::string_view bytes, std::string_view name) {
   if (bytes.substr(0, kMagic.size()) != kMagic) {
@@ -117,14 +107,9 @@ NpyArray parse_npy(std::string_view bytes, std::string_view name) {
     const double value =
         parsed.float32 ? static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(raw)))
                        : std::bit_cast<double>(raw);
-    if (!std::isfinite(value)) {
-      const char* kind = std::isnan(value) ? "NaN" : (value > 0 ? "inf" : "-inf");
-      fail(name, std::string("non-finite value ") + kind + " at flat index " + std::to_string(i) +
-                     " (C order) of the array of shape " + format_shape(parsed.shape) +
-                     "; all values must be finite");
-    }
     array.data[i] = value;
   }
+  require_finite(std::span<const double>(array.data), parsed.shape, name);
   return array;
 }
 

@@ -44,6 +44,12 @@ void write_npy(const std::filesystem::path& path, const std::vector<std::size_t>
 void require_rank(const NpyArray& array, std::size_t rank, std::string_view name,
                   std::string_view what);
 
+// Throws InputError for the first value that is not finite, as the reader refuses one:
+//   X.npy: non-finite value NaN at flat index 5 (C order) of the array of shape (2, 4); all ...
+template <class T>
+void require_finite(std::span<const T> values, const std::vector<std::size_t>& shape,
+                    std::string_view name);
+
 // Formats a shape the way Python prints tuples: "()", "(3,)", "(3, 4)".
 std::string format_shape(const std::vector<std::size_t>& shape);
 

@@ -1,8 +1,11 @@
 // The .npy header dict: parsed into values with their byte ranges, then checked key by key.
 #include "io/npy_header.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -395,3 +398,38 @@ Header interpret_header(std::string_view header, std::string_view name) {
 }
 
 }  // namespace cosda::npy_detail
+
+namespace cosda {
+
+// Declared in io/npy.hpp; here so that the Python module, which reads no files, compiles only
+// this unit of io/ for its refusals.
+using npy_detail::fail;
+
+std::string format_shape(const std::vector<std::size_t>& shape) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += std::to_string(shape[i]);
+  }
+  if (shape.size() == 1) out += ",";
+  out += ")";
+  return out;
+}
+
+template <class T>
+void require_finite(std::span<const T> values, const std::vector<std::size_t>& shape,
+                    std::string_view name) {
+  const auto bad =
+      std::find_if(values.begin(), values.end(), [](T v) { return !std::isfinite(v); });
+  if (bad == values.end()) return;
+  const char* kind = std::isnan(*bad) ? "NaN" : (*bad > 0 ? "inf" : "-inf");
+  fail(name, std::string("non-finite value ") + kind + " at flat index " +
+                 std::to_string(bad - values.begin()) + " (C order) of the array of shape " +
+                 format_shape(shape) + "; all values must be finite");
+}
+template void require_finite(std::span<const float>, const std::vector<std::size_t>&,
+                             std::string_view);
+template void require_finite(std::span<const double>, const std::vector<std::size_t>&,
+                             std::string_view);
+
+}  // namespace cosda

@@ -29,9 +29,7 @@ void require_2d(const py::array& a, const std::string& name, const std::string& 
 }  // namespace
 
 std::string shape_of(const py::array& a) {
-  std::string s;
-  for (py::ssize_t i = 0; i < a.ndim(); ++i) s += (i ? ", " : "") + std::to_string(a.shape(i));
-  return "(" + s + (a.ndim() == 1 ? ",)" : ")");
+  return format_shape(std::vector<std::size_t>(a.shape(), a.shape() + a.ndim()));
 }
 
 Setup check_args(const RunRequest& r, const std::string& scalar) {
@@ -52,6 +50,7 @@ RowMajor given_landmarks(const py::array& l, std::int64_t m, std::int64_t d) {
         l.shape(0), l.shape(1), m, d));
   const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(l);
   if (!a) throw py::error_already_set();
+  require_finite(a, "landmarks");
   return Eigen::Map<const RowMajor>(a.data(), m, d);
 }
 
@@ -103,6 +102,7 @@ py::array stream_as(const Setup& s, Config c, const py::array& x,
                     const std::optional<py::array>& landmarks) {
   const auto xt = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(x);
   if (!xt) throw py::error_already_set();
+  require_finite(xt, "x");
   const bool qkv = xt.ndim() == 3;
   const std::int64_t rows = xt.shape(0), d = c.d;
   const std::int64_t steps = rows - s.n + 1;

@@ -7,9 +7,12 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "attention/registry.hpp"
+#include "io/npy.hpp"
 #include "sweeps/run_checks.hpp"
 
 namespace cosda::python {
@@ -36,6 +39,14 @@ Setup check_args(const RunRequest& r, const std::string& scalar);
 
 // A shape as Python prints it: "(3,)", "(3, 4)".
 std::string shape_of(const pybind11::array& a);
+
+// The values of `a` (x or landmarks), refused as the CLI refuses a .npy file's if one is not
+// finite: a NaN or inf token would stay in a continual state's running sums for good.
+template <class T, int Flags>
+void require_finite(const pybind11::array_t<T, Flags>& a, const std::string& name) {
+  cosda::require_finite(std::span<const T>(a.data(), std::size_t(a.size())),
+                        std::vector<std::size_t>(a.shape(), a.shape() + a.ndim()), name);
+}
 
 // The fixed landmarks given as an m x d array (InputError naming landmarks otherwise).
 RowMajor given_landmarks(const pybind11::array& l, std::int64_t m, std::int64_t d);

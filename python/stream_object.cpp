@@ -113,6 +113,7 @@ class Stream {
       throw InputError("x: expected one token of d = " + std::to_string(d_) +
                        " values, or its query, key and value as a (3, " + std::to_string(d_) +
                        ") array, got shape " + shape_of(xt));
+    require_finite(xt, "x");
     std::vector<py::ssize_t> shape{d_};
     if (!s_.one_row) shape.insert(shape.begin(), s_.n);
     py::array_t<T> y(shape);

@@ -38,6 +38,25 @@ def test_stream_refuses_what_the_cli_refuses(cli, tmp_path, kwargs, flags, name)
     assert str(e.value) == pythonic(want)
 
 
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_stream_refuses_a_non_finite_token_as_the_cli_does(cli, tmp_path, bad):
+    x = tokens(12, 4)
+    x[5, 1] = bad
+    np.save(tmp_path / "X.npy", x)
+    want = cli_error("stream", "--input", tmp_path / "X.npy", "--output", tmp_path / "Y.npy",
+                     "--variant", "co_si", "--n", 4)
+    with pytest.raises(ValueError) as e:
+        cosda.stream("co_si", x, n=4)
+    assert str(e.value) == want.replace(str(tmp_path / "X.npy"), "x")
+    stream = cosda.Stream("co_si", n=2, d=4)
+    with pytest.raises(ValueError, match="^x: non-finite value .* at flat index 1 "):
+        stream.step(x[5])
+    assert stream.steps == 0  # refused before the step: the state holds no NaN or inf
+    assert stream.step(x[0]) is None and np.isfinite(stream.step(x[1])).all()
+    with pytest.raises(ValueError, match="^landmarks: non-finite value"):
+        cosda.stream("cony_si_fix", tokens(12, 4), n=4, m=2, landmarks=x[4:6])
+
+
 def test_count_refuses_m_for_a_variant_without_rank(cli):
     want = cli_error("count", "--variant", "co_si", "--n", 8, "--d", 8, "--m", 3)
     with pytest.raises(ValueError) as e:
