@@ -224,9 +224,11 @@ std::filesystem::path sweep_dir(const std::filesystem::path& root, const SweepCo
 std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesystem::path& dir) {
   const std::filesystem::path csv = dir / "points.csv";
   std::ifstream in(csv, std::ios::binary);
-  if (!in)
+  if (!in) {
+    const std::filesystem::path root = dir.parent_path();
     throw InputError("cosda report: " + csv.string() + " not found; run cosda sweep " + c.source +
-                     " first");
+                     (root == "results" ? "" : " --out " + root.string()) + " first");
+  }
   std::ostringstream ss;
   ss << in.rdbuf();
   std::vector<SweepRow> rows = read_points_csv(ss.str(), csv.string());

@@ -93,6 +93,10 @@ void more_cases(std::vector<Case>& c, const std::string& tokens) {
                  "variants = [\"co_si\"]\n[[stream]]\nname = \"f\"\nkind = \"npy\"\n"
                  "path = \"none.npy\"\n"}},
                "[[stream]] #1: key 'path': no such file none.npy"});
+  c.push_back({"report: not swept yet",
+               {"report", "c.toml", "--out", "r"},
+               {{"c.toml", kGood}},
+               "points.csv not found; run cosda sweep c.toml --out r first"});
   c.push_back({"models: missing config",
                {"models", "--config", "none.toml", "--out", "r"},
                {},
