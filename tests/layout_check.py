@@ -10,9 +10,11 @@
       counting attention/variants/<id>.hpp/.cpp, tests/, bench/peer_torch.cpp, configs/, results/, docs/
       and the fuzzers' seed and regression folders;
   (d) at most 25 files lie directly in attention/: the kernels sit in sub-folders by role
-      (variants/, families/, ops/, kernels/, counting/), whole models in models/.
+      (variants/, families/, ops/, kernels/, counting/), whole models in models/;
+  (e) every source file the Markdown documents quote as `folder/file.hpp` (.cpp, .py, .sh;
+      folder a top-level folder of the tree) exists: a moved file leaves no stale path.
 
-(a) to (d) fail the check, except for what KNOWN_OVERSIZE allows.
+(a) to (e) fail the check, except for what KNOWN_OVERSIZE allows.
 
 usage: layout_check.py [ROOT]   (ROOT: the source tree, default: this file's ../)
 """
@@ -36,6 +38,7 @@ ID_EXCLUDED_DIRS = ("tests/", "configs/", "results/", "docs/")
 ID_EXCLUDED_FILES = ("bench/peer_torch.cpp",)
 MAX_TOP_FILES = {"attention/": 25}
 FUZZ_DATA = re.compile(r"(^|/)fuzz/[^/]*_(seeds|regressions)/")
+QUOTED_SOURCE = re.compile(r"`([A-Za-z0-9_.][A-Za-z0-9_./-]*\.(?:hpp|cpp|py|sh))`")
 
 
 def tracked_files(root):
@@ -159,6 +162,20 @@ def check_ids(root, files):
     return {i: paths for i, paths in found.items() if paths}
 
 
+def check_quoted_sources(root, files):
+    """(document, line, path) for each quoted source path under a top-level folder that is not
+    a tracked file."""
+    tops = {f.split("/")[0] for f in files if "/" in f}
+    tracked = set(files)
+    stale = []
+    for doc in sorted(f for f in files if f.endswith(".md")):
+        for number, line in enumerate(read_lines(root, doc), 1):
+            for path in QUOTED_SOURCE.findall(line):
+                if "/" in path and path.split("/")[0] in tops and path not in tracked:
+                    stale.append((doc, number, path))
+    return stale
+
+
 def main(argv):
     args = [a for a in argv[1:] if not a.startswith("--")]
     flags = [a for a in argv[1:] if a.startswith("--")]
@@ -208,6 +225,14 @@ def main(argv):
         over = len(top) > limit
         failed |= over
         print(f"(d) files directly in {folder}: {len(top)} (at most {limit}){'  FAIL' if over else ''}")
+
+    stale = check_quoted_sources(root, files)
+    print("(e) source paths quoted in Markdown that name no file:")
+    for doc, number, path in stale:
+        print(f"  {doc}:{number}: {path}  FAIL")
+    if not stale:
+        print("  none")
+    failed |= bool(stale)
 
     print("layout_check: " + ("FAILED" if failed else "passed"))
     return 1 if failed else 0
