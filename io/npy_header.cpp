@@ -306,13 +306,13 @@ Entries find_entries(const std::vector<DictEntry>& entries, std::string_view nam
     }
     *slot = &entry.value;
   }
-  std::string missing;
-  for (const auto& [key, value] : {std::pair{"'descr'", found.descr},
-                                   {"'fortran_order'", found.fortran_order},
-                                   {"'shape'", found.shape}}) {
-    if (value == nullptr) missing += missing.empty() ? key : std::string(", ") + key;
-  }
-  if (!missing.empty()) {
+  if (found.descr == nullptr || found.fortran_order == nullptr || found.shape == nullptr) {
+    std::string missing;
+    for (const auto& [key, value] : {std::pair{"'descr'", found.descr},
+                                     {"'fortran_order'", found.fortran_order},
+                                     {"'shape'", found.shape}}) {
+      if (value == nullptr) missing += missing.empty() ? key : std::string(", ") + key;
+    }
     fail(name, "the .npy header dict lacks the key(s) " + missing +
                    "; required keys: 'descr', 'fortran_order', 'shape'");
   }
