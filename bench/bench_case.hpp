@@ -105,6 +105,10 @@ struct Measured {
 // Registers model/<name>/<scalar>/one/step for the report config's models (bench/models.cpp).
 void register_model_cases(const std::string& report_toml, const TimingConfig& cfg);
 
+// Refuses (InputError), before any timing, a DIR/timing/ (DIR = o.report) that write_reports
+// could not write.
+void check_report_outputs(const Options& o);
+
 // Writes DIR/timing/realized.md and DIR/timing/points.tsv (DIR = o.report) from a run's medians.
 void write_reports(const Options& o, const TimingConfig& cfg, const std::vector<Case>& cases,
                    const std::map<std::string, Measured>& results,

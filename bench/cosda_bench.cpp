@@ -408,6 +408,7 @@ int run_main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(n_args, args.data())) return 2;
 
   const TimingConfig cfg = load_timing_config(o.config);
+  if (!o.report.empty()) check_report_outputs(o);
   const std::optional<roofline::Machine> machine = roofline::read_machine(o.machine);
   add_context(o, machine);
 

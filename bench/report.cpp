@@ -17,6 +17,8 @@
 namespace cosda::bench {
 namespace {
 
+constexpr const char* kReportFiles[] = {"realized.md", "points.tsv"};  // in DIR/timing/
+
 std::string si(double x) {
   if (x >= 1e9) return fmt::format("{:.3g} G", x / 1e9);
   if (x >= 1e6) return fmt::format("{:.3g} M", x / 1e6);
@@ -373,6 +375,12 @@ std::string threads_table(const Lookup& find, const TimingConfig& cfg) {
 
 }  // namespace
 
+void check_report_outputs(const Options& o) {
+  const std::filesystem::path dir = std::filesystem::path(o.report) / "timing";
+  check_output_dir(dir);
+  for (const char* name : kReportFiles) check_output_file(dir / name);
+}
+
 void write_reports(const Options& o, const TimingConfig& cfg, const std::vector<Case>& cases,
                    const std::map<std::string, Measured>& results,
                    const std::optional<roofline::Machine>& m) {
@@ -392,10 +400,10 @@ void write_reports(const Options& o, const TimingConfig& cfg, const std::vector<
   }
   md += ring_table(find, cfg) + batching_table(find, cfg) + threads_table(find, cfg);
   const std::filesystem::path dir = std::filesystem::path(o.report) / "timing";
-  write_file_atomic(dir / "realized.md", md);
-  write_file_atomic(dir / "points.tsv", points);
-  fmt::print(stderr, "wrote {} and {}\n", (dir / "realized.md").string(),
-             (dir / "points.tsv").string());
+  write_file_atomic(dir / kReportFiles[0], md);
+  write_file_atomic(dir / kReportFiles[1], points);
+  fmt::print(stderr, "wrote {} and {}\n", (dir / kReportFiles[0]).string(),
+             (dir / kReportFiles[1]).string());
 }
 
 }  // namespace cosda::bench

@@ -1,5 +1,6 @@
 // cosda-bench's own refusals, run as a user would: a --benchmark_filter that matches nothing
 // (or is no regex) exits 2 with one line and writes no result file, not even an empty report;
+// a report folder it could not write is refused before anything is timed (nothing on stdout);
 // --benchmark_list_tests lists and writes nothing.
 #include <gtest/gtest.h>
 
@@ -25,7 +26,7 @@ Outcome bench(std::vector<std::string> args, const fs::path& dir) {
   return run(args, dir, COSDA_BENCH_BIN);
 }
 
-TEST(BenchCommand, AFilterThatMatchesNothingWritesNothing) {
+TEST(BenchCommand, RefusesBeforeTimingAndWritesNoEmptyResult) {
   const fs::path dir = fs::temp_directory_path() / "cosda_bench_cli_test";
   for (const std::string filter : {"no_such_benchmark", "["}) {
     SCOPED_TRACE(filter);
@@ -36,6 +37,17 @@ TEST(BenchCommand, AFilterThatMatchesNothingWritesNothing) {
     EXPECT_NE(r.err.find("--benchmark_list_tests=true"), std::string::npos) << r.err;
     EXPECT_EQ(written(dir, {}), std::vector<std::string>{}) << r.err;
   }
+  // A report folder it could not write is refused before any timing.
+  fs::create_directories(dir);
+  write(dir / "rep", "a file where the report folder goes");
+  const Outcome refused =
+      run({"--cosda_config=" COSDA_SOURCE_DIR "/configs/timing.toml", "--cosda_models=none",
+           "--cosda_report=rep", "--benchmark_filter=^co_si/table3/double/one/step",
+           "--benchmark_min_time=0.001"},
+          dir, COSDA_BENCH_BIN);
+  EXPECT_EQ(refused.status, 2) << refused.err;
+  EXPECT_NE(refused.err.find("rep"), std::string::npos) << refused.err;
+  EXPECT_EQ(refused.out, "") << "timed before refusing";
   const Outcome r = bench({"--benchmark_list_tests=true"}, dir);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\nco_si/table3/"), std::string::npos) << r.out;
