@@ -353,6 +353,7 @@ int run_main(int argc, char** argv) {
   const std::optional<Options> parsed = parse_options(argc, argv);
   if (!parsed) return 0;
   const Options& o = *parsed;
+  check_output_file(o.out);  // before any timing
   omp_set_num_threads(1);
   torch::set_num_threads(1);
 #ifdef COSDA_HAVE_BLAS
