@@ -41,7 +41,7 @@ Setup check_args(const RunRequest& r, const std::string& scalar);
 std::string shape_of(const pybind11::array& a);
 
 // The values of `a` (x or landmarks), refused as the CLI refuses a .npy file's if one is not
-// finite: a NaN or inf token would stay in a continual state's running sums for good.
+// finite: in a variant with running sums (corf_si) a NaN token would stay in them for good.
 template <class T, int Flags>
 void require_finite(const pybind11::array_t<T, Flags>& a, const std::string& name) {
   cosda::require_finite(std::span<const T>(a.data(), std::size_t(a.size())),
