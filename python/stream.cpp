@@ -48,9 +48,7 @@ RowMajor given_landmarks(const py::array& l, std::int64_t m, std::int64_t d) {
         "landmarks: landmarks have shape ({}, {}), expected (m, d) = ({}, {}); match m and the "
         "width of x",
         l.shape(0), l.shape(1), m, d));
-  const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(l);
-  if (!a) throw py::error_already_set();
-  require_finite(a, "landmarks");
+  const auto a = finite_array<double>(l, "landmarks");
   return Eigen::Map<const RowMajor>(a.data(), m, d);
 }
 
@@ -100,9 +98,7 @@ Mat<double> means_of(const T* x, std::int64_t rows, std::int64_t parts, std::int
 template <class T>
 py::array stream_as(const Setup& s, Config c, const py::array& x,
                     const std::optional<py::array>& landmarks) {
-  const auto xt = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(x);
-  if (!xt) throw py::error_already_set();
-  require_finite(xt, "x");
+  const auto xt = finite_array<T>(x, "x");
   const bool qkv = xt.ndim() == 3;
   const std::int64_t rows = xt.shape(0), d = c.d;
   const std::int64_t steps = rows - s.n + 1;

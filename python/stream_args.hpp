@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "attention/registry.hpp"
+#include "io/errors.hpp"
 #include "io/npy.hpp"
 #include "sweeps/run_checks.hpp"
 
@@ -40,12 +41,20 @@ Setup check_args(const RunRequest& r, const std::string& scalar);
 // A shape as Python prints it: "(3,)", "(3, 4)".
 std::string shape_of(const pybind11::array& a);
 
-// The values of `a` (x or landmarks), refused as the CLI refuses a .npy file's if one is not
-// finite: in a variant with running sums (corf_si) a NaN token would stay in them for good.
-template <class T, int Flags>
-void require_finite(const pybind11::array_t<T, Flags>& a, const std::string& name) {
-  cosda::require_finite(std::span<const T>(a.data(), std::size_t(a.size())),
-                        std::vector<std::size_t>(a.shape(), a.shape() + a.ndim()), name);
+// `a` (x or landmarks) as a C-order array of T, refused as the CLI refuses a .npy file's if a
+// value is not finite (in a variant with running sums, corf_si, a NaN token would stay there for
+// good), and with its dtype named if NumPy cannot convert it.
+template <class T>
+pybind11::array_t<T, pybind11::array::c_style> finite_array(const pybind11::array& a,
+                                                            const std::string& name) {
+  const auto t =
+      pybind11::array_t<T, pybind11::array::c_style | pybind11::array::forcecast>::ensure(a);
+  if (!t)
+    throw InputError(name + ": expected numbers (float32 or float64), got an array of dtype " +
+                     std::string(pybind11::str(a.dtype())));
+  cosda::require_finite(std::span<const T>(t.data(), std::size_t(t.size())),
+                        std::vector<std::size_t>(t.shape(), t.shape() + t.ndim()), name);
+  return t;
 }
 
 // The fixed landmarks given as an m x d array (InputError naming landmarks otherwise).

@@ -106,14 +106,12 @@ class Stream {
 
   template <class T>
   py::object step_as(const py::array& x) {
-    const auto xt = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(x);
-    if (!xt) throw py::error_already_set();
+    const auto xt = finite_array<T>(x, "x");
     const bool qkv = xt.ndim() == 2;
     if (!(xt.ndim() == 1 && xt.shape(0) == d_) && !(qkv && xt.shape(0) == 3 && xt.shape(1) == d_))
       throw InputError("x: expected one token of d = " + std::to_string(d_) +
                        " values, or its query, key and value as a (3, " + std::to_string(d_) +
                        ") array, got shape " + shape_of(xt));
-    require_finite(xt, "x");
     std::vector<py::ssize_t> shape{d_};
     if (!s_.one_row) shape.insert(shape.begin(), s_.n);
     py::array_t<T> y(shape);

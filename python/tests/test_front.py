@@ -57,6 +57,15 @@ def test_stream_refuses_a_non_finite_token_as_the_cli_does(cli, tmp_path, bad):
         cosda.stream("cony_si_fix", tokens(12, 4), n=4, m=2, landmarks=x[4:6])
 
 
+def test_tokens_numpy_cannot_convert_are_a_value_error():
+    words = np.array([["a"] * 4] * 8, dtype=object)
+    for call in (lambda: cosda.stream("co_si", words, n=4),
+                 lambda: cosda.Stream("co_si", n=4, d=4).step(words[0]),
+                 lambda: cosda.stream("cony_si_fix", tokens(8, 4), n=4, m=2, landmarks=words[:2])):
+        with pytest.raises(ValueError, match="expected numbers .*, got an array of dtype object"):
+            call()
+
+
 def test_count_refuses_m_for_a_variant_without_rank(cli):
     want = cli_error("count", "--variant", "co_si", "--n", 8, "--d", 8, "--m", 3)
     with pytest.raises(ValueError) as e:
