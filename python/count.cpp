@@ -40,6 +40,7 @@ py::dict count(const std::string& variant, std::int64_t n, std::int64_t d,
   RunRequest r = python_request(variant, n, d, m, heads, layers, feature_seed);
   r.default_m = 1;
   const Point p = point_of(check_run(r, Spelling::python()));
+  check_memory(p, single ? 4.0 : 8.0);
   Cost c;
   {
     py::gil_scoped_release release;

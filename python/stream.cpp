@@ -15,6 +15,8 @@
 #include "python/bindings.hpp"
 #include "python/stream_args.hpp"
 #include "sweeps/args.hpp"
+#include "sweeps/count.hpp"
+#include "sweeps/point_memory.hpp"
 
 namespace py = pybind11;
 
@@ -30,6 +32,11 @@ void require_2d(const py::array& a, const std::string& name, const std::string& 
 
 std::string shape_of(const py::array& a) {
   return format_shape(std::vector<std::size_t>(a.shape(), a.shape() + a.ndim()));
+}
+
+void check_memory(const Point& p, double scalar_bytes) {
+  if (const auto need = kernel_peak_bytes(p, scalar_bytes))
+    check_point_memory(Spelling::python(), p, *need, available_memory_bytes());
 }
 
 Setup check_args(const RunRequest& r, const std::string& scalar) {
@@ -153,6 +160,9 @@ py::array stream(const std::string& variant, const py::array& x, std::int64_t n,
   const Setup s = check_args(r, scalar);
   check_tokens(x, s);
   const std::int64_t d = x.shape(x.ndim() - 1);
+  Point p = point_of(s);
+  p.d = d;
+  check_memory(p, s.single ? 4.0 : 8.0);
   Config c = make_config(s, d, exact_pinv, exp_shift);
   if (landmarks) c.fixed_q = c.fixed_k = given_landmarks(*landmarks, s.m, d);
   return s.single ? stream_as<float>(s, std::move(c), x, landmarks)

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/measure.hpp"
 #include "attention/registry.hpp"
 #include "io/errors.hpp"
 #include "io/npy.hpp"
@@ -56,6 +57,10 @@ pybind11::array_t<T, pybind11::array::c_style> finite_array(const pybind11::arra
                         std::vector<std::size_t>(t.shape(), t.shape() + t.ndim()), name);
   return t;
 }
+
+// Refuses, as `cosda count` and `cosda stream` do (sweeps/point_memory.hpp), a point whose
+// kernels would not fit in the memory available now (`scalar_bytes`: 4 or 8).
+void check_memory(const Point& p, double scalar_bytes);
 
 // The fixed landmarks given as an m x d array (InputError naming landmarks otherwise).
 RowMajor given_landmarks(const pybind11::array& l, std::int64_t m, std::int64_t d);

@@ -15,6 +15,7 @@
 #include "models/multi_head.hpp"
 #include "python/bindings.hpp"
 #include "python/stream_args.hpp"
+#include "sweeps/count.hpp"
 
 namespace py = pybind11;
 
@@ -32,6 +33,7 @@ class Stream {
                       scalar)),
         d_(d),
         stabilised_(exp_shift.has_value()) {
+    check_memory(point_of(s_), s_.single ? 4.0 : 8.0);
     Config c = make_config(s_, d, exact_pinv, exp_shift);
     if (s_.traits->landmarks == LandmarkKind::kFixed && !landmarks)
       throw InputError("landmarks: " + s_.id +

@@ -86,7 +86,7 @@ int cmd_count(const Argv& argv) {
       convention_of(a.get("convention").value_or("all"), "cosda count: flag --convention");
   const double limit = memory_limit_bytes(a);
   if (const auto need = kernel_peak_bytes(p, single ? 4.0 : 8.0))
-    check_point_memory("count", p, *need, limit);
+    check_point_memory(Spelling::command_line("count"), p, *need, limit);
   const bool exact = a.has("exact");
   const Cost c = measure(p, exact ? Counting::kExact : Counting::kTally,
                          single ? Precision::kFloat : Precision::kDouble);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <fstream>
 #include <functional>
 #include <sstream>
 #include <vector>
@@ -27,15 +26,6 @@ double point_memory_bytes(const Point& p) {
     elements = double(p.n) * double(p.n) + 4.0 * double(p.n) * double(p.d);
   }
   return 2.0 * double(p.layers) * elements * 8.0 + 4.0 * double(p.n) * double(p.d) * 8.0;
-}
-
-double available_memory_bytes() {
-  std::ifstream in("/proc/meminfo");
-  std::string key, unit;
-  double kib = 0;
-  while (in >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024.0;
-  return 0;
 }
 
 void check_memory(const SweepConfig& c, const Shard& shard, int jobs, double available_bytes) {

@@ -11,7 +11,5 @@ namespace cosda {
 double point_memory_bytes(const Point& p);
 // InputError naming the largest point if the `jobs` largest do not fit in `available_bytes`.
 void check_memory(const SweepConfig& c, const Shard& shard, int jobs, double available_bytes);
-// MemAvailable of /proc/meminfo in bytes (0 when unknown).
-double available_memory_bytes();
 
 }  // namespace cosda

@@ -35,8 +35,7 @@ std::optional<double> kernel_peak_bytes(const Point& p, double scalar_bytes) {
   }
 }
 
-double memory_limit_bytes(const Args& a) {
-  if (const auto b = a.bytes("memory-limit")) return *b;
+double available_memory_bytes() {
   std::ifstream in("/proc/meminfo");
   std::string key, unit;
   double kib = 0;
@@ -46,13 +45,14 @@ double memory_limit_bytes(const Args& a) {
   return pages > 0 && page > 0 ? double(pages) * double(page) : 0.0;
 }
 
-void check_point_memory(std::string_view command, const Point& p, double need_bytes,
-                        double limit_bytes) {
+void check_point_memory(const Spelling& s, const Point& p, double need_bytes, double limit_bytes) {
   if (limit_bytes <= 0 || need_bytes <= limit_bytes) return;
-  throw InputError(fmt::format(
-      "cosda {}: --n {} --d {} needs about {} ({}), more than the {} of --memory-limit (default: "
-      "the memory available now); lower --n or --d, or raise --memory-limit",
-      command, p.n, p.d, size_text(need_bytes), p.variant, size_text(limit_bytes)));
+  throw InputError(s.error(fmt::format(
+      "{} needs about {} ({}), more than the {} of {}; lower {} or {}{}",
+      s.cli ? fmt::format("--n {} --d {}", p.n, p.d) : fmt::format("n={}, d={}", p.n, p.d),
+      size_text(need_bytes), p.variant, size_text(limit_bytes),
+      s.cli ? "--memory-limit (default: the memory available now)" : "memory available now",
+      s.name("n"), s.name("d"), s.cli ? ", or raise --memory-limit" : "")));
 }
 
 }  // namespace cosda

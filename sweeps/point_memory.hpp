@@ -7,6 +7,7 @@
 
 #include "analysis/measure.hpp"
 #include "sweeps/args.hpp"
+#include "sweeps/run_checks.hpp"
 
 namespace cosda {
 
@@ -15,11 +16,16 @@ namespace cosda {
 // stabilised mode keeps the same buffers. nullopt when no form covers the point.
 std::optional<double> kernel_peak_bytes(const Point& p, double scalar_bytes);
 
-// --memory-limit in bytes, by default MemAvailable, else sysconf's free pages; 0 when unknown.
-double memory_limit_bytes(const Args& a);
+// MemAvailable in bytes, else sysconf's free pages; 0 when unknown.
+double available_memory_bytes();
 
-// InputError led by `command` if `need_bytes` > `limit_bytes` (> 0), naming sizes and ways out.
-void check_point_memory(std::string_view command, const Point& p, double need_bytes,
-                        double limit_bytes);
+// --memory-limit in bytes, by default available_memory_bytes().
+inline double memory_limit_bytes(const Args& a) {
+  return a.bytes("memory-limit").value_or(available_memory_bytes());
+}
+
+// InputError in `s`'s names (CLI: "cosda count: --n ..."; Python: "n ...") if `need_bytes` >
+// `limit_bytes` (> 0), naming the sizes and the ways out. Python has no --memory-limit.
+void check_point_memory(const Spelling& s, const Point& p, double need_bytes, double limit_bytes);
 
 }  // namespace cosda

@@ -217,7 +217,7 @@ int cmd_stream(const Argv& argv) {
   // (a growing vector: up to twice their size) and encoded once more for the file.
   const Point p{.variant = r.id, .n = r.n, .d = d, .m = r.m, .heads = r.heads, .layers = r.layers};
   const double outputs = double(steps) * double(r.one_row ? 1 : r.n) * double(d);
-  check_point_memory("stream", p,
+  check_point_memory(Spelling::command_line("stream"), p,
                      kernel_peak_bytes(p, s.single ? 4.0 : 8.0).value_or(0.0) +
                          8.0 * double(x.q.size() * std::int64_t(s.in.size())) +
                          outputs * (16.0 + (out_float32 ? 4.0 : 8.0)),

@@ -22,6 +22,7 @@
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/config.hpp"
+#include "sweeps/point_memory.hpp"
 #include "sweeps/report.hpp"
 #include "sweeps/sweep.hpp"
 

@@ -66,6 +66,21 @@ def test_tokens_numpy_cannot_convert_are_a_value_error():
             call()
 
 
+def test_a_size_beyond_the_memory_available_is_refused_as_the_cli_does(cli):
+    want = cli_error("count", "--variant", "co_si", "--n", 1048576, "--d", 10000)
+    need = re.search(r"needs about [0-9.]+ GiB \(co_si\)", want).group(0)
+    refusal = r"^n=(1048576, d=10000|131072, d=4) needs about .* of memory available now; " \
+              r"lower n or d$"
+    for call in (lambda: cosda.count("co_si", n=1048576, d=10000),
+                 lambda: cosda.Stream("co_si", n=1048576, d=10000),
+                 lambda: cosda.stream("att", np.zeros((131072, 4)), n=131072)):
+        with pytest.raises(ValueError, match=refusal) as e:
+            call()
+    with pytest.raises(ValueError) as e:
+        cosda.count("co_si", n=1048576, d=10000)
+    assert need in str(e.value)
+
+
 def test_count_refuses_m_for_a_variant_without_rank(cli):
     want = cli_error("count", "--variant", "co_si", "--n", 8, "--d", 8, "--m", 3)
     with pytest.raises(ValueError) as e:
