@@ -11,6 +11,7 @@
 #include "models/multi_head.hpp"
 #include "python/bindings.hpp"
 #include "python/stream_args.hpp"
+#include "sweeps/count.hpp"
 
 namespace py = pybind11;
 
@@ -57,6 +58,7 @@ std::vector<double> time_step(const std::string& variant, std::int64_t n, std::i
     throw InputError(s.id +
                      " has fixed landmarks: time it with cosda.Stream(..., landmarks=...) "
                      "and timeit, or pick a variant without fixed landmarks");
+  check_memory(point_of(s), s.single ? 4.0 : 8.0);
   const Config c = make_config(s, d, false, std::nullopt);
   py::gil_scoped_release release;
   return s.single ? time_as<float>(s, c, number, repeat, seed)

@@ -73,7 +73,8 @@ def test_a_size_beyond_the_memory_available_is_refused_as_the_cli_does(cli):
               r"lower n or d$"
     for call in (lambda: cosda.count("co_si", n=1048576, d=10000),
                  lambda: cosda.Stream("co_si", n=1048576, d=10000),
-                 lambda: cosda.stream("att", np.zeros((131072, 4)), n=131072)):
+                 lambda: cosda.stream("att", np.zeros((131072, 4)), n=131072),
+                 lambda: cosda.time_step("att", n=131072, d=4)):
         with pytest.raises(ValueError, match=refusal) as e:
             call()
     with pytest.raises(ValueError) as e:
