@@ -262,7 +262,7 @@ std::string joined(const std::vector<std::string>& lines) {
 
 const std::string kSlow = std::string(COSDA_SOURCE_DIR) + "/tests/data/resume_sweep.toml";
 
-// Starts a sweep of the 36-point resume config into dir/res and returns once it has journaled
+// Starts a sweep of the 288-point resume config into dir/res and returns once it has journaled
 // `rows` points (it is still running).
 pid_t start_slow_sweep(const fs::path& dir, int rows) {
   fs::copy_file(kSlow, dir / "slow.toml", fs::copy_options::overwrite_existing);
