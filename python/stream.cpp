@@ -67,6 +67,16 @@ Config make_config(const Setup& s, std::int64_t d, bool exact_pinv,
   return c;
 }
 
+void refuse_output(const Setup& s, bool stabilised, std::int64_t token, std::int64_t row,
+                   std::int64_t feature) {
+  throw InputError(fmt::format(
+      "{}: output is not finite at token {} (row {}, feature {}): exp() overflowed, or a "
+      "running sum of exponentials cancelled to zero (there is no max-subtraction, as in the "
+      "papers); scale the input down{}",
+      s.id, token, row, feature,
+      stabilised || !s.traits->continual ? "" : " or pass exp_shift=C (stabilised mode)"));
+}
+
 namespace {
 
 // Steps the model over x (rows x d, q = k = v; with `qkv` rows x 3 x d), writing every output from
@@ -79,18 +89,8 @@ void run(const Setup& s, const Config& c, const T* x, std::int64_t rows, bool qk
     const T* q = x + t * stride;
     if (!(qkv ? mh.step(q, q + d, q + 2 * d) : mh.step(q, q, q))) continue;
     const MatCRef<T> y = mh.output();
-    for (std::int64_t r = 0; r < y.rows(); ++r)
-      for (std::int64_t j = 0; j < d; ++j) {
-        const T v = y(r, j);
-        if (!std::isfinite(v))
-          throw InputError(fmt::format(
-              "{}: output is not finite at token {} (row {}, feature {}): exp() overflowed, or a "
-              "running sum of exponentials cancelled to zero (there is no max-subtraction, as "
-              "in the papers); scale the input down{}",
-              s.id, t, r, j,
-              c.exp_shift || !s.traits->continual ? "" : " or pass exp_shift=C (stabilised mode)"));
-        *out++ = v;
-      }
+    check_output(s, c.exp_shift.has_value(), t, y);
+    for (std::int64_t r = 0; r < y.rows(); ++r, out += d) std::copy_n(y.row(r).data(), d, out);
   }
 }
 

@@ -5,10 +5,12 @@
 #include <pybind11/numpy.h>
 
 #include <Eigen/Core>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/measure.hpp"
@@ -44,18 +46,34 @@ std::string shape_of(const pybind11::array& a);
 
 // `a` (x or landmarks) as a C-order array of T, refused as the CLI refuses a .npy file's if a
 // value is not finite (in a variant with running sums, corf_si, a NaN token would stay there for
-// good), and with its dtype named if NumPy cannot convert it.
+// good), and with its dtype named if it does not hold real numbers: NumPy would drop a complex
+// number's imaginary part, parse a string or take a date's ticks.
 template <class T>
 pybind11::array_t<T, pybind11::array::c_style> finite_array(const pybind11::array& a,
                                                             const std::string& name) {
+  const auto refuse = [&] {
+    return InputError(name +
+                      ": expected real numbers (float32 or float64), got an array of dtype " +
+                      std::string(pybind11::str(a.dtype())));
+  };
+  if (std::string_view("biufO").find(a.dtype().kind()) == std::string_view::npos) throw refuse();
   const auto t =
       pybind11::array_t<T, pybind11::array::c_style | pybind11::array::forcecast>::ensure(a);
-  if (!t)
-    throw InputError(name + ": expected numbers (float32 or float64), got an array of dtype " +
-                     std::string(pybind11::str(a.dtype())));
+  if (!t) throw refuse();
   cosda::require_finite(std::span<const T>(t.data(), std::size_t(t.size())),
                         std::vector<std::size_t>(t.shape(), t.shape() + t.ndim()), name);
   return t;
+}
+
+// Refuses, as `cosda stream` does, a step's output y that is not finite (token: the step's index
+// from 0; stabilised: exp_shift was given).
+[[noreturn]] void refuse_output(const Setup& s, bool stabilised, std::int64_t token,
+                                std::int64_t row, std::int64_t feature);
+template <class T>
+void check_output(const Setup& s, bool stabilised, std::int64_t token, const MatCRef<T>& y) {
+  for (std::int64_t r = 0; r < y.rows(); ++r)
+    for (std::int64_t j = 0; j < y.cols(); ++j)
+      if (!std::isfinite(y(r, j))) refuse_output(s, stabilised, token, r, j);
 }
 
 // Refuses, as `cosda count` and `cosda stream` do (sweeps/point_memory.hpp), a point whose

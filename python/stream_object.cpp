@@ -131,6 +131,7 @@ class Stream {
       ++steps_;
       if (ready) {
         const MatCRef<T> o = mh.output();
+        check_output(s_, stabilised_, steps_ - 1, o);  // the step is taken, as s.steps says
         for (std::int64_t r = 0; r < o.rows(); ++r) std::copy_n(o.row(r).data(), d_, out + r * d_);
       }
     }

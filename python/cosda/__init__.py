@@ -143,7 +143,8 @@ class Stream:
     def step(self, x):
         """Feeds one token: d values (q = k = v) or a (3, d) array of its query, key and
         value. Returns the step's output, (d,) for single-output variants, (n, d) otherwise,
-        or None while the window fills."""
+        or None while the window fills. An output that is not finite (exp() overflowed) raises
+        stream()'s ValueError; the step is taken (steps counts it)."""
         return self._s.step(self._asarray(x))
 
     def counts(self, last=False):

@@ -62,8 +62,40 @@ def test_tokens_numpy_cannot_convert_are_a_value_error():
     for call in (lambda: cosda.stream("co_si", words, n=4),
                  lambda: cosda.Stream("co_si", n=4, d=4).step(words[0]),
                  lambda: cosda.stream("cony_si_fix", tokens(8, 4), n=4, m=2, landmarks=words[:2])):
-        with pytest.raises(ValueError, match="expected numbers .*, got an array of dtype object"):
+        with pytest.raises(ValueError, match="expected real numbers .*, got an array of dtype "
+                                             "object"):
             call()
+
+
+@pytest.mark.parametrize("kind", ["complex128", "datetime64[s]", "timedelta64[s]", "<U3"])
+def test_tokens_that_are_not_real_numbers_are_refused_not_cast(kind):
+    # NumPy casts these to float64 silently (complex drops its imaginary part, '1.5' parses);
+    # the CLI reads only '<f4' and '<f8'.
+    x = tokens(8, 4).astype(kind) if kind != "complex128" else tokens(8, 4) + 1j
+    dtype = re.escape(str(x.dtype))
+    refusal = rf"^(x|landmarks): expected real numbers .*, got an array of dtype {dtype}$"
+    for call in (lambda: cosda.stream("co_si", x, n=4),
+                 lambda: cosda.Stream("co_si", n=4, d=4).step(x[0]),
+                 lambda: cosda.stream("cony_si_fix", tokens(8, 4), n=4, m=2, landmarks=x[:2])):
+        with pytest.raises(ValueError, match=refusal):
+            call()
+    for fine in (np.int32, np.uint8, np.float16, bool):  # real numbers: converted once
+        assert np.isfinite(cosda.stream("co_si", (tokens(8, 4) > 0.5).astype(fine), n=4)).all()
+
+
+def test_a_step_whose_output_overflows_is_refused_as_stream_refuses_it():
+    x = np.abs(tokens(6, 4))  # positive, so that the scores with token 2 overflow
+    x[2] = 1e200
+    with pytest.raises(ValueError) as whole:
+        cosda.stream("co_si", x, n=2)
+    s = cosda.Stream("co_si", n=2, d=4)
+    assert s.step(x[0]) is None and np.isfinite(s.step(x[1])).all()
+    with pytest.raises(ValueError) as one:
+        s.step(x[2])
+    assert str(one.value) == str(whole.value) and s.steps == 3  # the step was taken
+    with pytest.raises(ValueError, match="at token 3 "):
+        s.step(x[3])  # the overflowed key is still in the window
+    assert np.isfinite(s.step(x[4])).all()  # co_si keeps no running sum past the window
 
 
 def test_a_size_beyond_the_memory_available_is_refused_as_the_cli_does(cli):
