@@ -106,16 +106,18 @@ ifeq ($(SANITIZE),1)
 test: test-asan fuzz
 endif
 
-# Everything in results/ is written by these commands from the configs in configs/.
+# Everything in results/ is written by these commands from the configs in configs/; what a
+# shell redirect writes goes to a .tmp first, so that a failed command leaves the old file whole.
 # (It also installs REPRODUCE_PACKAGES: the target-specific DEPS_PACKAGES after the recipe.)
 reproduce: build
 	@mkdir -p results/counts
 	@# --m applies to the variants with a rank (landmarks or random features) only.
-	@{ for v in $$(build/bin/cosda variants --ids no-rank); do \
+	@( for v in $$(build/bin/cosda variants --ids no-rank); do \
 	  build/bin/cosda count --variant $$v --n 120 --d 192 --heads 16 || exit 1; done; \
 	for v in $$(build/bin/cosda variants --ids rank); do \
 	  build/bin/cosda count --variant $$v --n 120 --d 192 --m 4 --heads 16 || exit 1; done; \
-	} > results/counts/gtzan_n120_d192_m4_h16.jsonl
+	) > results/counts/gtzan.tmp && mv results/counts/gtzan.tmp \
+	  results/counts/gtzan_n120_d192_m4_h16.jsonl || { rm -f results/counts/gtzan.tmp; exit 1; }
 	@echo "counts of every variant at the GTZAN shape: results/counts/gtzan_n120_d192_m4_h16.jsonl"
 	build/bin/cosda verify
 	@# Timing (docs/performance.md): roofline, a short benchmark pass, the figure, the libtorch
@@ -124,7 +126,8 @@ reproduce: build
 	build/bin/cosda roofline --out results/roofline
 	build/bin/cosda-bench --cosda_quick --cosda_report=results --benchmark_min_time=0.05 \
 	  --benchmark_repetitions=3 --benchmark_out=results/timing/bench.json \
-	  --benchmark_out_format=json > results/timing/bench.txt
+	  --benchmark_out_format=json > results/timing/bench.tmp && \
+	  mv results/timing/bench.tmp results/timing/bench.txt || { rm -f results/timing/bench.tmp; exit 1; }
 	build/bin/cosda roofline --plot-only --out results/roofline
 	@if [ -x build/bin/cosda-peer-torch ]; then \
 	  build/bin/cosda-peer-torch --quick --min_time=0.05 --repetitions=5 && \
