@@ -21,14 +21,6 @@
 namespace py = pybind11;
 
 namespace cosda::python {
-namespace {
-
-void require_2d(const py::array& a, const std::string& name, const std::string& what) {
-  if (a.ndim() != 2)
-    throw InputError(name + ": expected a 2-D array " + what + ", got shape " + shape_of(a));
-}
-
-}  // namespace
 
 std::string shape_of(const py::array& a) {
   return format_shape(std::vector<std::size_t>(a.shape(), a.shape() + a.ndim()));
@@ -49,7 +41,9 @@ Setup check_args(const RunRequest& r, const std::string& scalar) {
 }
 
 RowMajor given_landmarks(const py::array& l, std::int64_t m, std::int64_t d) {
-  require_2d(l, "landmarks", "an m x d array of landmarks");
+  if (l.ndim() != 2)  // the CLI's words for a --landmarks file (io/npy.hpp)
+    throw InputError("landmarks: expected a 2-D array (m x d) of landmarks, got shape " +
+                     shape_of(l));
   if (l.shape(0) != m || l.shape(1) != d)
     throw InputError(fmt::format(
         "landmarks: landmarks have shape ({}, {}), expected (m, d) = ({}, {}); match m and the "

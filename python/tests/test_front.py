@@ -57,6 +57,18 @@ def test_stream_refuses_a_non_finite_token_as_the_cli_does(cli, tmp_path, bad):
         cosda.stream("cony_si_fix", tokens(12, 4), n=4, m=2, landmarks=x[4:6])
 
 
+def test_landmarks_of_the_wrong_rank_are_refused_as_the_cli_does(cli, tmp_path):
+    x, landmarks = tokens(8, 4), np.ones((2, 4, 1))
+    np.save(tmp_path / "X.npy", x)
+    np.save(tmp_path / "L.npy", landmarks)
+    want = cli_error("stream", "--input", tmp_path / "X.npy", "--landmarks", tmp_path / "L.npy",
+                     "--output", tmp_path / "Y.npy", "--variant", "cony_si_fix", "--n", 4,
+                     "--m", 2)
+    with pytest.raises(ValueError) as e:
+        cosda.stream("cony_si_fix", x, n=4, m=2, landmarks=landmarks)
+    assert str(e.value) == want.replace(str(tmp_path / "L.npy"), "landmarks")
+
+
 def test_tokens_numpy_cannot_convert_are_a_value_error():
     words = np.array([["a"] * 4] * 8, dtype=object)
     for call in (lambda: cosda.stream("co_si", words, n=4),
