@@ -13,6 +13,7 @@
 #include "io/errors.hpp"
 #include "models/multi_head.hpp"
 #include "python/bindings.hpp"
+#include "python/interrupts.hpp"
 #include "python/stream_args.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/count.hpp"
@@ -74,12 +75,14 @@ void refuse_output(const Setup& s, bool stabilised, std::int64_t token, std::int
 namespace {
 
 // Steps the model over x (rows x d, q = k = v; with `qkv` rows x 3 x d), writing every output from
-// the first full window on to out; a non-finite output is an InputError naming the token.
+// the first full window on to out; a non-finite output is an InputError naming the token. Ctrl-C
+// stops it.
 template <class T>
 void run(const Setup& s, const Config& c, const T* x, std::int64_t rows, bool qkv, T* out) {
   MultiHead<Plain<T>> mh(s.id, c, s.heads, s.layers);
   const std::int64_t d = c.d, stride = qkv ? 3 * d : d;
-  for (std::int64_t t = 0; t < rows; ++t) {
+  Interrupts interrupts;
+  for (std::int64_t t = 0; t < rows; ++t, interrupts.poll()) {
     const T* q = x + t * stride;
     if (!(qkv ? mh.step(q, q + d, q + 2 * d) : mh.step(q, q, q))) continue;
     const MatCRef<T> y = mh.output();

@@ -1,6 +1,6 @@
 // cosda.time_step(): wall-clock seconds per step, timeit-style: Plain<T> over seeded tokens, the
 // window filled and `number` warm-up steps run, then each of `repeat` runs of `number` steps timed
-// (timeit.repeat(number=...) / number).
+// (timeit.repeat(number=...) / number). Ctrl-C stops it (python/interrupts.hpp).
 #include <pybind11/stl.h>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 
 #include "models/multi_head.hpp"
 #include "python/bindings.hpp"
+#include "python/interrupts.hpp"
 #include "python/stream_args.hpp"
 #include "sweeps/count.hpp"
 
@@ -33,11 +34,19 @@ std::vector<double> time_as(const Setup& s, const Config& c, std::int64_t number
     const T* x = tokens.data() + (t++ % pool) * c.d;
     mh.step(x, x, x);
   };
-  for (std::int64_t i = 0; i < s.n + number; ++i) step();
+  Interrupts interrupts;
+  const auto warm = std::chrono::steady_clock::now();
+  for (std::int64_t i = 0; i < s.n + number; ++i, interrupts.poll()) step();
+  // A timed run looks for Ctrl-C once per `chunk` steps (about 50 ms), not once a step.
+  const std::chrono::duration<double> warmed = std::chrono::steady_clock::now() - warm;
+  const double per_step = std::max(warmed.count(), 1e-9) / double(s.n + number);
+  const auto chunk =
+      std::max(std::int64_t(1), std::int64_t(std::min(0.05 / per_step, double(number))));
   std::vector<double> out;
   for (std::int64_t r = 0; r < repeat; ++r) {
     const auto start = std::chrono::steady_clock::now();
-    for (std::int64_t i = 0; i < number; ++i) step();
+    for (std::int64_t done = 0; done < number; done += chunk, Interrupts::check())
+      for (std::int64_t i = 0; i < std::min(chunk, number - done); ++i) step();
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     out.push_back(took.count() / double(number));
   }

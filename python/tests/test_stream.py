@@ -151,3 +151,29 @@ def test_overflow_is_a_value_error_naming_the_token():
         cosda.stream("co_si", tokens(30, 4, scale=300.0), n=8)
     y = cosda.stream("co_si", tokens(30, 4, scale=3.0), n=8, exp_shift=20.0)
     assert np.isfinite(y).all()
+
+
+@pytest.mark.parametrize("call", [
+    "cosda.stream('co_si', numpy.full((200000, 16), 0.01), n=65536)",  # a minute in full
+    "cosda.time_step('co_si', n=65536, d=16, number=100000)",
+])
+def test_ctrl_c_stops_a_long_call_that_released_the_gil(call):
+    import signal
+    import subprocess
+    import sys
+    import time
+    code = f"import cosda, numpy; print('calling', flush=True); {call}"
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    assert p.stdout.readline() == "calling\n"
+    time.sleep(0.5)  # inside the call's loop by now
+    asked = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        pytest.fail(f"{call} went on for 10 s after Ctrl-C")
+    assert err.rstrip().endswith("KeyboardInterrupt") and p.returncode != 0, err
+    assert time.monotonic() - asked < 10
