@@ -236,9 +236,15 @@ namespace {
 
 std::string read_config_text(const std::filesystem::path& path, const std::string& example) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    if (path.is_relative() && path == example)  // a default, or the example, from another folder
+      throw InputError(fmt::format(
+          "{}: no such config file in {}; run cosda from the folder that holds configs/ (the "
+          "cosda checkout), or give the file's full path",
+          path.string(), std::filesystem::current_path(ec).string()));
     throw InputError(fmt::format("{}: no such config file; pass a TOML file such as {}",
                                  path.string(), example));
+  }
   std::ifstream in(path, std::ios::binary);
   std::ostringstream ss;
   ss << in.rdbuf();

@@ -101,6 +101,11 @@ void more_cases(std::vector<Case>& c, const std::string& tokens) {
                {"models", "--config", "none.toml", "--out", "r"},
                {},
                "such as configs/models/report.toml"});
+  for (const std::string command : {"verify", "models"})  // their default config, from elsewhere
+    c.push_back({command + ": default config outside the checkout",
+                 {command, "--out", "r"},
+                 {},
+                 "no such config file in /"});
   c.push_back({"verify: missing corrections file",
                {"verify", "--corrections", "MISSING.md", "--out", "v"},
                {},
