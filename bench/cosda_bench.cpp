@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <ctime>
@@ -229,6 +230,39 @@ class CollectingReporter : public benchmark::ConsoleReporter {
 };
 
 // Takes the --cosda_* flags (and --benchmark_out, which is written atomically) out of argv.
+// Google Benchmark 1.7 prints its usage and exits 0 on a format it does not know, prints two lines
+// on a --benchmark_min_time that is no number, and fails mid-run on repetitions below 1; and
+// cosda-bench's own console table and units leave --benchmark_format and --benchmark_time_unit
+// without effect. Such a flag is refused here, in one line, before anything is timed.
+void check_benchmark_value(const std::string& a) {
+  const auto eq = a.find('=');
+  const std::string flag = a.substr(0, eq), v = eq == std::string::npos ? "" : a.substr(eq + 1);
+  auto one_of = [&](std::initializer_list<std::string_view> allowed, std::string_view words) {
+    if (std::find(allowed.begin(), allowed.end(), v) == allowed.end())
+      throw InputError(fmt::format("cosda-bench: flag {} must be {}, got '{}'", flag, words, v));
+  };
+  auto number = [&](auto x) {  // the whole value parsed as x's type, and above 0
+    const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    return ec == std::errc() && p == v.data() + v.size() && x > 0 && x < 1e9;
+  };
+  if (flag == "--benchmark_format")
+    one_of({"console"},
+           "console (the table cosda-bench prints; for JSON or CSV add --benchmark_out=FILE "
+           "--benchmark_out_format=json|csv)");
+  else if (flag == "--benchmark_out_format")
+    one_of({"console", "json", "csv"}, "console, json or csv");
+  else if (flag == "--benchmark_time_unit")
+    throw InputError(
+        "cosda-bench: flag --benchmark_time_unit has no effect: every benchmark sets its own "
+        "unit, microseconds; leave it out");
+  else if (flag == "--benchmark_repetitions" && !number(0))
+    throw InputError(
+        fmt::format("cosda-bench: flag {} must be an integer >= 1, got '{}'", flag, v));
+  else if (flag == "--benchmark_min_time" && !number(0.0))
+    throw InputError(fmt::format(
+        "cosda-bench: flag {} must be a positive number of seconds, got '{}'", flag, v));
+}
+
 Options parse_own_flags(int* argc, char** argv) {
   Options o;
   for (int i = 0; i < *argc; ++i) o.command += (i ? " " : "") + std::string(argv[i]);
@@ -262,6 +296,7 @@ Options parse_own_flags(int* argc, char** argv) {
                        "--cosda_machine=FILE, --cosda_report=DIR, --cosda_quick (see "
                        "--cosda_help)");
     } else {
+      check_benchmark_value(a);
       argv[w++] = argv[i];
     }
   }
@@ -387,8 +422,15 @@ void register_exp_cases(const TimingConfig& cfg, bool quick) {
 int run_main(int argc, char** argv) {
   if (print_help(argc, argv)) return 0;
   Options o = parse_own_flags(&argc, argv);
-  const std::string out_tmp =
-      o.out.empty() ? "" : fmt::format("{}.tmp.{}", o.out, static_cast<long>(::getpid()));
+  // Google Benchmark writes --benchmark_out to out_tmp: it becomes o.out once something was
+  // timed, and is removed on every other way out (no match, a listing, an error).
+  const struct RemovedAtExit {
+    std::string path;
+    ~RemovedAtExit() {
+      std::error_code ec;
+      if (!path.empty()) std::filesystem::remove(path, ec);
+    }
+  } out_tmp{o.out.empty() ? "" : fmt::format("{}.tmp.{}", o.out, static_cast<long>(::getpid()))};
   std::vector<std::string> extra;
   extra.reserve(2);  // args hold pointers into these strings
   std::vector<char*> args(argv, argv + argc);
@@ -399,7 +441,7 @@ int run_main(int argc, char** argv) {
   if (!o.out.empty()) {
     const auto parent = std::filesystem::path(o.out).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent);
-    extra.push_back("--benchmark_out=" + out_tmp);
+    extra.push_back("--benchmark_out=" + out_tmp.path);
     args.push_back(extra.back().data());
   }
   int n_args = int(args.size());
@@ -425,12 +467,8 @@ int run_main(int argc, char** argv) {
   benchmark::Shutdown();
   // Nothing timed (no match, or --benchmark_list_tests): no result file, not even an empty one.
   const bool timed = !reporter.results.empty();
-  if (!o.out.empty() && std::filesystem::exists(out_tmp)) {
-    if (timed)
-      std::filesystem::rename(out_tmp, o.out);
-    else
-      std::filesystem::remove(out_tmp);
-  }
+  if (timed && !o.out.empty() && std::filesystem::exists(out_tmp.path))
+    std::filesystem::rename(out_tmp.path, o.out);
   if (matched == 0)
     throw InputError("cosda-bench: flag --benchmark_filter: " + reporter.held() +
                      "; list the benchmarks with --benchmark_list_tests=true");

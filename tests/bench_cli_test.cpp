@@ -1,7 +1,8 @@
 // cosda-bench's own refusals, run as a user would: a --benchmark_filter that matches nothing
 // (or is no regex) exits 2 with one line and writes no result file, not even an empty report;
 // a report folder it could not write is refused before anything is timed (nothing on stdout);
-// --benchmark_list_tests lists and writes nothing.
+// --benchmark_list_tests lists and writes nothing; a Google Benchmark flag value that library
+// would take for a usage request (exit 0) or fail on mid-run is refused first.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -35,6 +36,20 @@ TEST(BenchCommand, RefusesBeforeTimingAndWritesNoEmptyResult) {
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
     EXPECT_NE(r.err.find("flag --benchmark_filter"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("--benchmark_list_tests=true"), std::string::npos) << r.err;
+    EXPECT_EQ(written(dir, {}), std::vector<std::string>{}) << r.err;
+  }
+  // Google Benchmark values it would exit 0 on (printing its usage) or fail on mid-run.
+  for (const std::string flag :
+       {"--benchmark_format=xml", "--benchmark_out_format=yaml", "--benchmark_repetitions=-3",
+        "--benchmark_repetitions=0", "--benchmark_min_time=abc",
+        // and those the console table and the benchmarks' own unit would ignore
+        "--benchmark_format=json", "--benchmark_time_unit=ms"}) {
+    SCOPED_TRACE(flag);
+    const Outcome r = bench({flag, "--benchmark_filter=^co_si/table3/double/one/step"}, dir);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+    EXPECT_NE(r.err.find(flag.substr(0, flag.find('='))), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << "timed or printed usage instead of refusing";
     EXPECT_EQ(written(dir, {}), std::vector<std::string>{}) << r.err;
   }
   // A report folder it could not write is refused before any timing.
