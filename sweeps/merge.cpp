@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -72,10 +73,29 @@ struct Shards {
   std::vector<int> row_shard;  // the K each row came from
 };
 
+// For a folder that is not a shard: the shard folders in it, up to two levels down (a sweep's
+// --out holds NAME/shard-K-of-N), as a hint.
+std::string shards_below(const fs::path& dir) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    if (it.depth() >= 1) it.disable_recursion_pending();
+    const std::string name = it->path().filename().string();
+    if (name.starts_with("shard-") && fs::exists(it->path() / "meta.json"))
+      found.push_back(it->path().string());
+  }
+  if (found.empty()) return "";
+  std::sort(found.begin(), found.end());
+  return fmt::format(" ({} holds {}{})", dir.string(), found.front(),
+                     found.size() > 1 ? fmt::format(" and {} more", found.size() - 1) : "");
+}
+
 void add_shard(const std::string& d, Shards& s) {
   const fs::path dir(d);
   const std::string meta =
-      read_text(dir / "meta.json", "give folders written by cosda sweep CONFIG --shard K/N");
+      read_text(dir / "meta.json",
+                "give folders written by cosda sweep CONFIG --shard K/N" + shards_below(dir));
   const std::string text = json_string_field(meta, "config_text", dir / "meta.json");
   const std::string file = json_string_field(meta, "config_file", dir / "meta.json");
   const Shard shard = parse_shard(json_string_field(meta, "shard", dir / "meta.json"));

@@ -184,6 +184,10 @@ TEST(SweepShards, MergedShardsEqualTheWholeSweepAndBadSetsAreRefused) {
                 log),
             2);
   EXPECT_NE(read(log).find("given twice"), std::string::npos) << read(log);
+  // The --out folder of the shards instead of the shard folders: the message names one.
+  EXPECT_EQ(run({"merge", (root / "shards").string(), "--out", (root / "bad").string()}, log), 2);
+  EXPECT_NE(read(log).find("holds " + shard_dirs[0] + " and 2 more"), std::string::npos)
+      << read(log);
   EXPECT_FALSE(fs::exists(root / "bad"));
 
   ASSERT_EQ(run({"merge", shard_dirs[2], shard_dirs[0], shard_dirs[1], "--out",
