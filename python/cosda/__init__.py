@@ -140,6 +140,14 @@ class Stream:
         return (f"Stream({variant!r}, n={n}, d={d}{rank}, heads={heads}, layers={layers}, "
                 f"dtype={self._dtype!r}, steps={self.steps})")
 
+    def __copy__(self):
+        raise TypeError("a cosda.Stream cannot be copied: its state is the kernels' own buffers "
+                        "(a copy would share them); start a new Stream and feed it the same "
+                        "tokens")
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
     def step(self, x):
         """Feeds one token: d values (q = k = v) or a (3, d) array of its query, key and
         value. Returns the step's output, (d,) for single-output variants, (n, d) otherwise,

@@ -136,3 +136,12 @@ def test_one_stream_shared_by_two_threads():
     for t in threads:
         t.join()
     assert s.steps == 4 + 4000
+
+
+def test_a_stream_is_not_copied_into_one_that_shares_its_state():
+    import copy
+    s = cosda.Stream("co_si", n=2, d=4)
+    for make in (copy.copy, copy.deepcopy):
+        with pytest.raises(TypeError, match="cannot be copied"):
+            make(s)
+    assert s.step(np.ones(4)) is None and s.steps == 1
