@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -51,8 +52,7 @@ class Stream {
 
   // The operations executed so far, or (last) by the last step alone.
   py::dict counts(bool last) const {
-    const std::lock_guard lock(mutex_);
-    const OpCounts& c = last ? last_ : counts_;
+    const OpCounts c = locked([&] { return last ? last_ : counts_; });
     py::dict d;
     d["mul"] = c.mul;
     d["add"] = c.add;
@@ -66,25 +66,25 @@ class Stream {
   // Logical memory in elements (all heads): held between steps and most live at once. Liveness
   // needs a traced run with look-ahead, so these are measure()'s value-independent figures, once.
   py::dict memory() const {
-    const std::lock_guard lock(mutex_);
-    if (!memory_) {
-      py::gil_scoped_release release;
-      Point p{s_.id,    s_.n,     d_, s_.traits->landmarks == LandmarkKind::kNone ? 1 : s_.m,
-              s_.heads, s_.layers};
-      p.stabilised = stabilised_;
-      const Cost c =
-          measure(p, Counting::kTally, s_.single ? Precision::kFloat : Precision::kDouble);
-      memory_ = std::pair{c.valley, c.peak};
-    }
+    const auto [valley, peak] = locked([&] {
+      if (!memory_) {
+        Point p{s_.id,    s_.n,     d_, s_.traits->landmarks == LandmarkKind::kNone ? 1 : s_.m,
+                s_.heads, s_.layers};
+        p.stabilised = stabilised_;
+        const Cost c =
+            measure(p, Counting::kTally, s_.single ? Precision::kFloat : Precision::kDouble);
+        memory_ = std::pair{c.valley, c.peak};
+      }
+      return *memory_;
+    });
     py::dict d;
-    d["valley"] = memory_->first;
-    d["peak"] = memory_->second;
+    d["valley"] = valley;
+    d["peak"] = peak;
     return d;
   }
 
   std::int64_t steps() const {
-    const std::lock_guard lock(mutex_);
-    return steps_;
+    return locked([&] { return steps_; });
   }
 
   // The checked arguments, for __repr__: variant, n, d, m (None without a rank), heads, layers.
@@ -104,6 +104,15 @@ class Stream {
     r.exact_pinv = exact_pinv;
     r.exp_shift = exp_shift;
     return r;
+  }
+
+  // f() under the stream's lock, taken with the GIL released as step() takes it: a thread that
+  // held the GIL while it waited for the lock would wait on one that waits for the GIL.
+  template <class F>
+  std::invoke_result_t<F> locked(F f) const {
+    const py::gil_scoped_release release;
+    const std::lock_guard lock(mutex_);
+    return f();
   }
 
   template <class T>

@@ -138,6 +138,30 @@ def test_one_stream_shared_by_two_threads():
     assert s.steps == 4 + 4000
 
 
+def test_memory_counts_and_steps_from_two_threads_do_not_deadlock():
+    # memory() used to hold the stream's lock while it waited for the GIL, which counts() and
+    # steps held while they waited for the lock; run apart, so that a hang fails, not stalls.
+    import subprocess
+    import sys
+    code = """
+import threading, cosda
+for i in range(300):
+    s = cosda.Stream("co_re", n=64, d=32)
+    t = threading.Thread(target=s.memory)
+    t.start()
+    while t.is_alive():
+        s.steps, s.counts(), repr(s)
+    t.join()
+print("done")
+"""
+    try:
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("memory() in one thread and counts() in another deadlocked")
+    assert p.stdout == "done\n", p.stderr
+
+
 def test_a_stream_is_not_copied_into_one_that_shares_its_state():
     import copy
     s = cosda.Stream("co_si", n=2, d=4)
