@@ -11,6 +11,7 @@
 
 #include "io/errors.hpp"
 #include "sweeps/journal.hpp"
+#include "sweeps/meta.hpp"
 #include "sweeps/shard.hpp"
 
 namespace cosda {
@@ -29,39 +30,10 @@ std::string read_text(const fs::path& path, const std::string& what_to_do) {
 // The string value of a top-level key of a meta.json written by meta_json().
 std::string json_string_field(const std::string& json, const std::string& key,
                               const fs::path& source) {
-  const std::string tag = "\"" + key + "\": \"";
-  const std::size_t at = json.find(tag);
-  if (at == std::string::npos)
-    throw InputError("cosda merge: " + source.string() + " has no \"" + key +
-                     "\"; it was not written by cosda sweep --shard, rerun that shard");
-  std::string out;
-  for (std::size_t i = at + tag.size(); i < json.size(); ++i) {
-    const char c = json[i];
-    if (c == '"') return out;
-    if (c != '\\') {
-      out += c;
-      continue;
-    }
-    if (++i >= json.size()) break;
-    switch (json[i]) {
-      case 'n':
-        out += '\n';
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'u':
-        if (i + 4 < json.size()) {
-          out += static_cast<char>(std::stoi(json.substr(i + 1, 4), nullptr, 16));
-          i += 4;
-        }
-        break;
-      default:
-        out += json[i];
-    }
-  }
-  throw InputError("cosda merge: " + source.string() + ": \"" + key +
-                   "\" is cut short; rerun that shard");
+  if (auto v = meta_string(json, key)) return *v;
+  throw InputError("cosda merge: " + source.string() + " has no \"" + key +
+                   "\" (or it is cut short); it was not written by cosda sweep --shard, rerun "
+                   "that shard");
 }
 
 // The shards read so far: one config and sharding, each shard once, and their rows.

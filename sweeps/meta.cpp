@@ -94,4 +94,37 @@ std::string study_meta_json(std::string_view command, std::string_view name,
                      seconds);
 }
 
+std::optional<std::string> meta_string(std::string_view json, std::string_view key) {
+  const std::string tag = "\"" + std::string(key) + "\": \"";
+  const std::size_t at = json.find(tag);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string out;
+  for (std::size_t i = at + tag.size(); i < json.size(); ++i) {
+    const char c = json[i];
+    if (c == '"') return out;
+    if (c != '\\') {
+      out += c;
+      continue;
+    }
+    if (++i >= json.size()) break;
+    switch (json[i]) {
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'u':
+        if (i + 4 < json.size()) {
+          out += static_cast<char>(std::stoi(std::string(json.substr(i + 1, 4)), nullptr, 16));
+          i += 4;
+        }
+        break;
+      default:
+        out += json[i];
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace cosda

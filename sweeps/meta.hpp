@@ -1,6 +1,7 @@
 // meta.json of a sweep's results folder: where the numbers came from.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,5 +20,9 @@ std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shar
 // config's text as parsed (`source`: its file name as given).
 std::string study_meta_json(std::string_view command, std::string_view name,
                             std::string_view source, std::string_view text, double seconds);
+
+// The string value of a top-level key of a meta.json that meta_json() wrote, unescaped; nullopt
+// if the key is missing or its value cut short.
+std::optional<std::string> meta_string(std::string_view json, std::string_view key);
 
 }  // namespace cosda

@@ -15,6 +15,7 @@
 #include "attention/registry.hpp"
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
+#include "sweeps/meta.hpp"
 
 namespace cosda {
 namespace {
@@ -223,12 +224,12 @@ std::filesystem::path sweep_dir(const std::filesystem::path& root, const SweepCo
 
 std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesystem::path& dir) {
   const std::filesystem::path csv = dir / "points.csv";
+  const std::string sweep =
+      "cosda sweep " + c.source +
+      (dir.parent_path() == "results" ? "" : " --out " + dir.parent_path().string());
   std::ifstream in(csv, std::ios::binary);
-  if (!in) {
-    const std::filesystem::path root = dir.parent_path();
-    throw InputError("cosda report: " + csv.string() + " not found; run cosda sweep " + c.source +
-                     (root == "results" ? "" : " --out " + root.string()) + " first");
-  }
+  if (!in)
+    throw InputError("cosda report: " + csv.string() + " not found; run " + sweep + " first");
   std::ostringstream ss;
   ss << in.rdbuf();
   std::vector<SweepRow> rows = read_points_csv(ss.str(), csv.string());
@@ -241,7 +242,27 @@ std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesys
   }
   if (!same)
     throw InputError("cosda report: " + csv.string() + " holds other points than " + c.source +
-                     " describes; rerun cosda sweep " + c.source);
+                     " describes; rerun " + sweep);
+  // points.csv has no column for the formulas or the scalar it was swept with: the config text
+  // its meta.json keeps says (a meta.json of an older cosda that no longer parses is passed over).
+  std::ifstream meta_in(dir / "meta.json", std::ios::binary);
+  std::ostringstream meta;
+  meta << meta_in.rdbuf();
+  std::optional<SweepConfig> swept;
+  if (const auto text = meta_string(meta.str(), "config_text")) try {
+      swept = parse_config(*text, (dir / "meta.json").string());
+    } catch (const InputError&) {
+    }
+  auto as_swept = [&](const char* key, const std::string& was, const std::string& now) {
+    if (was != now)
+      throw InputError(
+          fmt::format("cosda report: {} was swept with {} = \"{}\", but {} says \"{}\"; rerun {}",
+                      csv.string(), key, was, c.source, now, sweep));
+  };
+  if (swept) {
+    as_swept("formulas", swept->formulas, c.formulas);
+    as_swept("scalar", swept->scalar, c.scalar);
+  }
   return rows;
 }
 

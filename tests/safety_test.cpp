@@ -340,6 +340,22 @@ TEST_F(Scratch, ResumeRefusesDamagedRowsAndAnEditedConfig) {
   EXPECT_EQ(resumed.status, 0) << resumed.err;
 }
 
+// points.csv has no column for the formulas or the scalar: a report after either was edited
+// would label the old published column (or heap bytes) with the new setting.
+TEST_F(Scratch, ReportRefusesPointsSweptWithOtherFormulasOrScalar) {
+  write(dir_ / "c.toml", kTiny);
+  ASSERT_EQ(run({"sweep", "c.toml", "--out", "res", "--no-report"}, dir_).status, 0);
+  for (const std::string key : {"formulas = \"cotrans\"", "scalar = \"float\""}) {
+    write(dir_ / "c.toml", key + "\n" + kTiny);
+    const auto before = snapshot(dir_);
+    expect_refused(run({"report", "c.toml", "--out", "res"}, dir_),
+                   "was swept with " + key.substr(0, key.find(' ')));
+    EXPECT_EQ(snapshot(dir_), before);
+  }
+  write(dir_ / "c.toml", kTiny);
+  EXPECT_EQ(run({"report", "c.toml", "--out", "res"}, dir_).status, 0);
+}
+
 TEST_F(Scratch, MergeRefusesAShardRowThatBreaksItsInvariants) {
   write(dir_ / "c.toml", kTiny);
   ASSERT_EQ(run({"sweep", "c.toml", "--out", "s", "--shard", "1/2"}, dir_).status, 0);
