@@ -1,5 +1,7 @@
 #include "sweeps/config.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -319,10 +321,17 @@ void read_fixed(const Reader& r, const toml::table& t, const SweepConfig& c, Fig
     f.fixed[std::string(coord)] = r.integer(*v, coord, 1, kMaxExtent);
   }
   for (std::string_view coord : kCoordinates) {
-    if (coord == f.x || f.fixed.count(std::string(coord))) continue;
+    if (coord == f.x) continue;
     std::set<std::int64_t> values;
     for (const SweepGrid& g : c.grids)
       for (std::int64_t v : coordinate(g, coord)) values.insert(v);
+    if (const auto it = f.fixed.find(std::string(coord)); it != f.fixed.end()) {
+      if (!values.count(it->second))  // else every point is swept, then the figure has none
+        r.fail(t.get(coord)->source(),
+               fmt::format("figure \"{}\" fixes {} = {}, which no grid sweeps; use one of {}",
+                           f.file, coord, it->second, fmt::join(values, ", ")));
+      continue;
+    }
     if (values.size() > 1)
       r.fail(t.source(), "figure \"" + f.file + "\" does not fix '" + std::string(coord) +
                              "', which takes " + std::to_string(values.size()) +

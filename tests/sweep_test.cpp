@@ -131,6 +131,11 @@ TEST(SweepConfig, FigureMustFixEveryCoordinateWithSeveralValues) {
   EXPECT_EQ(config_error(std::string(kSmall) + figure + "n = 8\n"), "");
   EXPECT_NE(config_error(std::string(kSmall) + figure + "d = 4\n").find("its x axis"),
             std::string::npos);
+  // A fixed value no grid sweeps would leave the figure without a point, after the whole sweep.
+  for (const std::string fixed : {"n = 9\n", "n = 8\nlayers = 2\n", "n = 8\nheads = 2\n"})
+    EXPECT_NE(config_error(std::string(kSmall) + figure + fixed).find("which no grid sweeps"),
+              std::string::npos)
+        << fixed;
 }
 
 TEST(SweepConfig, GridsAreUnitedInCanonicalOrderWithoutRepeats) {
