@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -130,10 +131,17 @@ void maybe_inject_failure(const fs::path& path) {
 }
 
 OutputTransaction::OutputTransaction(const fs::path& target)
-    : shown_(normal(target)), target_(normal(target)) {
-  check_output_dir(target_);
+    : shown_(normal(target)), target_(normal(fs::absolute(target))) {  // "." has no parent
+  check_output_dir(shown_);
   std::error_code ec;
   if (fs::is_symlink(target_, ec)) target_ = fs::canonical(target_);  // swap the folder itself
+  // The folder is replaced as a whole: a shell inside it would be left in a deleted folder.
+  const fs::path here = fs::current_path(ec), swapped = fs::canonical(target_, ec);
+  if (!ec && std::mismatch(swapped.begin(), swapped.end(), here.begin(), here.end()).first ==
+                 swapped.end())
+    throw InputError("cannot write into " + shown_.string() +
+                     ": the output folder is replaced as a whole, and you are in it; give "
+                     "another output folder, or run from outside it");
   remove_stale_stages(target_);
 }
 

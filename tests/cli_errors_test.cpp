@@ -106,6 +106,13 @@ void more_cases(std::vector<Case>& c, const std::string& tokens) {
                  {command, "--out", "r"},
                  {},
                  "no such config file in /"});
+  // The folder verify runs in (the cases' root, cosda_cli_PID), spelled three ways.
+  for (const std::string& out :
+       std::vector<std::string>{".", "./", "../cosda_cli_" + std::to_string(getpid())})
+    c.push_back({"verify: --out " + out + ", the folder it runs in",
+                 {"verify", "--out", out},
+                 {},
+                 "replaced as a whole, and you are in it"});
   c.push_back({"verify: missing corrections file",
                {"verify", "--corrections", "MISSING.md", "--out", "v"},
                {},
