@@ -130,14 +130,18 @@ GnuplotRun run_gnuplot(const fs::path& workdir, const std::vector<std::string>& 
   return result;
 }
 
+std::string png_script(const std::string& png, const std::string& body, int width, int height) {
+  return fmt::format("set terminal pngcairo size {},{} font 'Sans,11' noenhanced\nset output {}\n",
+                     width, height, gp_quote(png)) +
+         body;
+}
+
 void render_png(const std::filesystem::path& png, const std::string& body, int width, int height) {
-  const std::string head =
-      fmt::format("set terminal pngcairo size {},{} font 'Sans,11' noenhanced\n", width, height);
   const fs::path dir = png.parent_path().empty() ? fs::path(".") : png.parent_path();
   fs::create_directories(dir);
   maybe_inject_failure(png);
   const std::string tmp = fmt::format(".{}.tmp.{}.png", png.filename().string(), ::getpid());
-  const GnuplotRun run = run_gnuplot(dir, {}, head + "set output " + gp_quote(tmp) + "\n" + body);
+  const GnuplotRun run = run_gnuplot(dir, {}, png_script(tmp, body, width, height));
   std::error_code ec;
   std::string why;
   if (run.status == 127)
@@ -157,7 +161,15 @@ void render_png(const std::filesystem::path& png, const std::string& body, int w
   check_output_file(png);
   fs::rename(dir / tmp, png);
   write_file_atomic(fs::path(png).replace_extension(".gp"),
-                    head + "set output " + gp_quote(png.filename().string()) + "\n" + body);
+                    png_script(png.filename().string(), body, width, height));
+}
+
+void require_gnuplot(const std::string& command, const std::string& without) {
+  if (!gnuplot_available())
+    throw InputError("cosda " + command +
+                     ": gnuplot is not on PATH, and the figures need it; install gnuplot-nox "
+                     "(make deps)" +
+                     (without.empty() ? "" : ", or " + without));
 }
 
 }  // namespace cosda

@@ -20,6 +20,15 @@ std::string datablock(const std::string& name, const std::vector<std::vector<std
 void render_png(const std::filesystem::path& png, const std::string& body, int width = 1200,
                 int height = 800);
 
+// The whole script render_png() saves as .gp: the pngcairo terminal at width x height, `set
+// output` to `png`, then `body`.
+std::string png_script(const std::string& png, const std::string& body, int width = 1200,
+                       int height = 800);
+
+// Refuses (InputError), before any work, a command about to draw figures where gnuplot is not on
+// PATH; `without` says how to run it without figures ("pass --no-figures"), or is empty.
+void require_gnuplot(const std::string& command, const std::string& without);
+
 // `s` as a gnuplot single-quoted string (no substitution inside): quotes doubled, and control
 // characters, which would end the command, as spaces.
 std::string gp_quote(const std::string& s);

@@ -28,6 +28,7 @@ int cmd_models(const Argv& argv) {
           "verdict), printed.csv, ratios.csv, parts.csv and the cost-by-part figure."))
     return 0;
   a.reject_positional("cosda models --help");
+  if (!a.has("no-figures")) require_gnuplot("models", "pass --no-figures");
   const ReportConfig r = load_report_config(a.get("config").value_or("configs/models/report.toml"));
   // Every file published together or none; the folder and the fixed names checked first.
   OutputTransaction out(a.get("out").value_or("results/models"));
@@ -38,8 +39,9 @@ int cmd_models(const Argv& argv) {
   out.stage([&](const fs::path& dir) {
     for (const auto& f : report.figures) {
       write_file_atomic(dir / (f.file + ".csv"), f.csv);
-      if (a.has("no-figures"))
-        write_file_atomic(dir / (f.file + ".gp"), f.script);
+      if (a.has("no-figures"))  // the script that draws the figure, as render_png saves it
+        write_file_atomic(dir / (f.file + ".gp"),
+                          png_script(f.file + ".png", f.script, 1400, 1000));
       else
         render_png(dir / (f.file + ".png"), f.script, 1400, 1000);
     }

@@ -7,6 +7,7 @@
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "io/output_transaction.hpp"
+#include "io/plot.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 
@@ -29,6 +30,7 @@ int cmd_roofline(const Argv& argv) {
           "measured points of cosda-bench. Takes about 20 seconds."))
     return 0;
   a.reject_positional("cosda roofline --help");
+  require_gnuplot("roofline", "");
   const std::filesystem::path out = a.get("out").value_or("results/roofline");
   const std::string points = a.get("points").value_or("results/timing/points.tsv");
   const int reps = int(a.integer("repetitions", 1, 100, 10));

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "io/errors.hpp"
+#include "io/plot.hpp"
 #include "sweeps/args.hpp"
 
 namespace cosda {
@@ -34,10 +35,12 @@ std::optional<StudyArgs> parse_study_args(const Argv& argv, const std::string& c
     if (a.has(old))
       fmt::print(stderr, "cosda {}: --{} is deprecated and goes in the next release; use --{}\n",
                  command, old, now);
+  const bool figures = with_figures && !a.has("no-figures") && !a.has("no-plots");
+  if (figures) require_gnuplot(command, "pass --no-figures");
   const Clock::time_point start = Clock::now();
   return StudyArgs{.config = a.positional()[0],
                    .out = a.get("out").value_or(a.get("results").value_or("results")),
-                   .figures = with_figures && !a.has("no-figures") && !a.has("no-plots"),
+                   .figures = figures,
                    .start = start};
 }
 

@@ -101,6 +101,30 @@ TEST(CliCommands, EveryCommandRefusesBadInputWithOneLineExitTwoAndNothingWritten
   EXPECT_GE(tried, 30);
 }
 
+// A command that draws figures, run where gnuplot is not on PATH: refused before any work
+// (they measured, then failed with exit 1), pointing to --no-figures where it has one.
+TEST(CliCommands, FiguresWithoutGnuplotAreRefusedBeforeAnyWork) {
+  const fs::path root = fs::temp_directory_path() / ("cosda_nognu_" + std::to_string(getpid()));
+  const std::string path = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
+  setenv("PATH", (root / "empty").c_str(), 1);  // the runs' PATH: a folder without gnuplot
+  const std::string models = std::string(COSDA_SOURCE_DIR) + "/configs/models/report.toml";
+  for (const auto& [args, file] :
+       {std::pair{std::vector<std::string>{"accuracy", "c.toml"}, config("accuracy.toml")},
+        {{"drift", "c.toml"}, config("drift.toml")},
+        {{"models", "--config", models}, ""},
+        {{"roofline"}, ""}}) {
+    Case k{args[0] + " without gnuplot", args, {}, "gnuplot is not on PATH"};
+    if (!file.empty()) k.files = {{"c.toml", file}};
+    if (args[0] != "roofline")
+      k.expect +=
+          ", and the figures need it; install gnuplot-nox "
+          "(make deps), or pass --no-figures";
+    cosda::test::expect_refused(k, root);
+  }
+  setenv("PATH", path.c_str(), 1);
+  fs::remove_all(root);
+}
+
 // `cosda` alone: the usage on stderr (a list of commands, not one line: it is the answer to
 // "what can I run"), exit status 2, nothing on stdout, nothing written.
 TEST(CliCommands, BareCosdaPrintsUsageToStderrAndExitsTwo) {
