@@ -160,8 +160,8 @@ inline std::string to_json(const Machine& m) {
   os << "{\n  \"schema\": \"cosda.roofline.v1\"";
   for (const auto& [k, v] : m.strings) os << ",\n  \"" << k << "\": \"" << json_escape(v) << "\"";
   for (const auto& [k, v] : m.numbers) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
+    char buf[64];  // whole numbers (sizes in bytes, counts) exactly, measurements to 6 digits
+    std::snprintf(buf, sizeof buf, v == std::floor(v) && std::fabs(v) < 1e15 ? "%.0f" : "%.6g", v);
     os << ",\n  \"" << k << "\": " << buf;
   }
   os << "\n}\n";
@@ -174,8 +174,9 @@ inline std::optional<Machine> read_machine(const std::string& path) {
   if (!in) return std::nullopt;
   Machine m;
   std::string line;
-  bool schema = false;
+  bool schema = false, closed = false;
   while (std::getline(in, line)) {
+    closed = line == "}";
     const auto q1 = line.find('"');
     if (q1 == std::string::npos) continue;
     const auto q2 = line.find('"', q1 + 1);
@@ -192,7 +193,7 @@ inline std::optional<Machine> read_machine(const std::string& path) {
     } else {
       char* end = nullptr;
       const double x = std::strtod(value.c_str(), &end);
-      if (end == value.c_str())
+      if (end == value.c_str() || *end != '\0' || !std::isfinite(x))
         throw InputError(path + ": field " + key + " is not a number; rerun `cosda roofline`");
       m.numbers[key] = x;
     }
@@ -201,6 +202,14 @@ inline std::optional<Machine> read_machine(const std::string& path) {
     throw InputError(path +
                      ": not a cosda roofline file (schema cosda.roofline.v1); rerun "
                      "`cosda roofline`");
+  if (!closed) throw InputError(path + ": cut short (no closing brace); rerun `cosda roofline`");
+  // The roofs every figure draws: a missing or non-positive one would be a roof at 0.
+  for (const std::string threads : {"_one", "_all"})
+    for (const std::string& key :
+         {"peak_gflops_float" + threads, "peak_gflops_double" + threads, "read_gbs_dram" + threads})
+      if (!(m.get(key) > 0))
+        throw InputError(path + ": field " + key +
+                         " is missing or not positive; rerun `cosda roofline`");
   return m;
 }
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tests/cli_refusal.hpp"
@@ -43,6 +44,17 @@ std::vector<Case> cases() {
                {"roofline", "--plot-only", "--out", "r"},
                {},
                "machine.json"});
+  // A damaged machine.json: cut short, or a roof that is not positive (drawn as 0 before).
+  const std::string machine = read(fs::path(COSDA_SOURCE_DIR) / "results/roofline/machine.json");
+  std::string negative = machine;
+  negative.insert(negative.find("\"peak_gflops_float_one\": ") + 25, "-");
+  for (const auto& [what, text, expect] :
+       {std::tuple{"cut short", machine.substr(0, 500), "cut short"},
+        {"a negative peak", negative, "peak_gflops_float_one is missing or not positive"}})
+    c.push_back({std::string("roofline: --plot-only, machine.json ") + what,
+                 {"roofline", "--plot-only", "--out", "r"},
+                 {{"r/machine.json", text}},
+                 expect});
   for (const std::string cmd : {"accuracy", "drift", "overflow"}) {
     // The committed config with one unknown key at the top.
     const std::string typo = "jbos = 1\n" + config(cmd + ".toml");

@@ -45,7 +45,8 @@ inline void expect_refused(const RefusalCase& k, const std::filesystem::path& ro
   std::vector<std::string> inputs;
   for (const auto& [name, text] : k.files) {
     write(root / name, text);
-    inputs.push_back(name);
+    for (auto p = std::filesystem::path(name); !p.empty(); p = p.parent_path())
+      inputs.push_back(p.string());  // the file, and the folders it is in
   }
   if (k.setup)
     for (const auto& made : k.setup(root)) inputs.push_back(made);

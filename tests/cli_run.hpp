@@ -27,6 +27,7 @@ inline std::string read(const std::filesystem::path& p) {
 }
 
 inline void write(const std::filesystem::path& p, const std::string& text) {
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
   std::ofstream(p, std::ios::binary) << text;
 }
 
