@@ -47,7 +47,7 @@ std::string shape_of(const pybind11::array& a);
 // `a` (x or landmarks) as a C-order array of T, refused as the CLI refuses a .npy file's if a
 // value is not finite (in a variant with running sums, corf_si, a NaN token would stay there for
 // good), and with its dtype named if it does not hold real numbers: NumPy would drop a complex
-// number's imaginary part, parse a string or take a date's ticks.
+// number's imaginary part, parse a string (in an object array too) or take a date's ticks.
 template <class T>
 pybind11::array_t<T, pybind11::array::c_style> finite_array(const pybind11::array& a,
                                                             const std::string& name) {
@@ -56,7 +56,7 @@ pybind11::array_t<T, pybind11::array::c_style> finite_array(const pybind11::arra
                       ": expected real numbers (float32 or float64), got an array of dtype " +
                       std::string(pybind11::str(a.dtype())));
   };
-  if (std::string_view("biufO").find(a.dtype().kind()) == std::string_view::npos) throw refuse();
+  if (std::string_view("biuf").find(a.dtype().kind()) == std::string_view::npos) throw refuse();
   const auto t =
       pybind11::array_t<T, pybind11::array::c_style | pybind11::array::forcecast>::ensure(a);
   if (!t) throw refuse();

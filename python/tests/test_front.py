@@ -91,6 +91,11 @@ def test_tokens_that_are_not_real_numbers_are_refused_not_cast(kind):
                  lambda: cosda.stream("cony_si_fix", tokens(8, 4), n=4, m=2, landmarks=x[:2])):
         with pytest.raises(ValueError, match=refusal):
             call()
+    # Numbers as strings in an object array (a DataFrame with a text column) are not parsed;
+    # None is not taken for NaN.
+    for odd in (x.astype(str).astype(object), np.array([None] * 4)):
+        with pytest.raises(ValueError, match="got an array of dtype object$"):
+            cosda.Stream("co_si", n=4, d=4).step(odd[0] if odd.ndim == 2 else odd)
     for fine in (np.int32, np.uint8, np.float16, bool):  # real numbers: converted once
         assert np.isfinite(cosda.stream("co_si", (tokens(8, 4) > 0.5).astype(fine), n=4)).all()
 
