@@ -34,8 +34,9 @@ def _np():
     return numpy
 
 
-def _scalar(dtype):
-    """'double' or 'float' (the CLI's --scalar) for float64/float32, their names or 'double'."""
+def _scalar(dtype, name="dtype"):
+    """'double' or 'float' (the CLI's --scalar) for float64/float32, their names or 'double';
+    `name` is the argument's, for the error."""
     names = {"double": "double", "float": "float", "float64": "double", "float32": "float"}
     if isinstance(dtype, str) and dtype in names:
         return names[dtype]
@@ -43,12 +44,12 @@ def _scalar(dtype):
     try:
         kind = np.dtype(dtype)
     except TypeError:
-        raise ValueError(f"scalar must be float64 or float32, got {dtype!r}") from None
+        kind = None
     if kind == np.float64:
         return "double"
     if kind == np.float32:
         return "float"
-    raise ValueError(f"scalar must be float64 or float32, got {dtype!r}")
+    raise ValueError(f"{name} must be float64 or float32, got {dtype!r}")
 
 
 def _array_dtype(x, dtype):
@@ -77,7 +78,7 @@ def count(variant, n, d, m=None, heads=1, layers=1, exact=False, scalar="float64
     heap_allocations_per_cycle) are NaN: malloc can be wrapped only in an executable, so
     `cosda count` is where they are measured. The GIL is released while the kernels run."""
     return _cosda.count(variant, n, d, m=m, heads=heads, layers=layers, exact=exact,
-                        scalar=_scalar(scalar), convention=convention,
+                        scalar=_scalar(scalar, "scalar"), convention=convention,
                         feature_seed=feature_seed)
 
 
@@ -184,7 +185,7 @@ def read_points(path):
                                 path)
     np = _np()
     columns = {}
-    for name, cells in _cosda.read_points(path).items():
+    for name, cells in _cosda.read_points(os.fsencode(path)).items():  # any bytes a path has
         if cells and all(isinstance(c, str) for c in cells):
             columns[name] = cells
         elif cells and all(c is not None and float(c).is_integer() for c in cells):

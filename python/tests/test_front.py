@@ -300,3 +300,13 @@ def test_pip_installs_offline_into_a_venv(tmp_path):
     assert p.returncode == 0, p.stderr
     version, path = p.stdout.split()
     assert version == cosda.__version__ and str(venv) in path
+
+
+def test_a_wrong_dtype_names_the_argument_given():
+    for call in (lambda: cosda.stream("co_si", tokens(8, 4), n=4, dtype="float16"),
+                 lambda: cosda.Stream("co_si", n=4, d=4, dtype=">f4"),
+                 lambda: cosda.time_step("co_si", n=4, d=4, dtype="int32")):
+        with pytest.raises(ValueError, match="^dtype must be float64 or float32, got "):
+            call()
+    with pytest.raises(ValueError, match="^scalar must be float64 or float32, got 'half'"):
+        cosda.count("co_si", n=4, d=4, scalar="half")

@@ -70,3 +70,12 @@ def test_dataframe_when_pandas_is_there():
 def test_dict_without_pandas(no_pandas):
     got = cosda.read_points(SOURCE / "results" / "nystrom_table3" / "points.csv")
     assert isinstance(got, dict) and isinstance(got["n"], np.ndarray)
+
+
+def test_a_path_that_is_not_utf8_is_read(no_pandas, tmp_path):
+    # os.listdir gives such a name as str with surrogates; the file system takes its bytes.
+    odd = tmp_path / "points\udcff.csv"
+    src = SOURCE / "results" / "nystrom_table3" / "points.csv"
+    with open(odd, "wb") as f:
+        f.write(src.read_bytes())
+    assert cosda.read_points(odd)["n"].tolist() == cosda.read_points(src)["n"].tolist()
