@@ -27,15 +27,15 @@ class Stream {
  public:
   Stream(const std::string& variant, std::int64_t n, std::int64_t d, std::optional<std::int64_t> m,
          std::int64_t heads, std::int64_t layers, std::optional<py::array> landmarks,
-         const std::string& scalar, bool exact_pinv, std::optional<double> exp_shift,
+         const std::string& scalar, std::optional<double> exp_shift,
          std::optional<std::int64_t> feature_seed)
-      : s_(check_args(request(variant, n, d, m, heads, layers, landmarks.has_value(), exact_pinv,
+      : s_(check_args(request(variant, n, d, m, heads, layers, landmarks.has_value(),
                               exp_shift.has_value(), feature_seed),
                       scalar)),
         d_(d),
         stabilised_(exp_shift.has_value()) {
     check_memory(point_of(s_), s_.single ? 4.0 : 8.0);
-    Config c = make_config(s_, d, exact_pinv, exp_shift);
+    Config c = make_config(s_, d, false, exp_shift);
     if (s_.traits->landmarks == LandmarkKind::kFixed && !landmarks)
       throw InputError("landmarks: " + s_.id +
                        " has fixed landmarks; give them as an m x d array (landmarks=...)");
@@ -97,11 +97,10 @@ class Stream {
  private:
   static RunRequest request(const std::string& variant, std::int64_t n, std::int64_t d,
                             std::optional<std::int64_t> m, std::int64_t heads, std::int64_t layers,
-                            bool landmarks, bool exact_pinv, bool exp_shift,
+                            bool landmarks, bool exp_shift,
                             std::optional<std::int64_t> feature_seed) {
     RunRequest r = python_request(variant, n, d, m, heads, layers, feature_seed);
     r.landmarks = landmarks;
-    r.exact_pinv = exact_pinv;
     r.exp_shift = exp_shift;
     return r;
   }
@@ -164,12 +163,12 @@ void bind_stream_object(py::module_& m) {
   py::class_<Stream>(m, "Stream",
                      "Self-attention one token at a time, every executed operation counted.")
       .def(py::init<const std::string&, std::int64_t, std::int64_t, std::optional<std::int64_t>,
-                    std::int64_t, std::int64_t, std::optional<py::array>, const std::string&, bool,
+                    std::int64_t, std::int64_t, std::optional<py::array>, const std::string&,
                     std::optional<double>, std::optional<std::int64_t>>(),
            py::arg("variant"), py::arg("n"), py::arg("d"), py::arg("m") = py::none(),
            py::arg("heads") = 1, py::arg("layers") = 1, py::arg("landmarks") = py::none(),
-           py::arg("scalar") = "double", py::arg("exact_pinv") = false,
-           py::arg("exp_shift") = py::none(), py::arg("feature_seed") = py::none())
+           py::arg("scalar") = "double", py::arg("exp_shift") = py::none(),
+           py::arg("feature_seed") = py::none())
       .def("step", &Stream::step, py::arg("x"),
            "Feeds one token (d values, q = k = v, or a (3, d) array: q, k, v); returns the step's "
            "output, (d,) for "

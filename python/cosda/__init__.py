@@ -120,18 +120,19 @@ class Stream:
     (the model runs under the Tally policy: plain arithmetic, counted); s.memory() the
     logical valley and peak in elements of a stream of this shape (measured once, as
     cosda.count measures them). A step releases the GIL. Fixed-landmark variants need
-    landmarks (m x d). Outputs are in dtype (float64 or float32)."""
+    landmarks (m x d). Outputs are in dtype (float64 or float32). There is no exact_pinv:
+    every operation is counted, and the exact pseudo-inverse (an SVD) has no count; stream()
+    takes it."""
 
     def __init__(self, variant, n, d, m=None, heads=1, layers=1, landmarks=None,
-                 dtype="float64", exact_pinv=False, exp_shift=None, feature_seed=None):
+                 dtype="float64", exp_shift=None, feature_seed=None):
         self._asarray = _np().asarray
         if landmarks is not None:
             landmarks = self._asarray(landmarks)
         self._dtype = "float32" if _scalar(dtype) == "float" else "float64"
         self._s = _cosda.Stream(variant, n, d, m=m, heads=heads, layers=layers,
                                 landmarks=landmarks, scalar=_scalar(dtype),
-                                exact_pinv=exact_pinv, exp_shift=exp_shift,
-                                feature_seed=feature_seed)
+                                exp_shift=exp_shift, feature_seed=feature_seed)
 
     def __repr__(self):
         if "_s" not in self.__dict__:  # __init__ refused its arguments

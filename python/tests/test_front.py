@@ -33,6 +33,8 @@ def test_stream_refuses_what_the_cli_refuses(cli, tmp_path, kwargs, flags, name)
         cosda.stream("co_si", x, n=8, **kwargs)
     assert str(e.value) == pythonic(want)
     assert str(e.value).endswith(f"; drop {name}") and "--" not in str(e.value)
+    if name == "exact_pinv":  # not an argument of Stream (test_stream_object.py)
+        return
     with pytest.raises(ValueError) as e:
         cosda.Stream("co_si", n=8, d=8, **kwargs)
     assert str(e.value) == pythonic(want)

@@ -169,3 +169,10 @@ def test_a_stream_is_not_copied_into_one_that_shares_its_state():
         with pytest.raises(TypeError, match="cannot be copied"):
             make(s)
     assert s.step(np.ones(4)) is None and s.steps == 1
+
+
+def test_a_stream_takes_no_exact_pseudo_inverse_stream_does():
+    # A Stream counts every operation; the exact pseudo-inverse (an SVD) has no count.
+    with pytest.raises(TypeError, match="exact_pinv"):
+        cosda.Stream("ny", n=4, d=4, m=2, exact_pinv=True)
+    assert cosda.stream("ny", tokens(8, 4), n=4, m=2, exact_pinv=True).shape == (5, 4, 4)
