@@ -111,11 +111,16 @@ py::array stream_as(const Setup& s, Config c, const py::array& x,
   py::array_t<T> y(shape);
   T* out = y.mutable_data();
   const T* in = xt.data();
+  // The m-means come from the tokens as given, as the CLI's from its file, not from x rounded to
+  // float for float arithmetic.
+  const bool means = s.traits->landmarks == LandmarkKind::kFixed && !landmarks;
+  const auto given =
+      means ? finite_array<double>(x, "x") : py::array_t<double, py::array::c_style>();
   {
     py::gil_scoped_release release;
-    if (s.traits->landmarks == LandmarkKind::kFixed && !landmarks) {
-      c.fixed_q = means_of(in, rows, qkv ? 3 : 1, 0, d, s.m);
-      c.fixed_k = qkv ? means_of(in, rows, 3, 1, d, s.m) : c.fixed_q;
+    if (means) {
+      c.fixed_q = means_of(given.data(), rows, qkv ? 3 : 1, 0, d, s.m);
+      c.fixed_k = qkv ? means_of(given.data(), rows, 3, 1, d, s.m) : c.fixed_q;
     }
     run<T>(s, c, in, rows, qkv, out);
   }

@@ -69,6 +69,15 @@ def test_float32_equals_cli(cli, tmp_path):
     np.testing.assert_array_equal(y, want)
 
 
+@pytest.mark.parametrize("variant", ["ny_fix", "cony_re_fix", "cony_si_fix"])
+def test_float_arithmetic_on_float64_tokens_equals_cli(cli, tmp_path, variant):
+    # The default landmarks are the m-means of the tokens as given, not of x rounded to float.
+    x = tokens(20, 12, seed=3)
+    y = cosda.stream(variant, x, n=5, m=3, dtype="float32")
+    want = cli_stream(tmp_path, x, *flags(variant, 5, 3), "--scalar", "float")
+    np.testing.assert_array_equal(y, want)
+
+
 def test_fixed_landmarks_given_and_default_equal_cli(cli, tmp_path):
     x = tokens(24, 6, seed=5)
     lm = tokens(3, 6, seed=6)
