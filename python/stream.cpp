@@ -27,9 +27,10 @@ std::string shape_of(const py::array& a) {
   return format_shape(std::vector<std::size_t>(a.shape(), a.shape() + a.ndim()));
 }
 
-void check_memory(const Point& p, double scalar_bytes) {
+void check_memory(const Point& p, double scalar_bytes, double extra_bytes, std::int64_t tokens) {
   if (const auto need = kernel_peak_bytes(p, scalar_bytes))
-    check_point_memory(Spelling::python(), p, *need, available_memory_bytes());
+    check_point_memory(Spelling::python(), p, *need + extra_bytes, available_memory_bytes(),
+                       tokens);
 }
 
 Setup check_args(const RunRequest& r, const std::string& scalar) {
@@ -164,7 +165,11 @@ py::array stream(const std::string& variant, const py::array& x, std::int64_t n,
   const std::int64_t d = x.shape(x.ndim() - 1);
   Point p = point_of(s);
   p.d = d;
-  check_memory(p, s.single ? 4.0 : 8.0);
+  // Besides the kernels: the outputs, x converted once, and its double copy for the m-means.
+  const double bytes = s.single ? 4.0 : 8.0, rows = double(x.shape(0)), values = double(x.size());
+  const double outputs = (rows - double(s.n) + 1) * double(s.one_row ? 1 : s.n) * double(d);
+  const bool means = s.traits->landmarks == LandmarkKind::kFixed && !landmarks;
+  check_memory(p, bytes, (outputs + values) * bytes + (means ? 8.0 * values : 0.0), x.shape(0));
   Config c = make_config(s, d, exact_pinv, exp_shift);
   if (landmarks) c.fixed_q = c.fixed_k = given_landmarks(*landmarks, s.m, d);
   return s.single ? stream_as<float>(s, std::move(c), x, landmarks)

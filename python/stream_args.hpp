@@ -77,8 +77,10 @@ void check_output(const Setup& s, bool stabilised, std::int64_t token, const Mat
 }
 
 // Refuses, as `cosda count` and `cosda stream` do (sweeps/point_memory.hpp), a point whose
-// kernels would not fit in the memory available now (`scalar_bytes`: 4 or 8).
-void check_memory(const Point& p, double scalar_bytes);
+// kernels (`scalar_bytes`: 4 or 8), with `extra_bytes` of arrays besides for a stream of `tokens`,
+// would not fit in the memory available now.
+void check_memory(const Point& p, double scalar_bytes, double extra_bytes = 0,
+                  std::int64_t tokens = 0);
 
 // The fixed landmarks given as an m x d array (InputError naming landmarks otherwise).
 RowMajor given_landmarks(const pybind11::array& l, std::int64_t m, std::int64_t d);

@@ -45,14 +45,17 @@ double available_memory_bytes() {
   return pages > 0 && page > 0 ? double(pages) * double(page) : 0.0;
 }
 
-void check_point_memory(const Spelling& s, const Point& p, double need_bytes, double limit_bytes) {
+void check_point_memory(const Spelling& s, const Point& p, double need_bytes, double limit_bytes,
+                        std::int64_t tokens) {
   if (limit_bytes <= 0 || need_bytes <= limit_bytes) return;
   throw InputError(s.error(fmt::format(
-      "{} needs about {} ({}), more than the {} of {}; lower {} or {}{}",
+      "{}{} needs about {} ({}), more than the {} of {}; lower {} or {}{}{}",
       s.cli ? fmt::format("--n {} --d {}", p.n, p.d) : fmt::format("n={}, d={}", p.n, p.d),
-      size_text(need_bytes), p.variant, size_text(limit_bytes),
+      tokens > 0 ? fmt::format(" over {} tokens", tokens) : "", size_text(need_bytes), p.variant,
+      size_text(limit_bytes),
       s.cli ? "--memory-limit (default: the memory available now)" : "memory available now",
-      s.name("n"), s.name("d"), s.cli ? ", or raise --memory-limit" : "")));
+      s.name("n"), s.name("d"), tokens > 0 ? ", or stream fewer tokens" : "",
+      s.cli ? ", or raise --memory-limit" : "")));
 }
 
 }  // namespace cosda

@@ -2,6 +2,7 @@
 // infeasible size is an InputError naming the flags instead of std::bad_alloc minutes later.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -25,7 +26,9 @@ inline double memory_limit_bytes(const Args& a) {
 }
 
 // InputError in `s`'s names (CLI: "cosda count: --n ..."; Python: "n ...") if `need_bytes` >
-// `limit_bytes` (> 0), naming the sizes and the ways out. Python has no --memory-limit.
-void check_point_memory(const Spelling& s, const Point& p, double need_bytes, double limit_bytes);
+// `limit_bytes` (> 0), naming the sizes and the ways out (`tokens` > 0: a stream of that many,
+// whose outputs count). Python has no --memory-limit.
+void check_point_memory(const Spelling& s, const Point& p, double need_bytes, double limit_bytes,
+                        std::int64_t tokens = 0);
 
 }  // namespace cosda

@@ -221,7 +221,7 @@ int cmd_stream(const Argv& argv) {
                      kernel_peak_bytes(p, s.single ? 4.0 : 8.0).value_or(0.0) +
                          8.0 * double(x.q.size() * std::int64_t(s.in.size())) +
                          outputs * (16.0 + (out_float32 ? 4.0 : 8.0)),
-                     memory_limit_bytes(a));
+                     memory_limit_bytes(a), x.rows());
   Config c{.n = r.n, .d = d, .m = r.m, .exact_pinv = a.has("exact-pinv")};
   if (r.feature_seed) c.feature_seed = *r.feature_seed;
   if (r.traits->landmarks == LandmarkKind::kFixed) fixed_landmarks(a, tokens, r.m, s.in[0], c);

@@ -120,8 +120,8 @@ def test_a_step_whose_output_overflows_is_refused_as_stream_refuses_it():
 def test_a_size_beyond_the_memory_available_is_refused_as_the_cli_does(cli):
     want = cli_error("count", "--variant", "co_si", "--n", 1048576, "--d", 10000)
     need = re.search(r"needs about [0-9.]+ GiB \(co_si\)", want).group(0)
-    refusal = r"^n=(1048576, d=10000|131072, d=4) needs about .* of memory available now; " \
-              r"lower n or d$"
+    refusal = r"^n=(1048576, d=10000|131072, d=4( over 131072 tokens)?) needs about .* of " \
+              r"memory available now; lower n or d(, or stream fewer tokens)?$"
     for call in (lambda: cosda.count("co_si", n=1048576, d=10000),
                  lambda: cosda.Stream("co_si", n=1048576, d=10000),
                  lambda: cosda.stream("att", np.zeros((131072, 4)), n=131072),
@@ -131,6 +131,10 @@ def test_a_size_beyond_the_memory_available_is_refused_as_the_cli_does(cli):
     with pytest.raises(ValueError) as e:
         cosda.count("co_si", n=1048576, d=10000)
     assert need in str(e.value)
+    # stream()'s outputs count too: 23617 windows of 16384 x 64 values (185 GiB), small kernels.
+    with pytest.raises(ValueError, match=r"^n=16384, d=64 over 40000 tokens needs about .*; "
+                                         r"lower n or d, or stream fewer tokens$"):
+        cosda.stream("co_re", np.zeros((40000, 64)), n=16384)
 
 
 def test_count_refuses_m_for_a_variant_without_rank(cli):
