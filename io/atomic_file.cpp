@@ -106,6 +106,7 @@ std::string kind(mode_t mode) {
   if (S_ISFIFO(mode)) return "a FIFO";
   if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
   if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISREG(mode)) return "a file";
   return "not a regular file";
 }
 

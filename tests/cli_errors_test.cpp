@@ -258,6 +258,10 @@ std::vector<Case> cases() {
   flag("merge nothing", {"merge", "--out", "res"}, "shard");
   flag("merge not a shard", {"merge", "c.toml", "--out", "res"}, "meta.json");
   flag("report without sweep", {"report", "c.toml", "--out", "res"}, "points.csv");
+  c.push_back({"sweep: a file where its folder goes",
+               {"sweep", "c.toml", "--out", "res"},
+               {{"c.toml", kGood}, {"res/t", "notes"}},
+               "res/t: it is a file, not a directory"});
 
   const std::string tokens = npy("{'descr': '<f8', 'fortran_order': False, 'shape': (12, 4), }",
                                  doubles(std::vector<double>(48, 0.5)));
