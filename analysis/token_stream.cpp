@@ -36,9 +36,12 @@ std::vector<double> run_stream(const std::string& id, const Config& c, std::int6
               "running sum of exponentials cancelled to zero (there is no max-subtraction, as "
               "in the papers); scale the input down{}",
               id, t, r, j,
-              c.exp_shift || !find_variant(id)->continual
-                  ? ""
-                  : " or pass --exp-shift auto (the stabilised mode)"));
+              c.exp_shift ? fmt::format(", or try another --exp-shift: with C = {}, every "
+                                        "exp(score - C) may underflow to 0 (auto calibrates C "
+                                        "on the tokens)",
+                                        *c.exp_shift)
+              : find_variant(id)->continual ? " or pass --exp-shift auto (the stabilised mode)"
+                                            : ""));
         out.push_back(v);
       }
   }

@@ -70,7 +70,10 @@ void refuse_output(const Setup& s, bool stabilised, std::int64_t token, std::int
       "running sum of exponentials cancelled to zero (there is no max-subtraction, as in the "
       "papers); scale the input down{}",
       s.id, token, row, feature,
-      stabilised || !s.traits->continual ? "" : " or pass exp_shift=C (stabilised mode)"));
+      stabilised            ? ", or try another exp_shift: with too large a C, every "
+                              "exp(score - C) underflows to 0"
+      : s.traits->continual ? " or pass exp_shift=C (stabilised mode)"
+                            : ""));
 }
 
 namespace {

@@ -160,6 +160,8 @@ def test_overflow_is_a_value_error_naming_the_token():
         cosda.stream("co_si", tokens(30, 4, scale=300.0), n=8)
     y = cosda.stream("co_si", tokens(30, 4, scale=3.0), n=8, exp_shift=20.0)
     assert np.isfinite(y).all()
+    with pytest.raises(ValueError, match="try another exp_shift: with too large a C"):
+        cosda.stream("co_si", tokens(30, 4, scale=0.5), n=8, exp_shift=1000.0)
 
 
 @pytest.mark.parametrize("call", [
