@@ -57,15 +57,22 @@ int cmd_verify(const Argv& argv) {
   verify::Options o;
   if (auto v = a.get("config")) o.config = *v;
   if (auto v = a.get("out")) o.out_dir = *v;
+  std::error_code ec;
   if (auto v = a.get("corrections")) {
     o.corrections = *v;
-    std::error_code ec;
     if (!std::filesystem::is_regular_file(o.corrections, ec))
       throw InputError("cosda verify: flag --corrections: '" + *v +
                        "' is not a file; give an existing corrections file, or leave the flag "
                        "out for analysis/corrections.md");
   }
+  // The default, from outside the checkout: the report states it absent, and so does a note.
+  const bool absent = !a.has("corrections") && !std::filesystem::is_regular_file(o.corrections, ec);
   const verify::Outcome out = verify::run(o);
+  if (absent)
+    fmt::print(stderr,
+               "cosda verify: note: {} is not in {}, so the report states it absent (section "
+               "9); run from the checkout or pass --corrections FILE to quote it\n",
+               o.corrections.string(), std::filesystem::current_path(ec).string());
   fmt::print(
       "{}: {} points, exact forms {} ({} mismatches); {} unexplained rows beyond the open "
       "questions; wrote {} and {}\n",

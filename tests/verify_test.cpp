@@ -219,6 +219,20 @@ TEST_F(VerifyTest, MissingCorrectionsFileIsStatedInTheReport) {
   EXPECT_NE(slurp(out.report).find("absent.md is absent"), std::string::npos);
 }
 
+// Run outside the checkout, the default analysis/corrections.md is absent: the report states it,
+// and a note on stderr says so, with the folder it was looked for in.
+TEST_F(VerifyTest, ADefaultCorrectionsFileMissingHereIsNoted) {
+  const fs::path here = fs::current_path();
+  fs::current_path(dir_);
+  ::testing::internal::CaptureStderr();
+  const int status = cmd_verify({"--config", config_.string(), "--out", "noted"});
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  fs::current_path(here);
+  EXPECT_EQ(status, 0);
+  EXPECT_NE(err.find("note: analysis/corrections.md is not in " + dir_.string()), std::string::npos)
+      << err;
+}
+
 TEST_F(VerifyTest, CommandExitStatusIsZeroOnPass) {
   std::ofstream(dir_ / "none.md") << "";  // a corrections file with no corrections
   const Argv argv = {"--config",      config_.string(),           "--out", (dir_ / "cmd").string(),
