@@ -63,6 +63,11 @@ void read_npy_stream(TomlTable& t, std::int64_t d, NamedStream& s) {
         fmt::format("{}: a kind = \"npy\" stream takes path (tokens) or all three "
                     "of q, k and v (files of one shape, T x d), not both",
                     t.where()));
+  for (const char* key : {"scale", "projection", "seed"})  // the token stream's, not q/k/v's
+    if (t.has(key))
+      throw InputError(fmt::format(
+          "{}: key '{}' does not apply to q, k and v files, which are used as given; drop it",
+          t.where(), key));
   auto qkv = std::make_shared<Qkv>();
   qkv->q = npy_matrix(t, "q", d);
   qkv->k = npy_matrix(t, "k", d);

@@ -373,7 +373,8 @@ TEST(NpyFuzzCorpusTest, StoredInputsParseWithoutCrashing) {
   EXPECT_GT(files, 0u);
 }
 
-// kind = "npy" with q, k, v: their rows as given, not projected; path and q, k, v exclude.
+// kind = "npy" with q, k, v: their rows as given, not projected or scaled; path and q, k, v
+// exclude.
 TEST(StreamConfig, NpyStreamOfQueriesKeysAndValues) {
   const auto dir = std::filesystem::temp_directory_path() / "cosda_accuracy_qkv_test";
   std::filesystem::create_directories(dir);
@@ -395,6 +396,14 @@ TEST(StreamConfig, NpyStreamOfQueriesKeysAndValues) {
   EXPECT_THROW(parse("path = \"q.npy\"\nq = \"q.npy\"\nk = \"k.npy\"\nv = \"v.npy\"\n"),
                InputError);
   EXPECT_THROW(parse("q = \"q.npy\"\nk = \"k.npy\"\n"), InputError);
+  // The token stream's keys would be accepted and ignored (recorded in accuracy.csv all the same).
+  for (const std::string key : {"scale = 3.0", "projection = \"shared\"", "seed = 2"}) try {
+      parse("q = \"q.npy\"\nk = \"k.npy\"\nv = \"v.npy\"\n" + key + "\n");
+      ADD_FAILURE() << key << " was taken";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("does not apply to q, k and v"), std::string::npos)
+          << e.what();
+    }
   std::filesystem::remove_all(dir);
 }
 
