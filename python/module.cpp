@@ -123,6 +123,10 @@ PYBIND11_MODULE(_cosda, m) {
   m.def("read_points", &read_points, py::arg("path"),
         "A sweep's points.csv as a dict of columns (lists, file order; None for an empty cell, "
         "which cosda.read_points turns into NaN).");
+  py::list text_columns;  // points.csv's text columns (variant, skip_reason), for a file of no row
+  for (const PointsColumn& col : points_columns())
+    if (text_column(col)) text_columns.append(std::string(col.name));
+  m.attr("POINTS_TEXT_COLUMNS") = text_columns;
   m.attr("__version__") = COSDA_VERSION;
   bind_count(m);
   bind_stream(m);

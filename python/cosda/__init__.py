@@ -187,7 +187,7 @@ def read_points(path):
     np = _np()
     columns = {}
     for name, cells in _cosda.read_points(os.fsencode(path)).items():  # any bytes a path has
-        if cells and all(isinstance(c, str) for c in cells):
+        if name in _cosda.POINTS_TEXT_COLUMNS:
             columns[name] = cells
         elif cells and all(c is not None and float(c).is_integer() for c in cells):
             columns[name] = np.array(cells, dtype=np.int64)
@@ -198,4 +198,6 @@ def read_points(path):
         import pandas
     except ImportError:
         return columns
-    return pandas.DataFrame(columns)
+    return pandas.DataFrame({name: pandas.Series(cells, dtype=object)  # str, even with no row
+                             if name in _cosda.POINTS_TEXT_COLUMNS else cells
+                             for name, cells in columns.items()})

@@ -79,3 +79,13 @@ def test_a_path_that_is_not_utf8_is_read(no_pandas, tmp_path):
     with open(odd, "wb") as f:
         f.write(src.read_bytes())
     assert cosda.read_points(odd)["n"].tolist() == cosda.read_points(src)["n"].tolist()
+
+
+def test_a_file_of_no_row_keeps_its_text_columns_text(tmp_path):
+    src = SOURCE / "results" / "nystrom_table3" / "points.csv"
+    header = tmp_path / "points.csv"
+    header.write_text(src.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    got = cosda.read_points(header)
+    assert len(got["n"]) == 0
+    for name in ("variant", "skip_reason"):
+        assert getattr(got[name], "dtype", object) == object, name  # list, or object Series
