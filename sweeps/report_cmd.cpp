@@ -42,7 +42,7 @@ int cmd_report(const Argv& argv) {
   const FolderLock lock(dir, "cosda report");
   const std::string listing =
       write_listed_report(c, rows, out, !a.has("no-figures"), "", "cosda report");
-  out.commit({".lock"});
+  out.commit(replaced_report(dir, {".lock"}));
   fmt::print("{}", listing);
   return 0;
 }

@@ -222,6 +222,23 @@ std::filesystem::path sweep_dir(const std::filesystem::path& root, const SweepCo
   return dir;
 }
 
+namespace {
+
+// The config the results folder `dir` was swept with, from its meta.json; nullopt without one
+// (or for an older cosda's config that no longer parses).
+std::optional<SweepConfig> swept_config(const std::filesystem::path& dir) {
+  std::ifstream in(dir / "meta.json", std::ios::binary);
+  std::ostringstream meta;
+  meta << in.rdbuf();
+  if (const auto text = meta_string(meta.str(), "config_text")) try {
+      return parse_config(*text, (dir / "meta.json").string());
+    } catch (const InputError&) {  // an older cosda's config that no longer parses
+    }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesystem::path& dir) {
   const std::filesystem::path csv = dir / "points.csv";
   const std::string sweep =
@@ -243,16 +260,8 @@ std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesys
   if (!same)
     throw InputError("cosda report: " + csv.string() + " holds other points than " + c.source +
                      " describes; rerun " + sweep);
-  // points.csv has no column for the formulas or the scalar it was swept with: the config text
-  // its meta.json keeps says (a meta.json of an older cosda that no longer parses is passed over).
-  std::ifstream meta_in(dir / "meta.json", std::ios::binary);
-  std::ostringstream meta;
-  meta << meta_in.rdbuf();
-  std::optional<SweepConfig> swept;
-  if (const auto text = meta_string(meta.str(), "config_text")) try {
-      swept = parse_config(*text, (dir / "meta.json").string());
-    } catch (const InputError&) {
-    }
+  // points.csv has no column for the formulas or the scalar it was swept with: its meta.json says.
+  const std::optional<SweepConfig> swept = swept_config(dir);
   auto as_swept = [&](const char* key, const std::string& was, const std::string& now) {
     if (was != now)
       throw InputError(
@@ -264,6 +273,18 @@ std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesys
     as_swept("scalar", swept->scalar, c.scalar);
   }
   return rows;
+}
+
+std::set<std::string> replaced_report(const std::filesystem::path& dir,
+                                      std::set<std::string> also) {
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::filesystem::path name = it->path().filename();
+    const std::filesystem::path ext = name.extension();
+    if (name == "table.md" || ext == ".gp" || ext == ".png" || ext == ".pdf")
+      also.insert(name.string());
+  }
+  return also;
 }
 
 }  // namespace cosda

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "sweeps/config.hpp"
@@ -66,5 +68,11 @@ void check_sweep_outputs(const std::filesystem::path& dir, const std::filesystem
 
 // The rows of <dir>/points.csv, exactly c's grid points in order, else InputError with the fix.
 std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesystem::path& dir);
+
+// What a commit into the results folder `dir` drops besides `also`: its table.md and every
+// figure and script (.gp, .png, .pdf) this run did not write again, so that no table or figure of
+// other points, of a figure the config no longer has, or of --no-figures' earlier run stays beside
+// the new files. Other files (the user's) are kept.
+std::set<std::string> replaced_report(const std::filesystem::path& dir, std::set<std::string> also);
 
 }  // namespace cosda

@@ -195,7 +195,7 @@ int cmd_sweep(const Argv& argv) {
   std::string listing;
   if (!a.has("no-report") && plan.shard.whole())
     listing = write_listed_report(c, outcome.rows, out, !a.has("no-figures"), "  ", "cosda sweep");
-  out.commit({plan.journal.filename().string(), ".lock"});
+  out.commit(replaced_report(dir, {plan.journal.filename().string(), ".lock"}));
   fmt::print("{}: {} points ({} skipped{}) in {:.1f} s -> {}\n", c.name, outcome.rows.size(),
              std::count_if(outcome.rows.begin(), outcome.rows.end(),
                            [](const SweepRow& r) { return !r.executed(); }),

@@ -125,6 +125,39 @@ TEST_F(SweepCommand, WithoutATerminalAFinalPlainLineIsPrinted) {
   EXPECT_EQ(err.back(), '\n');
 }
 
+// A sweep or report replaces the folder's table and figures: what it does not write again (a
+// --no-report sweep's, a figure renamed in the config) goes, the user's own files stay.
+TEST_F(SweepCommand, NoTableOrFigureOfOtherPointsStaysBesideNewOnes) {
+  auto cosda = [&](const std::string& args) {
+    const std::string command = std::string(COSDA_BIN) + " " + args + " --out " +
+                                (dir / "out").string() + " > /dev/null 2>&1";
+    EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  };
+  const std::string figure = "[[figure]]\nfile = \"f{}\"\nx = \"n\"\ny = \"flops\"\nm = 2\n";
+  std::ofstream(dir / "fig.toml") << "name = \"small\"\nvariants = [\"att\", \"co_si\"]\n"
+                                     "n = [4, 8]\nd = [4]\nm = [2]\n"
+                                  << fmt::format(fmt::runtime(figure), 1);
+  cosda("sweep " + (dir / "fig.toml").string() + " --no-figures");
+  const fs::path out = dir / "out" / "small";
+  std::ofstream(out / "notes.txt") << "mine";
+  ASSERT_TRUE(fs::exists(out / "table.md") && fs::exists(out / "f1.gp"));
+  std::ofstream(dir / "fig.toml", std::ios::app) << fmt::format(fmt::runtime(figure), 2);
+  std::string text;
+  {
+    std::ifstream in(dir / "fig.toml");
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  text.replace(text.find("file = \"f1\""), 11, "file = \"f3\"");
+  std::ofstream(dir / "fig.toml") << text;
+  cosda("report " + (dir / "fig.toml").string() + " --no-figures");
+  EXPECT_FALSE(fs::exists(out / "f1.gp")) << "a figure the config no longer has";
+  EXPECT_TRUE(fs::exists(out / "f2.gp") && fs::exists(out / "f3.gp"));
+  cosda("sweep " + (dir / "small.toml").string() + " --no-report");
+  for (const char* stale : {"table.md", "f2.gp", "f3.gp"})
+    EXPECT_FALSE(fs::exists(out / stale)) << stale << " of the points the sweep replaced";
+  EXPECT_TRUE(fs::exists(out / "notes.txt") && fs::exists(out / "points.csv"));
+}
+
 TEST(SweepGrid, VariantsWithoutLandmarksHaveOneRowWithMOne) {
   const SweepConfig c = parse_config(
       "name = \"g\"\nvariants = [\"att\", \"co_si\", \"cony_si_fix\"]\nn = [8]\nd = [4]\n"
