@@ -99,6 +99,8 @@ struct NamedStream {
   std::uint64_t projection_seed = 2;
   // Given q, k, v (kind "npy" with q, k, v files): used as they are, unprojected; spec.data unused.
   std::shared_ptr<const Qkv> qkv;
+  // The .npy files read, for meta.json: "path (T x d, values fnv1a64 <hash>)" each.
+  std::vector<std::string> inputs;
 };
 
 // q, k, v of the stream's first `rows` tokens. A stream too short (a user .npy) is an

@@ -15,14 +15,6 @@
 namespace cosda {
 namespace {
 
-std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 1469598103934665603ull) {
-  for (const char ch : bytes) {
-    h ^= static_cast<unsigned char>(ch);
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
 constexpr std::string_view kMagic = "cosda-journal 2 ";
 constexpr std::string_view kConfigTag = "config ";
 

@@ -11,11 +11,21 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "sweeps/config.hpp"
 #include "sweeps/points.hpp"
 
 namespace cosda {
+
+// FNV-1a, 64 bits: the journal's row checksums, and the fingerprint of a study's .npy inputs.
+inline std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 1469598103934665603ull) {
+  for (const char ch : bytes) {
+    h ^= static_cast<unsigned char>(ch);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
 
 // Identity of a point for the journal and for merging shards.
 std::string point_key(const Point& p);

@@ -88,10 +88,15 @@ std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shar
 }
 
 std::string study_meta_json(std::string_view command, std::string_view name,
-                            std::string_view source, std::string_view text, double seconds) {
-  return fmt::format("{{\n  \"command\": {},\n{}  \"seconds\": {:.1f}\n}}\n",
+                            std::string_view source, std::string_view text,
+                            const std::vector<NamedStream>& streams, double seconds) {
+  std::string inputs;
+  for (const NamedStream& s : streams)
+    for (const std::string& file : s.inputs)
+      inputs += (inputs.empty() ? "" : ", ") + json_string(file);
+  return fmt::format("{{\n  \"command\": {},\n{}  \"inputs\": [{}],\n  \"seconds\": {:.1f}\n}}\n",
                      json_string(fmt::format("cosda {}", command)), provenance(name, source, text),
-                     seconds);
+                     inputs, seconds);
 }
 
 std::optional<std::string> meta_string(std::string_view json, std::string_view key) {

@@ -28,8 +28,9 @@ int cmd_overflow(const Argv& argv) {
   out.stage([&](const std::filesystem::path& dir) {
     write_file_atomic(dir / "overflow.csv", overflow_csv(c, jobs));
     write_file_atomic(dir / "overflow.md", overflow_markdown(c, jobs));
-    write_file_atomic(dir / "meta.json", study_meta_json("overflow", c.name, a->config.string(),
-                                                         c.text, seconds_since(a->start)));
+    write_file_atomic(dir / "meta.json",
+                      study_meta_json("overflow", c.name, a->config.string(), c.text, c.streams,
+                                      seconds_since(a->start)));
   });
   out.commit();
   print_study_done("overflow", jobs.size(), "searches", out.target() / "overflow.csv", a->start);

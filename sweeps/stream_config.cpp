@@ -10,6 +10,7 @@
 #include "attention/registry.hpp"
 #include "io/errors.hpp"
 #include "io/npy.hpp"
+#include "sweeps/journal.hpp"
 
 namespace cosda {
 namespace {
@@ -31,8 +32,10 @@ std::vector<std::string> variant_ids(bool only_continual) {
 
 const std::vector<std::string> kScalars{"float", "double"};
 
-// A T x d matrix of a [[stream]] file key, its path relative to the config's folder.
-Eigen::MatrixXd npy_matrix(TomlTable& t, const std::string& key, std::int64_t d) {
+// A T x d matrix of a [[stream]] file key, its path relative to the config's folder; the file
+// and a fingerprint of the values read go to `inputs`.
+Eigen::MatrixXd npy_matrix(TomlTable& t, const std::string& key, std::int64_t d,
+                           std::vector<std::string>& inputs) {
   const std::filesystem::path rel = t.str(key);
   const std::filesystem::path path = rel.is_absolute() ? rel : t.file().parent_path() / rel;
   if (!std::filesystem::exists(path))
@@ -47,6 +50,10 @@ Eigen::MatrixXd npy_matrix(TomlTable& t, const std::string& key, std::int64_t d)
         fmt::format("{}: tokens are {} wide but the config's d is {} (the width of all heads); "
                     "make them agree",
                     path.string(), a.shape[1], d));
+  const std::string_view bytes(reinterpret_cast<const char*>(a.data.data()),
+                               a.data.size() * sizeof(double));
+  inputs.push_back(fmt::format("{} ({} x {}, values fnv1a64 {:016x})", path.string(), a.shape[0],
+                               a.shape[1], fnv1a(bytes)));
   return Eigen::Map<const Eigen::Matrix<double, -1, -1, Eigen::RowMajor>>(
       a.data.data(), std::int64_t(a.shape[0]), d);
 }
@@ -55,7 +62,7 @@ Eigen::MatrixXd npy_matrix(TomlTable& t, const std::string& key, std::int64_t d)
 // (queries, keys and values of one length, used as given).
 void read_npy_stream(TomlTable& t, std::int64_t d, NamedStream& s) {
   if (!t.has("q") && !t.has("k") && !t.has("v")) {
-    s.spec.data = std::make_shared<Eigen::MatrixXd>(npy_matrix(t, "path", d));
+    s.spec.data = std::make_shared<Eigen::MatrixXd>(npy_matrix(t, "path", d, s.inputs));
     return;
   }
   if (t.has("path") || !t.has("q") || !t.has("k") || !t.has("v"))
@@ -69,9 +76,9 @@ void read_npy_stream(TomlTable& t, std::int64_t d, NamedStream& s) {
           "{}: key '{}' does not apply to q, k and v files, which are used as given; drop it",
           t.where(), key));
   auto qkv = std::make_shared<Qkv>();
-  qkv->q = npy_matrix(t, "q", d);
-  qkv->k = npy_matrix(t, "k", d);
-  qkv->v = npy_matrix(t, "v", d);
+  qkv->q = npy_matrix(t, "q", d, s.inputs);
+  qkv->k = npy_matrix(t, "k", d, s.inputs);
+  qkv->v = npy_matrix(t, "v", d, s.inputs);
   if (qkv->k.rows() != qkv->q.rows() || qkv->v.rows() != qkv->q.rows())
     throw InputError(fmt::format("{}: q, k and v have {}, {} and {} rows; give one length",
                                  t.where(), qkv->q.rows(), qkv->k.rows(), qkv->v.rows()));

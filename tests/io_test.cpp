@@ -393,6 +393,14 @@ TEST(StreamConfig, NpyStreamOfQueriesKeysAndValues) {
   EXPECT_TRUE(x.rows() == 5 && x.q(2, 1) == double('q') + 0.01 * 9 &&
               x.k(2, 1) == double('k') + 0.01 * 9 && x.v(4, 3) == double('v') + 0.01 * 19);
   EXPECT_THROW(stream_qkv(streams.front(), 7, 4, "needs"), InputError);
+  // Each file read is recorded for meta.json with a fingerprint of its values.
+  ASSERT_EQ(streams.front().inputs.size(), 3u);
+  EXPECT_NE(streams.front().inputs[0].find("q.npy (6 x 4, values fnv1a64 "), std::string::npos)
+      << streams.front().inputs[0];
+  values[5] += 1e-12;
+  write_npy(dir / "q.npy", {6, 4}, values, false);
+  EXPECT_NE(parse("q = \"q.npy\"\nk = \"k.npy\"\nv = \"v.npy\"\n").front().inputs[0],
+            streams.front().inputs[0]);
   EXPECT_THROW(parse("path = \"q.npy\"\nq = \"q.npy\"\nk = \"k.npy\"\nv = \"v.npy\"\n"),
                InputError);
   EXPECT_THROW(parse("q = \"q.npy\"\nk = \"k.npy\"\n"), InputError);
