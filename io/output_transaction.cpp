@@ -192,20 +192,25 @@ void OutputTransaction::commit(const std::set<std::string>& drop) {
       throw std::runtime_error("cannot write " + shown.string() + ": " + why);
     sync_path(e.path(), false);
   }
-  struct stat st {};
-  const bool exists = ::stat(target_.c_str(), &st) == 0;
-  if (exists) {
-    for (const auto& e : fs::directory_iterator(target_)) {
-      const std::string name = e.path().filename().string();
-      std::error_code ec;
-      if (drop.count(name) > 0 || fs::exists(fs::symlink_status(stage_ / name, ec))) continue;
-      bring_over(e.path(), stage_ / name, shown_);
+  bool exists = false;
+  int error = 0;
+  for (int tries = 0; tries < 2; ++tries) {  // a second try if another run publishes meanwhile
+    struct stat st {};
+    exists = ::stat(target_.c_str(), &st) == 0;
+    if (exists) {
+      for (const auto& e : fs::directory_iterator(target_)) {
+        const std::string name = e.path().filename().string();
+        std::error_code ec;
+        if (drop.count(name) > 0 || fs::exists(fs::symlink_status(stage_ / name, ec))) continue;
+        bring_over(e.path(), stage_ / name, shown_);
+      }
+      ::chmod(stage_.c_str(), st.st_mode & 07777);
     }
-    ::chmod(stage_.c_str(), st.st_mode & 07777);
+    sync_path(stage_, true);
+    error = exists ? exchange(stage_, target_)
+                   : (::rename(stage_.c_str(), target_.c_str()) ? errno : 0);
+    if (exists || (error != ENOTEMPTY && error != EEXIST)) break;
   }
-  sync_path(stage_, true);
-  const int error =
-      exists ? exchange(stage_, target_) : (::rename(stage_.c_str(), target_.c_str()) ? errno : 0);
   if (error != 0)
     throw std::runtime_error("cannot write into " + shown_.string() +
                              ": moving the finished files into place: " + errno_text(error));

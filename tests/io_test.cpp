@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -17,12 +19,14 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "analysis/streams.hpp"
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "io/npy.hpp"
+#include "io/output_transaction.hpp"
 #include "io/strict_toml.hpp"
 #include "sweeps/stream_config.hpp"
 #include "tests/npy_bytes.hpp"
@@ -435,6 +439,34 @@ TEST(StrictToml, KeepsTheTextItParsed) {
         << e.what();
   }
   std::filesystem::remove_all(dir);
+}
+
+// Two runs publishing into one new folder at once both succeed, and the folder holds one run's
+// files: the second plain rename meets the first run's folder and must exchange with it.
+TEST(OutputTransactionTest, TwoRunsIntoOneNewFolderBothPublish) {
+  const fs::path root = fs::temp_directory_path() / ("cosda_race_" + std::to_string(::getpid()));
+  for (int round = 0; round < 300; ++round) {
+    fs::remove_all(root);
+    std::atomic<int> ready{0};
+    std::array<std::string, 2> errors;
+    const auto publish = [&](int run) {
+      try {
+        OutputTransaction tx(root / "out");
+        tx.stage([&](const fs::path& dir) { std::ofstream(dir / "a.txt") << run; });
+        for (++ready; ready < 2;) std::this_thread::yield();
+        tx.commit();
+      } catch (const std::exception& e) {
+        errors[std::size_t(run)] = e.what();
+      }
+    };
+    std::thread first(publish, 0), second(publish, 1);
+    first.join();
+    second.join();
+    ASSERT_EQ(errors[0] + errors[1], "") << "round " << round;
+    const std::string kept = read_bytes(root / "out" / "a.txt");
+    ASSERT_TRUE(kept == "0" || kept == "1") << kept;
+  }
+  fs::remove_all(root);
 }
 
 }  // namespace
