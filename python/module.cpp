@@ -11,6 +11,7 @@
 #include "io/errors.hpp"
 #include "python/bindings.hpp"
 #include "sweeps/points.hpp"
+#include "sweeps/run_checks.hpp"
 
 namespace py = pybind11;
 
@@ -127,6 +128,11 @@ PYBIND11_MODULE(_cosda, m) {
   for (const PointsColumn& col : points_columns())
     if (text_column(col)) text_columns.append(std::string(col.name));
   m.attr("POINTS_TEXT_COLUMNS") = text_columns;
+  py::dict ranges;  // the checker's integer ranges, by Python name, for values beyond 64 bits
+  for (const char* key : {"n", "d", "m", "heads", "layers", "feature-seed"})
+    ranges[py::str(Spelling::python().name(key))] =
+        py::make_tuple(range_of(key).lo, range_of(key).hi);
+  m.attr("INTEGER_RANGES") = ranges;
   m.attr("__version__") = COSDA_VERSION;
   bind_count(m);
   bind_stream(m);

@@ -59,6 +59,21 @@ def _array_dtype(x, dtype):
     return "float" if getattr(x, "dtype", None) == _np().float32 else "double"
 
 
+def _integers(given, **ranges):
+    """Refuses, by name, what pybind11 would take as an int (True as 1) or refuse naming no
+    argument (8.0, 2**70): a non-integer with TypeError, a value beyond its range or 64 bits
+    with the checker's ValueError. `ranges` adds ranges the checker has not (time_step's)."""
+    import numbers
+    for name, value in given.items():
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{name} must be an integer, got {value!r}")
+        lo, hi = ranges.get(name) or _cosda.INTEGER_RANGES.get(name, (-2**63, 2**63 - 1))
+        if not lo <= value <= hi:
+            raise ValueError(f"{name} must be an integer in [{lo}, {hi}], got '{value}'")
+
+
 def variants():
     """The registry's facts per variant, in registry order: a list of dicts with id,
     paper_name, family ('softmax', 'nystrom' or 'random_features'), single_output,
@@ -77,6 +92,7 @@ def count(variant, n, d, m=None, heads=1, layers=1, exact=False, scalar="float64
     random features allow m > n. The heap fields (heap_peak_bytes, heap_retained_bytes,
     heap_allocations_per_cycle) are NaN: malloc can be wrapped only in an executable, so
     `cosda count` is where they are measured. The GIL is released while the kernels run."""
+    _integers(dict(n=n, d=d, m=m, heads=heads, layers=layers, feature_seed=feature_seed))
     return _cosda.count(variant, n, d, m=m, heads=heads, layers=layers, exact=exact,
                         scalar=_scalar(scalar, "scalar"), convention=convention,
                         feature_seed=feature_seed)
@@ -91,6 +107,7 @@ def stream(variant, x, n, m=None, landmarks=None, heads=1, layers=1, dtype=None,
     when float32, else float64). x is read in place when it is C-contiguous and of that dtype
     (else converted once). Without landmarks, fixed-landmark variants take the m-means of the
     queries and of the keys (seed 1, k-means++). feature_seed seeds the random features."""
+    _integers(dict(n=n, m=m, heads=heads, layers=layers, feature_seed=feature_seed))
     np = _np()
     if landmarks is not None:
         landmarks = np.asarray(landmarks)
@@ -106,6 +123,9 @@ def time_step(variant, n, d, m=None, heads=1, layers=1, dtype="float64", number=
     fills its window with seeded Gaussian tokens, runs `number` steps as a warm-up, then
     `repeat` timed runs of `number` steps; returns each run's seconds per step (a list of
     `repeat` floats; as with timeit, the min is the figure to quote). The GIL is released."""
+    _integers(dict(n=n, d=d, m=m, heads=heads, layers=layers, feature_seed=feature_seed,
+                   number=number, repeat=repeat, seed=seed),
+              number=(1, 2**63 - 1), repeat=(1, 2**63 - 1), seed=(0, 2**64 - 1))
     return _cosda.time_step(variant, n, d, m=m, heads=heads, layers=layers,
                             scalar=_scalar(dtype), number=number, repeat=repeat,
                             feature_seed=feature_seed, seed=seed)
@@ -126,6 +146,7 @@ class Stream:
 
     def __init__(self, variant, n, d, m=None, heads=1, layers=1, landmarks=None,
                  dtype="float64", exp_shift=None, feature_seed=None):
+        _integers(dict(n=n, d=d, m=m, heads=heads, layers=layers, feature_seed=feature_seed))
         self._asarray = _np().asarray
         if landmarks is not None:
             landmarks = self._asarray(landmarks)

@@ -2,6 +2,7 @@
 names arguments as Python does, documents itself, keeps dtypes, reports missing values one way,
 counts and times single steps, takes queries, keys and values, and installs with pip."""
 
+import functools
 import math
 import os
 import pathlib
@@ -316,3 +317,28 @@ def test_a_wrong_dtype_names_the_argument_given():
             call()
     with pytest.raises(ValueError, match="^scalar must be float64 or float32, got 'half'"):
         cosda.count("co_si", n=4, d=4, scalar="half")
+
+
+
+@pytest.mark.parametrize("name,variant", [("n", "co_si"), ("d", "co_si"), ("heads", "co_si"),
+                                          ("layers", "co_si"), ("m", "cony_si_cont"),
+                                          ("feature_seed", "corf_si")])
+def test_an_integer_beyond_64_bits_or_not_an_integer_is_refused_by_name(cli, name, variant):
+    shape = {"n": 8, "d": 8, **({} if variant == "co_si" else {"m": 2})}
+    given = {k: v for k, v in shape.items() if k != name}
+    flags = [x for k, v in given.items() for x in ("--" + k, v)]
+    want = cli_error("count", "--variant", variant, *flags, "--" + name.replace("_", "-"), 2**70)
+    timed = functools.partial(cosda.time_step, number=1, repeat=1)
+    for call in (cosda.count, cosda.Stream, timed):
+        with pytest.raises(ValueError) as e:  # pybind11 raised a TypeError naming no argument
+            call(variant, **given, **{name: 2**70})
+        assert str(e.value) == pythonic(want)
+        for wrong in (True, 8.0, "8"):  # pybind11 took True as 1
+            with pytest.raises(TypeError, match=f"^{name} must be an integer, got {wrong!r}$"):
+                call(variant, **given, **{name: wrong})
+
+
+def test_time_step_refuses_a_seed_beyond_its_range_by_name():
+    for wrong in (2**64, -1):
+        with pytest.raises(ValueError, match=r"^seed must be an integer in \[0, 18446744073709551615\]"):
+            cosda.time_step("co_si", n=8, d=8, number=1, repeat=1, seed=wrong)
