@@ -93,7 +93,7 @@ Args count_args(const Argv& argv) {
        {"feature-seed", "S",
         "seed of the random features (only random-feature variants; counts do not depend on it)"},
        {"memory-limit", "BYTES",
-        "refuse a point needing more (K, M, G suffixes; default: available memory)"}},
+        "refuse a point needing more (K, M, G, T suffixes; default: available memory)"}},
       argv);
 }
 

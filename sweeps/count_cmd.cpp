@@ -75,7 +75,8 @@ int cmd_count(const Argv& argv) {
               "object, or with --format csv|tsv a header and one row. Convention (--convention):\n"
               "all (default): every executed scalar operation is one FLOP (flops = mul + add +\n"
               "div + exp + other); mul: multiplications only; mac: a multiply-add pair once\n"
-              "(max(mul, add) + div + exp + other); cotrans: mul + add + exp, div as mul.\n") +
+              "(max(mul, add) + div + exp + other); cotrans: mul + add + exp, div as mul, other\n"
+              "as add (total: all).\n") +
           kUnits + "Whole models: cosda count --model FILE (see cosda count --model FILE --help)."))
     return 0;
   a.reject_positional("cosda count --help");

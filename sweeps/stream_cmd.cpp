@@ -139,7 +139,7 @@ Args stream_args(const Argv& argv) {
        {"feature-seed", "S",
         "seed of the random features (only random-feature variants; default 24301)"},
        {"memory-limit", "BYTES",
-        "refuse a stream needing more (K, M, G suffixes; default: available memory)"}},
+        "refuse a stream needing more (K, M, G, T suffixes; default: available memory)"}},
       argv);
 }
 
