@@ -73,6 +73,9 @@ MatX<R> recompute(const VariantTraits& t, const Attention<Plain<T>>& var, const 
     out = exact_attention<R>(q, k, v);
   } else if (t.landmarks == LandmarkKind::kRandomFeatures) {
     out = random_feature_attention<R>(q, k, v, c);
+  } else if (t.landmarks == LandmarkKind::kFixed) {  // the given landmarks, queries scaled
+    const MatX<R> lq = (c.fixed_q / std::sqrt(double(c.d))).cast<R>(), lk = c.fixed_k.cast<R>();
+    out = nystrom_attention<R>(q, k, v, lq, lk, c.pinv_iterations);
   } else {
     const MatX<R> lq = var.landmarks_q_scaled()->template cast<R>();
     const MatX<R> lk = var.landmarks_k()->template cast<R>();

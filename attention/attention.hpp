@@ -82,7 +82,8 @@ class Attention {
 
   // Whether the last step computed a new landmark (continual-landmark variants only).
   virtual bool updated_landmarks() const { return false; }
-  // The landmarks the last output used, queries scaled by 1/sqrt(d) (Nyström variants; else null).
+  // The landmarks the last output used, queries scaled by 1/sqrt(d), keys as held: fixed ones
+  // scaled too (FixedLandmarks), continual ones raw (Nyström variants; else null).
   virtual const Mat<Scalar>* landmarks_q_scaled() const { return nullptr; }
   virtual const Mat<Scalar>* landmarks_k() const { return nullptr; }
 

@@ -121,8 +121,8 @@ class TwoBlock final : public Attention<E> {
       }
       ops::scale<E>(qt_, inv_sqrt_d_);
     }
-    ops::scale_into<E>(y.bottomRows(1), inv_sqrt_d_, qs_);
-    core_->attend(qs_, y, y, *qt, *kt, g, out_);
+    if (!fixed_) ops::scale_into<E>(y.bottomRows(1), inv_sqrt_d_, qs_);  // fixed: Kt comes scaled
+    core_->attend(fixed_ ? y.bottomRows(1) : MatCRef<S>(qs_), y, y, *qt, *kt, g, out_);
   }
 
   std::int64_t n_, d_, m_;

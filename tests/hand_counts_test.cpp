@@ -93,23 +93,23 @@ OpCounts ny(I n, I d, I m, I it) {
          nystrom_core(n, d, m);
 }
 
-// ny_fix: Gamma_phi^+ of the fixed landmarks is computed once, at construction.
-OpCounts ny_fix(I n, I d, I m) { return muls(n * d) + nystrom_core(n, d, m); }
+// ny_fix: Gamma_phi^+ of the fixed landmarks is computed once, at construction, and their keys
+// are scaled there, so the queries are not.
+OpCounts ny_fix(I n, I d, I m) { return nystrom_core(n, d, m); }
 
 // The one output row of the single-output variants (Eq. 26), in its cheapest order: the row
 // scaled by 1/phi(Delta) (m reciprocals, m mul) rather than Delta V (m d), then times Delta V.
 OpCounts scaled_row_output(I d, I m) { return divs(m) + muls(m) + product(1, m, d); }
 
 // cony_si_fix (Sec. IV-B, Eq. 26): Delta V and phi(Delta) slide for all m landmarks (Eqs.
-// 24-25); q / sqrt(d); beta's row; the output row.
+// 24-25); beta's row (the keys come scaled); the output row.
 OpCounts cony_si_fix(I d, I m) {
-  return times(m, retro_update(d)) + muls(d) + beta_row(d, m) + scaled_row_output(d, m);
+  return times(m, retro_update(d)) + beta_row(d, m) + scaled_row_output(d, m);
 }
 
 // cony_re_fix (Eq. 23): the same, then the n kept rows of B_phi Gamma_phi^+ times Delta_phi V.
 OpCounts cony_re_fix(I n, I d, I m) {
-  return times(m, retro_update(d)) + muls(d) + beta_row(d, m) + normalised_delta_v(d, m) +
-         product(n, m, d);
+  return times(m, retro_update(d)) + beta_row(d, m) + normalised_delta_v(d, m) + product(n, m, d);
 }
 
 // The landmark update of the continual-landmark variants (Sec. IV-A) over a segment of s
@@ -128,10 +128,10 @@ OpCounts landmark_update(I n, I d, I m, I s, I it, I query_adds) {
   return times(m - 1, retro_update(d)) + means + gamma + delta_row;
 }
 
-// cony_si_cont (Eqs. 22, 26): a plain step is cony_si_fix's plus the query added to the
-// segment's running sum (d add); an update step replaces the slide, and its query mean is that
-// sum divided by s.
-OpCounts cony_si_cont_plain(I d, I m) { return cony_si_fix(d, m) + adds(d); }
+// cony_si_cont (Eqs. 22, 26): a plain step is cony_si_fix's plus q / sqrt(d) (its landmark keys
+// are raw) and the query added to the segment's running sum (d add); an update step replaces the
+// slide, and its query mean is that sum divided by s.
+OpCounts cony_si_cont_plain(I d, I m) { return cony_si_fix(d, m) + muls(d) + adds(d); }
 OpCounts cony_si_cont_update(I n, I d, I m, I s, I it) {
   return landmark_update(n, d, m, s, it, 0) + adds(d) + muls(d) + beta_row(d, m) +
          scaled_row_output(d, m);
@@ -200,7 +200,8 @@ OpCounts hand_plain(const std::string& id, const HandShape& s) {
   if (id == "ny_fix") return ny_fix(n, d, m);
   if (id == "cony_si_fix") return cony_si_fix(d, m);
   if (id == "cony_si_cont") return cony_si_cont_plain(d, m);
-  if (id == "cony_re_fix" || id == "cony_re_cont") return cony_re_fix(n, d, m);
+  if (id == "cony_re_fix") return cony_re_fix(n, d, m);
+  if (id == "cony_re_cont") return cony_re_fix(n, d, m) + muls(d);  // q / sqrt(d): raw keys
   if (id == "rf") return rf(n, d, m);
   if (id == "corf_si") return corf_si(d, m);
   if (id == "corf_re") return corf_re(n, d, m);

@@ -115,8 +115,8 @@ void landmark_rows_heads(std::int64_t m, std::int64_t h, typename E::Scalar* bet
   ops::heads_minor_gemm<E>(1, m, m, h, beta, g, row);
 }
 
-// Every head's fixed landmarks, head-minor: scaled Qt_i, Kt_i (m x dh), Gamma_phi^+_i (m x m), from
-// its slice of c.fixed_q and c.fixed_k (FixedLandmarks); and the newest query's landmark rows.
+// Every head's fixed landmarks, head-minor: Qt_i, Kt_i (m x dh) scaled by 1/sqrt(dh), Gamma_phi^+_i
+// (m x m), from its slice of c.fixed_q and c.fixed_k (FixedLandmarks); the newest query's rows.
 template <class E>
 class FixedLandmarkRows {
  public:
@@ -126,7 +126,6 @@ class FixedLandmarkRows {
       : h_(heads),
         dh_(head_width(c, heads)),
         m_(c.m),
-        inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
         qt_(c.m, c.d),
         kt_(c.m, c.d),
         g_(1, heads * c.m * c.m),
@@ -155,8 +154,7 @@ class FixedLandmarkRows {
   // 1 x m head-minor, into dst (h m) or, if null, an own buffer; returns where it is.
   S* row(const S* q, const ops::Shift<S>& shift, S* dst = nullptr) {
     S* row = dst != nullptr ? dst : row_.data();
-    ops::heads_minor_from_heads<E>(h_, dh_, q, q_.data());
-    ops::scale<E>(q_.data(), h_ * dh_, inv_sqrt_dh_);
+    ops::heads_minor_from_heads<E>(h_, dh_, q, q_.data());  // raw: Kt comes scaled
     ops::heads_minor_gemm_nt<E>(1, dh_, m_, h_, q_.data(), kt_.data(), beta_.data());
     landmark_rows_heads<E>(m_, h_, beta_.data(), g_.data(), sums_.data(), row, shift);
     return row;
@@ -164,7 +162,6 @@ class FixedLandmarkRows {
 
  private:
   std::int64_t h_, dh_, m_;
-  S inv_sqrt_dh_;
   Mat<S> qt_, kt_, g_, q_, beta_, sums_, row_;
 };
 

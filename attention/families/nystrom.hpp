@@ -38,7 +38,8 @@ void landmark_kernel_pinv(MatCRef<typename E::Scalar> qt, MatCRef<typename E::Sc
   pinv.compute(gamma, g);
 }
 
-// Config's landmarks (raw, m x d) as scaled queries, keys and Gamma_phi^+, built outside any step.
+// Config's landmarks (raw, m x d) as queries and keys both scaled by 1/sqrt(d), and Gamma_phi^+,
+// built outside any step: B = exp(Q Kt^T / sqrt(d)) then needs no scaling of the queries.
 template <class E>
 struct FixedLandmarks {
   using S = typename E::Scalar;
@@ -49,15 +50,16 @@ struct FixedLandmarks {
     require(c.fixed_q.rows() == c.m && c.fixed_q.cols() == c.d && c.fixed_k.rows() == c.m &&
                 c.fixed_k.cols() == c.d,
             "fixed landmarks: expected m x d landmark matrices");
+    const Mat<S> q = c.fixed_q.cast<S>();  // raw: Gamma's scores scaled once, through kt
     for (std::int64_t i = 0; i < c.m; ++i)
       for (std::int64_t j = 0; j < c.d; ++j) {
         qt(i, j) = S(c.fixed_q(i, j) / std::sqrt(double(c.d)));
-        kt(i, j) = S(c.fixed_k(i, j));
+        kt(i, j) = S(c.fixed_k(i, j) / std::sqrt(double(c.d)));
       }
     Pinv<E> pinv(c.m, c.pinv_iterations, c.exact_pinv);
     Mat<S> gamma(c.m, c.m);
     std::vector<S> sums(static_cast<std::size_t>(c.m));
-    landmark_kernel_pinv<E>(qt, kt, pinv, gamma, sums.data(), g, ops::shift_of<S>(c.exp_shift));
+    landmark_kernel_pinv<E>(q, kt, pinv, gamma, sums.data(), g, ops::shift_of<S>(c.exp_shift));
   }
 };
 

@@ -36,7 +36,7 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
         kt_(m_, d_),
         g_(kFixed ? of_one_head(m_) : 0, kFixed ? of_one_head(m_) : 0),
         gt_(of_heads(h_ * m_), m_),
-        qs_(of_heads(d_), n_),
+        qs_(of_heads(kFixed ? 0 : d_), n_),  // ny_fix: keys come scaled (FixedLandmarks)
         bt_(of_heads(h_ * m_), n_),
         bgt_(of_heads(h_ * m_), n_),
         delta_(of_heads(h_ * m_), n_),
@@ -78,8 +78,8 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
 
   // One head over a window by rows (q raw), q a ring whose oldest row is `oldest`.
   void attend_rows(MatCRef<S> q, MatCRef<S> k, MatCRef<S> v, std::int64_t oldest) {
-    // out_ holds Q/sqrt(d), in window order, until the last product overwrites it.
-    scale_in_window_order<E>(q, oldest, inv_sqrt_dh_, out_);
+    // out_ holds Q (ny: Q/sqrt(d)), in window order, until the last product overwrites it.
+    scale_in_window_order<E>(q, oldest, kFixed ? std::nullopt : std::optional(inv_sqrt_dh_), out_);
     if constexpr (!kFixed)  // segment means, split among the threads in the timed build
       ops::split_pass<E>(m_, 2 * n_ * d_, [&](std::int64_t lo, std::int64_t count) {
         for (std::int64_t i = lo; i < lo + count; ++i) {
@@ -94,12 +94,14 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
   // h > 1: Att_Ny of heads [first, first + count) over the window into their columns of out_.
   void attend(std::int64_t first, std::int64_t count) {
     const std::int64_t f = first * dh_, w = count * dh_, oldest = this->seen() % n_;
-    ops::scale_into<E>(q_.middleRows(f, w), inv_sqrt_dh_, qs_.middleRows(f, w));
+    if constexpr (!kFixed)
+      ops::scale_into<E>(q_.middleRows(f, w), inv_sqrt_dh_, qs_.middleRows(f, w));
     if constexpr (!kFixed) landmarks(first, count, oldest);
+    const Mat<S>& qs = kFixed ? q_ : qs_;
     // B_phi^T, row l h + i = head i's exp(Kt_il Q_i^T / sqrt(dh)) over the ring   (Eq. 10)
     for (std::int64_t l = 0; l < m_; ++l) {
       const MatRef<S> b = bt_.middleRows(l * h_ + first, count);
-      ops::heads_gemm_nn<E>(kt_.row(l).segment(f, w), qs_.middleRows(f, w), b);
+      ops::heads_gemm_nn<E>(kt_.row(l).segment(f, w), qs.middleRows(f, w), b);
       ops::exp_inplace<E>(b);
     }
     normalise_landmarks(first, count);

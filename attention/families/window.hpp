@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 #include "attention/exec.hpp"
 #include "attention/ops/seam.hpp"
@@ -38,14 +39,15 @@ void for_ring_in_window_order(std::int64_t n, std::int64_t oldest, F&& f) {
   if (oldest > 0) f(std::int64_t{0}, oldest, n - oldest);
 }
 
-// dst = s * ring in window order (`oldest`: the oldest token's slot), one scaling copy, mul n*d;
-// rows split among the threads in the timed build.
+// dst = s * ring in window order (`oldest`: the oldest token's slot), one scaling copy, mul n*d
+// (without s, a copy); rows split among the threads in the timed build.
 template <class E>
 void scale_in_window_order(MatCRef<typename E::Scalar> ring, std::int64_t oldest,
-                           typename E::Scalar s, MatRef<typename E::Scalar> dst) {
+                           std::optional<typename E::Scalar> s, MatRef<typename E::Scalar> dst) {
   const std::int64_t n = ring.rows();
   const auto scale = [&](std::int64_t first, std::int64_t count, std::int64_t row) {
-    ops::scale_into<E>(ring.middleRows(first, count), s, dst.middleRows(row, count));
+    if (s) ops::scale_into<E>(ring.middleRows(first, count), *s, dst.middleRows(row, count));
+    if (!s) ops::copy<E>(ring.middleRows(first, count), dst.middleRows(row, count));
   };
   ops::split_pass<E>(n, ring.size(), [&](std::int64_t lo, std::int64_t count) {
     const std::int64_t first = (oldest + lo) % n, run = std::min(count, n - first);

@@ -8,15 +8,12 @@ namespace cosda {
 namespace {
 using exact::Buckets, exact::f;
 
-// Steps shared with the fixed-landmark variant, whose every step is this one's plain step.
+// The plain step; the fixed-landmark variant's every step is this less q / sqrt(d) (d mul).
 Buckets retroactive_nystrom_step() {  // the same with n output rows
   return {f({{1, 1, 1, 1}, {6, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 1}, {1, 0, 0, 1}}),
           f({{1, 1, 1, 1}, {-1, 1, 1}, {5, 0, 1, 1}, {1, 0, 0, 2}, {-1, 0, 0, 1}, {-1}}),
           f({{1, 0, 0, 1}, {1}}), f({{3, 0, 0, 1}}), f({})};
 }
-}  // namespace
-
-namespace {
 
 // The same valley; the peaks of continual landmarks are measured only (closed_form.hpp).
 exact::HeadsMemory heads_memory_cony_re_cont(std::int64_t, std::int64_t, std::int64_t,

@@ -14,11 +14,13 @@ exact::HeadsMemory heads_memory_cony_re_fix(std::int64_t, std::int64_t, std::int
 
 }  // namespace
 
-// Exact forms: every step is cony_re_cont's plain step (a query's row is computed on arrival).
+// Exact forms: cony_re_cont's plain step (a query's row on arrival) less q / sqrt(d): Kt is scaled.
 const exact::Forms& closed_forms_cony_re_fix() {
   using exact::Buckets, exact::f;
   static const exact::Forms forms{
-      closed_forms_cony_re_cont().step,
+      Buckets{f(closed_forms_cony_re_cont().step.mul.base - Poly{{1, 0, 1}}),
+              closed_forms_cony_re_cont().step.add, closed_forms_cony_re_cont().step.div,
+              closed_forms_cony_re_cont().step.exp, closed_forms_cony_re_cont().step.other},
       std::nullopt,
       f({{2, 1, 1}, {1, 1, 0, 1}, {3, 0, 1, 1}, {1, 0, 0, 2}}),
       // Live beside the valley at Eq. 23's one op: the output (n d), Delta_phi V (d m) and the

@@ -5,20 +5,15 @@
 
 namespace cosda {
 
-namespace {
-using exact::Buckets, exact::f;
-
-// The fixed-landmark variant's every step: slide (m rows) + the landmark row + the row scaled by
-// 1/phi(Delta) (m) + its product with Delta V (dm).
-Buckets single_output_nystrom_step() {
-  return {f({{6, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 1}, {2, 0, 0, 1}}),
+// The fixed-landmark variant's every step (attention/variants/cony_si_fix.cpp): slide (m rows) +
+// the landmark row (its keys come scaled, the query does not) + the row scaled by 1/phi(Delta) (m)
+// + its product with Delta V (dm).
+exact::Buckets closed_forms_cony_si_step() {
+  using exact::f;
+  return {f({{6, 0, 1, 1}, {1, 0, 0, 2}, {2, 0, 0, 1}}),
           f({{6, 0, 1, 1}, {1, 0, 0, 2}, {-1, 0, 1}, {-1, 0, 0, 1}, {-1}}), f({{1, 0, 0, 1}, {1}}),
           f({{3, 0, 0, 1}}), f({})};
 }
-}  // namespace
-
-// The fixed-landmark variant's step (attention/variants/cony_si_fix.cpp).
-exact::Buckets closed_forms_cony_si_step() { return single_output_nystrom_step(); }
 
 namespace {
 
@@ -35,7 +30,7 @@ exact::HeadsMemory heads_memory_cony_si_cont(std::int64_t, std::int64_t, std::in
 const exact::Forms& closed_forms_cony_si_cont() {
   using exact::Buckets, exact::f;
   static const exact::Forms forms{
-      // The plain step: the fixed-landmark step + the running sum of the segment's queries (d).
+      // The plain step: the fixed-landmark step + q / sqrt(d) + the running sum of the queries.
       Buckets{f({{6, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 1}, {2, 0, 0, 1}}),
               f({{6, 0, 1, 1}, {1, 0, 0, 2}, {-1, 0, 0, 1}, {-1}}), f({{1, 0, 0, 1}, {1}}),
               f({{3, 0, 0, 1}}), f({})},

@@ -15,25 +15,25 @@ exact::HeadsMemory heads_memory_ny_fix(std::int64_t, std::int64_t, std::int64_t,
 
 }  // namespace
 
-// Exact forms: as ny without landmarks and Gamma_phi^+ (stored).
+// Exact forms: as ny without landmarks, Gamma_phi^+ (stored) and the queries' scaling (nd: the
+// fixed keys come scaled).
 const exact::Forms& closed_forms_ny_fix() {
   using exact::Buckets, exact::f;
-  static const exact::Forms forms{
-      {f({{4, 1, 1, 1}, {1, 1, 0, 2}, {1, 1, 1}, {1, 1, 0, 1}, {1, 0, 1, 1}}),
-       f({{4, 1, 1, 1},
-          {1, 1, 0, 2},
-          {-1, 1, 1},
-          {-1, 1, 0, 1},
-          {-1, 0, 1, 1},
-          {-1, 1},
-          {-1, 0, 0, 1}}),
-       f({{1, 1}, {1, 0, 0, 1}}), f({{2, 1, 0, 1}}), f({})},
-      std::nullopt,
-      f({{3, 1, 1}, {2, 0, 1, 1}, {1, 0, 0, 2}, {-3, 0, 1}}),
-      {Poly{{2, 1, 0, 1}, {1, 0, 1, 1}, {1, 0, 1}, {1, 0, 0, 1}},
-       Poly{{1, 1, 1}, {1, 1, 0, 1}, {1, 0, 1, 1}}},
-      {},
-      heads_memory_ny_fix};
+  static const exact::Forms forms{{f({{4, 1, 1, 1}, {1, 1, 0, 2}, {1, 1, 0, 1}, {1, 0, 1, 1}}),
+                                   f({{4, 1, 1, 1},
+                                      {1, 1, 0, 2},
+                                      {-1, 1, 1},
+                                      {-1, 1, 0, 1},
+                                      {-1, 0, 1, 1},
+                                      {-1, 1},
+                                      {-1, 0, 0, 1}}),
+                                   f({{1, 1}, {1, 0, 0, 1}}), f({{2, 1, 0, 1}}), f({})},
+                                  std::nullopt,
+                                  f({{3, 1, 1}, {2, 0, 1, 1}, {1, 0, 0, 2}, {-3, 0, 1}}),
+                                  {Poly{{2, 1, 0, 1}, {1, 0, 1, 1}, {1, 0, 1}, {1, 0, 0, 1}},
+                                   Poly{{1, 1, 1}, {1, 1, 0, 1}, {1, 0, 1, 1}}},
+                                  {},
+                                  heads_memory_ny_fix};
   return forms;
 }
 
