@@ -59,16 +59,6 @@ DrawSummary summarize_draws(const std::vector<ErrorSummary>& per_draw) {
   return out;
 }
 
-Eigen::MatrixXd segment_means(const Eigen::MatrixXd& x, std::int64_t m) {
-  Eigen::MatrixXd out(m, x.cols());
-  std::int64_t first = 0, i = 0;
-  for (const std::int64_t s : segment_sizes(x.rows(), m)) {
-    out.row(i++) = x.middleRows(first, s).colwise().mean();
-    first += s;
-  }
-  return out;
-}
-
 std::vector<ErrorSummary> approximation_errors(const Qkv& x, const ApproxSetup& setup,
                                                const std::vector<ApproxCase>& cases) {
   const std::int64_t n = setup.n, d = setup.d, total = n + setup.steps;

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/calibration.hpp"
 #include "analysis/streams.hpp"
 
 namespace cosda {
@@ -77,9 +78,6 @@ MatX<T> nystrom_attention(const MatX<T>& q, const MatX<T>& k, const MatX<T>& v,
     gp = razavi_pinv<T>(g, iterations);
   return b * (gp * (delta * v));
 }
-
-// Segment means of the rows of x (landmarks.hpp sizes: the first n mod m segments one row longer).
-Eigen::MatrixXd segment_means(const Eigen::MatrixXd& x, std::int64_t m);
 
 struct ErrorSummary {
   std::int64_t steps = 0;  // steady-state steps compared

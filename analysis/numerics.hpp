@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/accuracy.hpp"
+#include "analysis/calibration.hpp"
 #include "analysis/measure.hpp"
 #include "analysis/streams.hpp"
 #include "attention/attention.hpp"
@@ -21,16 +22,6 @@ namespace cosda {
 
 // max |q_i . k_j| / sqrt(d) over query-key pairs that share a window (|i - j| < n).
 double score_scale(const Qkv& x, std::int64_t n);
-
-// The stabilised mode's shift C: the midpoint of the range of row maxima of every score matrix the
-// variant exponentiates (QK^T for co_*; B, Gamma, Delta for Nyström, with segment-mean or c.fixed_*
-// landmarks) over every `stride`-th window of `calibration` (>= n tokens), so exp(s - C) keeps
-// both extremes equally far from overflow and underflow.
-double calibrate_shift(const std::string& variant, const Config& c, const Qkv& calibration,
-                       std::int64_t stride = 1);
-// [smallest, largest] of those row maxima, to combine several calibrations (heads) into one C.
-std::pair<double, double> row_max_range(const std::string& variant, const Config& c,
-                                        const Qkv& calibration, std::int64_t stride = 1);
 
 // Runs the variant over x in `precision`: the first token with a non-finite output, or -1.
 std::int64_t first_nonfinite(const std::string& variant, const Config& c, const Qkv& x,

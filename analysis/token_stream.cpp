@@ -55,21 +55,4 @@ std::vector<double> run_token_stream(const std::string& id, const Config& c, std
   return with_plain(precision, [&]<class E>() { return run_stream<E>(id, c, heads, layers, x); });
 }
 
-double calibrated_exp_shift(const std::string& id, const Config& c, std::int64_t heads,
-                            const Qkv& x) {
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  const std::int64_t dh = c.d / heads;
-  for (std::int64_t h = 0; h < heads; ++h) {
-    Config hc = c;
-    hc.d = dh;
-    if (c.fixed_q.size() > 0) hc.fixed_q = hc.fixed_k = c.fixed_q.middleCols(h * dh, dh);
-    const Qkv xh{x.q.middleCols(h * dh, dh), x.k.middleCols(h * dh, dh),
-                 x.v.middleCols(h * dh, dh)};
-    const auto [l, u] = row_max_range(id, hc, xh, std::max<std::int64_t>(1, c.n / 8));
-    lo = std::min(lo, l);
-    hi = std::max(hi, u);
-  }
-  return 0.5 * (lo + hi);
-}
-
 }  // namespace cosda

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/calibration.hpp"
 #include "analysis/measure.hpp"
 #include "analysis/streams.hpp"
 #include "attention/attention.hpp"
@@ -16,10 +17,5 @@ namespace cosda {
 // std::runtime_error naming the token at the first output that is not finite.
 std::vector<double> run_token_stream(const std::string& id, const Config& c, std::int64_t heads,
                                      int layers, const Qkv& x, Precision precision);
-
-// The stabilised mode's shift C calibrated on the stream: one C for all heads, the midpoint of
-// their row-maxima ranges (analysis/numerics.hpp), sampled every n / 8 steps.
-double calibrated_exp_shift(const std::string& id, const Config& c, std::int64_t heads,
-                            const Qkv& x);
 
 }  // namespace cosda

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <optional>
 
+#include "analysis/calibration.hpp"
 #include "analysis/kmeans.hpp"
 #include "io/errors.hpp"
 #include "models/multi_head.hpp"
@@ -105,7 +106,7 @@ Mat<double> means_of(const T* x, std::int64_t rows, std::int64_t parts, std::int
 
 template <class T>
 py::array stream_as(const Setup& s, Config c, const py::array& x,
-                    const std::optional<py::array>& landmarks) {
+                    const std::optional<py::array>& landmarks, bool auto_shift) {
   const auto xt = finite_array<T>(x, "x");
   const bool qkv = xt.ndim() == 3;
   const std::int64_t rows = xt.shape(0), d = c.d;
@@ -118,13 +119,23 @@ py::array stream_as(const Setup& s, Config c, const py::array& x,
   // The m-means come from the tokens as given, as the CLI's from its file, not from x rounded to
   // float for float arithmetic.
   const bool means = s.traits->landmarks == LandmarkKind::kFixed && !landmarks;
-  const auto given =
-      means ? finite_array<double>(x, "x") : py::array_t<double, py::array::c_style>();
+  const auto given = means || auto_shift ? finite_array<double>(x, "x")
+                                         : py::array_t<double, py::array::c_style>();
   {
     py::gil_scoped_release release;
     if (means) {
       c.fixed_q = means_of(given.data(), rows, qkv ? 3 : 1, 0, d, s.m);
       c.fixed_k = qkv ? means_of(given.data(), rows, 3, 1, d, s.m) : c.fixed_q;
+    }
+    if (auto_shift) {  // as `cosda stream --exp-shift auto`: C calibrated on the tokens given
+      const Eigen::Map<const RowMajor> all(given.data(), rows, (qkv ? 3 : 1) * d);
+      c.exp_shift = calibrated_exp_shift(
+          s.id, c, s.heads,
+          {all.leftCols(d), all.middleCols(qkv ? d : 0, d), all.middleCols(qkv ? 2 * d : 0, d)});
+      if (!std::isfinite(*c.exp_shift))
+        throw InputError(
+            "exp_shift='auto': calibration on x found no finite shift (its attention scores "
+            "overflow double); scale x down, or give a finite exp_shift C");
     }
     run<T>(s, c, in, rows, qkv, out);
   }
@@ -151,7 +162,7 @@ void check_tokens(const py::array& x, const Setup& s) {
 py::array stream(const std::string& variant, const py::array& x, std::int64_t n,
                  std::optional<std::int64_t> m, std::optional<py::array> landmarks,
                  std::int64_t heads, std::int64_t layers, const std::string& scalar,
-                 bool exact_pinv, std::optional<double> exp_shift,
+                 bool exact_pinv, std::optional<double> exp_shift, bool exp_shift_auto,
                  std::optional<std::int64_t> feature_seed) {
   RunRequest r;
   r.variant = variant;
@@ -171,12 +182,15 @@ py::array stream(const std::string& variant, const py::array& x, std::int64_t n,
   // Besides the kernels: the outputs, x converted once, and its double copy for the m-means.
   const double bytes = s.single ? 4.0 : 8.0, rows = double(x.shape(0)), values = double(x.size());
   const double outputs = (rows - double(s.n) + 1) * double(s.one_row ? 1 : s.n) * double(d);
+  // and, for exp_shift='auto', the tokens as q, k and v in double for the calibration.
   const bool means = s.traits->landmarks == LandmarkKind::kFixed && !landmarks;
-  check_memory(p, bytes, (outputs + values) * bytes + (means ? 8.0 * values : 0.0), x.shape(0));
+  const double doubles =
+      (means || exp_shift_auto ? values : 0.0) + (exp_shift_auto ? 3 * values : 0.0);
+  check_memory(p, bytes, (outputs + values) * bytes + 8.0 * doubles, x.shape(0));
   Config c = make_config(s, d, exact_pinv, exp_shift);
   if (landmarks) c.fixed_q = c.fixed_k = given_landmarks(*landmarks, s.m, d);
-  return s.single ? stream_as<float>(s, std::move(c), x, landmarks)
-                  : stream_as<double>(s, std::move(c), x, landmarks);
+  return s.single ? stream_as<float>(s, std::move(c), x, landmarks, exp_shift_auto)
+                  : stream_as<double>(s, std::move(c), x, landmarks, exp_shift_auto);
 }
 
 }  // namespace
@@ -185,7 +199,8 @@ void bind_stream(py::module_& m) {
   m.def("stream", &stream, py::arg("variant"), py::arg("x"), py::arg("n"),
         py::arg("m") = py::none(), py::arg("landmarks") = py::none(), py::arg("heads") = 1,
         py::arg("layers") = 1, py::arg("scalar") = "double", py::arg("exact_pinv") = false,
-        py::arg("exp_shift") = py::none(), py::arg("feature_seed") = py::none(),
+        py::arg("exp_shift") = py::none(), py::arg("exp_shift_auto") = false,
+        py::arg("feature_seed") = py::none(),
         "Attention over the rows of x ((T, d): q = k = v; (T, 3, d): q, k, v): the outputs from "
         "the first full window on, (T-n+1, d) or (T-n+1, n, d), as `cosda stream` writes them.");
   bind_stream_object(m);

@@ -74,6 +74,23 @@ def _integers(given, **ranges):
             raise ValueError(f"{name} must be an integer in [{lo}, {hi}], got '{value}'")
 
 
+def _exp_shift(value, stream):
+    """exp_shift as the kernels take it: (C or None, whether to calibrate C on the tokens);
+    'auto' only where the tokens are all given in advance (stream(), not a Stream)."""
+    import numbers
+    if value is None:
+        return None, False
+    if isinstance(value, str) and value == "auto":
+        if not stream:
+            raise ValueError("exp_shift='auto' calibrates C on the whole stream, which a Stream "
+                             "does not have in advance; give a number C (cosda.stream() takes "
+                             "'auto')")
+        return 0.0, True  # C is calibrated on x before the first step
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"exp_shift must be a finite number or 'auto', got {value!r}")
+    return float(value), False
+
+
 def variants():
     """The registry's facts per variant, in registry order: a list of dicts with id,
     paper_name, family ('softmax', 'nystrom' or 'random_features'), single_output,
@@ -112,9 +129,10 @@ def stream(variant, x, n, m=None, landmarks=None, heads=1, layers=1, dtype=None,
     if landmarks is not None:
         landmarks = np.asarray(landmarks)
     x = np.asarray(x)
+    shift, calibrate = _exp_shift(exp_shift, stream=True)
     return _cosda.stream(variant, x, n, m=m, landmarks=landmarks, heads=heads, layers=layers,
-                         scalar=_array_dtype(x, dtype), exact_pinv=exact_pinv,
-                         exp_shift=exp_shift, feature_seed=feature_seed)
+                         scalar=_array_dtype(x, dtype), exact_pinv=exact_pinv, exp_shift=shift,
+                         exp_shift_auto=calibrate, feature_seed=feature_seed)
 
 
 def time_step(variant, n, d, m=None, heads=1, layers=1, dtype="float64", number=1000,
@@ -153,7 +171,8 @@ class Stream:
         self._dtype = "float32" if _scalar(dtype) == "float" else "float64"
         self._s = _cosda.Stream(variant, n, d, m=m, heads=heads, layers=layers,
                                 landmarks=landmarks, scalar=_scalar(dtype),
-                                exp_shift=exp_shift, feature_seed=feature_seed)
+                                exp_shift=_exp_shift(exp_shift, stream=False)[0],
+                                feature_seed=feature_seed)
 
     def __repr__(self):
         if "_s" not in self.__dict__:  # __init__ refused its arguments

@@ -164,6 +164,25 @@ def test_overflow_is_a_value_error_naming_the_token():
         cosda.stream("co_si", tokens(30, 4, scale=0.5), n=8, exp_shift=1000.0)
 
 
+@pytest.mark.parametrize("variant,m", [("co_re", None), ("cony_si_fix", 2)])
+def test_exp_shift_auto_calibrates_on_the_tokens_as_the_cli_does(cli, tmp_path, variant, m):
+    x = tokens(60, 4, scale=4.0)
+    rank = [] if m is None else ["--m", m]
+    want = cli_stream(tmp_path, x, "--variant", variant, "--n", 8, *rank, "--exp-shift", "auto")
+    got = cosda.stream(variant, x, n=8, m=m, exp_shift="auto")
+    assert np.array_equal(got, want)  # pybind11 refused 'auto' with a 53-line TypeError
+    assert not np.array_equal(got, cosda.stream(variant, x, n=8, m=m))  # C is not 0
+
+
+def test_exp_shift_that_is_not_a_number_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"^exp_shift='auto' calibrates C on the whole stream"):
+        cosda.Stream("co_re", n=4, d=4, exp_shift="auto")
+    for call in (lambda: cosda.stream("co_re", tokens(10, 4), n=4, exp_shift="1.0"),
+                 lambda: cosda.Stream("co_re", n=4, d=4, exp_shift=[1.0])):
+        with pytest.raises(TypeError, match=r"^exp_shift must be a finite number or 'auto', got"):
+            call()
+
+
 @pytest.mark.parametrize("call", [
     "cosda.stream('co_si', numpy.full((200000, 16), 0.01), n=65536)",  # a minute in full
     "cosda.time_step('co_si', n=65536, d=16, number=100000)",
