@@ -94,9 +94,10 @@ class NystromHeads : public WindowHeads<E, NystromHeads<E, kLandmarks>> {
   // h > 1: Att_Ny of heads [first, first + count) over the window into their columns of out_.
   void attend(std::int64_t first, std::int64_t count) {
     const std::int64_t f = first * dh_, w = count * dh_, oldest = this->seen() % n_;
-    if constexpr (!kFixed)
+    if constexpr (!kFixed) {  // Q / sqrt(dh) and its landmarks (ny_fix: the keys come scaled)
       ops::scale_into<E>(q_.middleRows(f, w), inv_sqrt_dh_, qs_.middleRows(f, w));
-    if constexpr (!kFixed) landmarks(first, count, oldest);
+      landmarks(first, count, oldest);
+    }
     const Mat<S>& qs = kFixed ? q_ : qs_;
     // B_phi^T, row l h + i = head i's exp(Kt_il Q_i^T / sqrt(dh)) over the ring   (Eq. 10)
     for (std::int64_t l = 0; l < m_; ++l) {

@@ -17,10 +17,9 @@ exact::HeadsMemory heads_memory_cony_re_fix(std::int64_t, std::int64_t, std::int
 // Exact forms: cony_re_cont's plain step (a query's row on arrival) less q / sqrt(d): Kt is scaled.
 const exact::Forms& closed_forms_cony_re_fix() {
   using exact::Buckets, exact::f;
+  static const Buckets cont = closed_forms_cony_re_cont().step;
   static const exact::Forms forms{
-      Buckets{f(closed_forms_cony_re_cont().step.mul.base - Poly{{1, 0, 1}}),
-              closed_forms_cony_re_cont().step.add, closed_forms_cony_re_cont().step.div,
-              closed_forms_cony_re_cont().step.exp, closed_forms_cony_re_cont().step.other},
+      Buckets{f(cont.mul.base - Poly{{1, 0, 1}}), cont.add, cont.div, cont.exp, cont.other},
       std::nullopt,
       f({{2, 1, 1}, {1, 1, 0, 1}, {3, 0, 1, 1}, {1, 0, 0, 2}}),
       // Live beside the valley at Eq. 23's one op: the output (n d), Delta_phi V (d m) and the
