@@ -54,6 +54,7 @@ struct FigureEntry {
 };
 struct ReportConfig {
   std::string source, title;
+  std::string text;                 // report.toml as parsed, for meta.json
   std::vector<ModelConfig> models;  // every other *.toml of the folder, by name
   std::vector<RatioEntry> ratios;
   std::vector<NotModelled> not_modelled;

@@ -55,6 +55,7 @@ struct Grid {
   std::vector<std::array<std::int64_t, 2>> cotrans;
   std::vector<Axis> axes;
   bool tables = true;
+  std::string text;  // the file as parsed, for meta.json
 };
 // Reads and checks a verification config; InputError on any fault.
 Grid read_grid(const std::filesystem::path& path);

@@ -59,6 +59,7 @@ Grid read_grid(const std::filesystem::path& path) {
   g.tables = paper.boolean("tables");
   for (const TomlTable* t : {&exact, &compare, &orders, &paper}) t->finish();
   root.finish();
+  g.text = root.text();
   return g;
 }
 

@@ -42,6 +42,7 @@
 #include "bench/streams.hpp"
 #include "bench/timing_config.hpp"
 #include "models/multi_head.hpp"
+#include "sweeps/meta.hpp"
 
 namespace cosda::bench {
 
@@ -327,8 +328,10 @@ bool print_help(int argc, char** argv) {
   return false;
 }
 
-// The run's context in Google Benchmark's output: config, machine, BLAS, clock cost, vector ISA.
+// The run's context in Google Benchmark's output: commit, config, machine, BLAS, clock cost, vector
+// ISA.
 void add_context(const Options& o, const std::optional<roofline::Machine>& machine) {
+  benchmark::AddCustomContext("cosda_git_commit", build_commit());
   benchmark::AddCustomContext("cosda_config", o.config);
   benchmark::AddCustomContext("cosda_machine", machine ? o.machine : "missing");
   benchmark::AddCustomContext("cosda_blas", blas::kAvailable ? "OpenBLAS" : "none");

@@ -24,6 +24,7 @@
 #include "bench/timing_config.hpp"
 #include "io/atomic_file.hpp"
 #include "models/multi_head.hpp"
+#include "sweeps/meta.hpp"
 
 namespace cosda::bench {
 namespace {
@@ -317,7 +318,8 @@ std::string peer_md(const Options& o, const TimingConfig& cfg, const std::vector
                     const std::string& load) {
   std::string md = "# cosda against libtorch\n\n";
   md += fmt::format(
-      "Written by `{}` from `{}` on {}: libtorch {} (Debian libtorch-dev), one thread "
+      "Written by `{}` at commit {} ({}) from `{}` on {}: libtorch {} (Debian libtorch-dev), one "
+      "thread "
       "(torch::set_num_threads(1), one OpenMP thread for cosda), OPENBLAS_CORETYPE={}. Times "
       "are per steady-state step on the thread's CPU clock, the median of {} repetitions of "
       "about {} s each (the clock read once per repetition; the versions compared take their "
@@ -326,7 +328,7 @@ std::string peer_md(const Options& o, const TimingConfig& cfg, const std::vector
       "cosda / libtorch: below 1, cosda is faster. Each libtorch version's output matched "
       "cosda's on the same window before timing (rel. err. columns). Load average (1 min) before "
       "and after the run: {}.\n\n",
-      o.command, o.config, roofline::cpu_name(), TORCH_VERSION,
+      o.command, build_commit(), utc_now(), o.config, roofline::cpu_name(), TORCH_VERSION,
       std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "unset", o.repetitions,
       o.min_time, load);
   md +=

@@ -15,6 +15,7 @@
 #include "analysis/roofline_model.hpp"
 #include "bench/torch_model.hpp"
 #include "io/atomic_file.hpp"
+#include "sweeps/meta.hpp"
 #include "sweeps/model_config.hpp"
 
 namespace cosda::bench::peer {
@@ -123,7 +124,8 @@ std::string models_md(const Options& o, const ReportConfig& r, const std::vector
                       const std::string& load) {
   std::string md = "# Whole models: time per step, cosda and libtorch\n\n";
   md += fmt::format(
-      "Written by `{}` from `{}` on {}: libtorch {} (Debian libtorch-dev), one thread "
+      "Written by `{}` at commit {} ({}) from `{}` on {}: libtorch {} (Debian libtorch-dev), one "
+      "thread "
       "(torch::set_num_threads(1), one OpenMP thread for cosda), OPENBLAS_CORETYPE={}. Each "
       "model is built in cosda (models/encoder.hpp, Plain policy, no instrumentation) and in "
       "libtorch (nn::Linear, nn::LayerNorm, GELU/ReLU, attention with matmul and softmax; "
@@ -134,7 +136,7 @@ std::string models_md(const Options& o, const ReportConfig& r, const std::vector
       "interleaved. **FLOPs/step** are the executed operations of one step (every mul, add, div, "
       "exp and other, counted by running the same model under Tally). **cosda/libtorch** below "
       "1: cosda is faster. Load average (1 min) before and after the run: {}.\n\n",
-      o.command, o.config, roofline::cpu_name(), TORCH_VERSION,
+      o.command, build_commit(), utc_now(), o.config, roofline::cpu_name(), TORCH_VERSION,
       std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "unset", o.repetitions,
       o.min_time, load);
   md +=

@@ -13,6 +13,7 @@
 #include "bench/bench_case.hpp"
 #include "bench/plain_ring.hpp"
 #include "io/atomic_file.hpp"
+#include "sweeps/meta.hpp"
 
 namespace cosda::bench {
 namespace {
@@ -80,7 +81,8 @@ std::string preamble(const Options& o, const std::optional<roofline::Machine>& m
   std::string md;
   md += "# Realized vs theoretical savings\n\n";
   md += fmt::format(
-      "Written by `{}` from `{}`; every time is the median over this run's repetitions, and "
+      "Written by `{}` at commit {} ({}) from `{}`; every time is the median over this run's "
+      "repetitions, and "
       "every ratio divides two medians of the same run. One-thread times are the thread's CPU "
       "time per step (other processes on the cores do not count), all-core times wall-clock. "
       "FLOPs are executed counts (Tally), "
@@ -88,7 +90,7 @@ std::string preamble(const Options& o, const std::optional<roofline::Machine>& m
       "cycles (plain and update steps are listed below each table). Load average (1 min) "
       "before the run {}, after it {}, on {} cores: above the core count, other processes "
       "shared the cores and the times are inflated.\n\n",
-      o.command, o.config, o.load_before, o.load_after, cores());
+      o.command, build_commit(), utc_now(), o.config, o.load_before, o.load_after, cores());
   if (m) {
     md += fmt::format(
         "Machine ({}): {}, {}; compute peak (best large GEMM, Eigen or OpenBLAS) float {:.1f} / "

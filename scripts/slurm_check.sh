@@ -23,7 +23,7 @@ STEP="setup"
 
 log() { echo "slurm-check: $*"; }
 
-# results/slurm/last_run.md: when, which Slurm, how long, the outcome.
+# results/slurm/last_run.md: when, which build, which Slurm, how long, the outcome.
 record() {
   local result=$1 version
   version=$(sinfo --version 2>/dev/null || echo "not installed")
@@ -34,6 +34,7 @@ record() {
     echo "Written by scripts/slurm_check.sh (docs/reliability.md, \"Shards\")."
     echo
     echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+    echo "- commit: ${BUILD_COMMIT:-not read} (the build's, as the sweep's meta.json records it)"
     echo "- Slurm: $version (one node: $(hostname -s), 2 CPUs, proctrack/linuxproc, task/none)"
     echo "- job: the job-array script of docs/reliability.md (${CONFIG:-config not read}," \
       "${SHARDS:-?} shards)"
@@ -173,6 +174,7 @@ log "submitted job array $JOB: $CONFIG in $SHARDS shards"
 
 STEP="running the unsharded sweep"
 "$COSDA" sweep "$CONFIG" --no-report --out "$STATE/whole" > /dev/null
+BUILD_COMMIT=$(sed -n 's/^  "git_commit": "\(.*\)",$/\1/p' "$STATE/whole/$NAME/meta.json")
 
 STEP="waiting for job array $JOB"
 for _ in $(seq 1800); do

@@ -41,8 +41,8 @@ int cmd_accuracy(const Argv& argv) {
     write_file_atomic(dir / "pinv.csv", pinv_csv(c, r));
     write_file_atomic(dir / "summary.md", accuracy_summary(c, r, notes));
     write_file_atomic(dir / "meta.json",
-                      study_meta_json("accuracy", c.name, a->config.string(), c.text, c.streams,
-                                      seconds_since(a->start)));
+                      study_meta_json("accuracy", c.name, a->config.string(), c.text,
+                                      stream_inputs(c.streams), seconds_since(a->start)));
   });
   out.commit();
   for (const std::string& note : notes) fmt::print(stderr, "accuracy: {}\n", note);

@@ -39,8 +39,8 @@ int cmd_drift(const Argv& argv) {
     write_file_atomic(dir / "drift.csv", drift_csv(runs));
     write_file_atomic(dir / "drift.md", md);
     write_file_atomic(dir / "meta.json",
-                      study_meta_json("drift", c.name, a->config.string(), c.text, c.streams,
-                                      seconds_since(a->start)));
+                      study_meta_json("drift", c.name, a->config.string(), c.text,
+                                      stream_inputs(c.streams), seconds_since(a->start)));
   });
   out.commit();
   for (const std::string& note : notes) fmt::print(stderr, "drift: {}\n", note);

@@ -8,6 +8,7 @@
 #include "attention/registry.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
+#include "sweeps/meta.hpp"
 
 #ifndef COSDA_VERSION
 #define COSDA_VERSION "unknown"
@@ -106,9 +107,14 @@ void print_usage(std::FILE* out) {
   fmt::print(out, "\n  cosda --version prints the version\n");
 }
 
+// The commit as the binary was built (meta.json's git_commit), shortened to 7 digits.
 std::string version_text() {
-  const std::string commit = COSDA_COMMIT;
-  return std::string("cosda ") + COSDA_VERSION + (commit.empty() ? "" : " (commit " + commit + ")");
+  const std::string commit = build_commit();
+  const bool hex = commit.find_first_not_of("0123456789abcdef") >= 40;
+  const bool dirty = commit.size() > 40;
+  return std::string("cosda ") + COSDA_VERSION + " (commit " +
+         (hex ? commit.substr(0, 7) : commit) +
+         (hex && dirty ? ", with uncommitted changes)" : ")");
 }
 
 int cmd_help(const Argv& argv) {

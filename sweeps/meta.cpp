@@ -47,9 +47,6 @@ std::string compiler() {
 // The fields every meta.json holds, from "name" to "date_utc", a line each.
 std::string provenance(std::string_view name, std::string_view config_file,
                        std::string_view config_text) {
-  const std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   return fmt::format(
       "  \"name\": {},\n"
       "  \"config_file\": {},\n"
@@ -63,13 +60,22 @@ std::string provenance(std::string_view name, std::string_view config_file,
       "  \"tomlplusplus_version\": \"{}.{}.{}\",\n"
       "  \"date_utc\": \"{}\",\n",
       json_string(name), json_string(config_file), json_string(config_text),
-      json_string(COSDA_GIT_COMMIT), json_string(compiler()), json_string(roofline::cpu_name()),
+      json_string(build_commit()), json_string(compiler()), json_string(roofline::cpu_name()),
       json_string(Eigen::SimdInstructionSetsInUse()), EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION,
       EIGEN_MINOR_VERSION, FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100,
-      TOML_LIB_MAJOR, TOML_LIB_MINOR, TOML_LIB_PATCH, date);
+      TOML_LIB_MAJOR, TOML_LIB_MINOR, TOML_LIB_PATCH, utc_now());
 }
 
 }  // namespace
+
+std::string build_commit() { return COSDA_GIT_COMMIT; }
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return date;
+}
 
 std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shard& shard) {
   return fmt::format(
@@ -89,14 +95,18 @@ std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shar
 
 std::string study_meta_json(std::string_view command, std::string_view name,
                             std::string_view source, std::string_view text,
-                            const std::vector<NamedStream>& streams, double seconds) {
-  std::string inputs;
-  for (const NamedStream& s : streams)
-    for (const std::string& file : s.inputs)
-      inputs += (inputs.empty() ? "" : ", ") + json_string(file);
+                            const std::vector<std::string>& inputs, double seconds) {
+  std::string files;
+  for (const std::string& file : inputs) files += (files.empty() ? "" : ", ") + json_string(file);
   return fmt::format("{{\n  \"command\": {},\n{}  \"inputs\": [{}],\n  \"seconds\": {:.1f}\n}}\n",
                      json_string(fmt::format("cosda {}", command)), provenance(name, source, text),
-                     inputs, seconds);
+                     files, seconds);
+}
+
+std::vector<std::string> stream_inputs(const std::vector<NamedStream>& streams) {
+  std::vector<std::string> files;
+  for (const NamedStream& s : streams) files.insert(files.end(), s.inputs.begin(), s.inputs.end());
+  return files;
 }
 
 std::optional<std::string> meta_string(std::string_view json, std::string_view key) {

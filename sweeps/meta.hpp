@@ -17,12 +17,22 @@ namespace cosda {
 // (with uncommitted changes)" when tracked files differed, "unknown" outside git.
 std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shard& shard = {});
 
-// meta.json of a study's folder (cosda accuracy, drift, overflow: figures that differ between
-// CPUs in their last digits): the command, and the fields above from name to date, with the
-// config's text as parsed (`source`: its file name as given) and the .npy files its streams read.
+// meta.json of any other results folder (cosda accuracy, drift, overflow, verify, models): the
+// command, and the fields above from name to date, with the config's text as parsed (`source`:
+// its file name as given) and the other files it read (`inputs`: .npy streams, model files).
 std::string study_meta_json(std::string_view command, std::string_view name,
                             std::string_view source, std::string_view text,
-                            const std::vector<NamedStream>& streams, double seconds);
+                            const std::vector<std::string>& inputs, double seconds);
+
+// The .npy files a study's streams read, as study_meta_json's inputs.
+std::vector<std::string> stream_inputs(const std::vector<NamedStream>& streams);
+
+// The commit this binary was built from (cmake/provenance.cmake): 40 hex digits, followed by
+// " (with uncommitted changes)" when tracked files differed, or "unknown" outside git.
+std::string build_commit();
+
+// Now, as meta.json writes it: "YYYY-MM-DDTHH:MM:SSZ".
+std::string utc_now();
 
 // The string value of a top-level key of a meta.json that meta_json() wrote, unescaped; nullopt
 // if the key is missing or its value cut short.

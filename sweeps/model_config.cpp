@@ -223,6 +223,7 @@ ReportConfig load_report_config(const std::filesystem::path& report_toml) {
   TomlTable t = TomlTable::parse_file(report_toml, "configs/models/report.toml");
   ReportConfig r;
   r.source = report_toml.string();
+  r.text = t.text();
   r.title = t.str("title");
   std::map<std::string, std::string> ids;  // printed id -> model name
   r.models = read_models(report_toml, ids);

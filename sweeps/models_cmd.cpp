@@ -3,18 +3,21 @@
 #include <fmt/format.h>
 
 #include "analysis/model_report.hpp"
+#include "analysis/study_output.hpp"
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "io/output_transaction.hpp"
 #include "io/plot.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
+#include "sweeps/meta.hpp"
 #include "sweeps/model_config.hpp"
 
 namespace cosda {
 
 int cmd_models(const Argv& argv) {
   namespace fs = std::filesystem;
+  const Clock::time_point start = Clock::now();
   Args a("models",
          {{"config", "FILE", "report settings (default configs/models/report.toml)"},
           {"out", "DIR", "output folder (default results/models)"},
@@ -32,7 +35,7 @@ int cmd_models(const Argv& argv) {
   const ReportConfig r = load_report_config(a.get("config").value_or("configs/models/report.toml"));
   // Every file published together or none; the folder and the fixed names checked first.
   OutputTransaction out(a.get("out").value_or("results/models"));
-  out.check_files({"printed.csv", "ratios.csv", "parts.csv", "report.md"});
+  out.check_files({"printed.csv", "ratios.csv", "parts.csv", "report.md", "meta.json"});
   for (const auto& f : r.figures)
     out.check_files({f.file + ".csv", f.file + ".png", f.file + ".gp"});
   const ModelsReport report = models_report(r, out.target());
@@ -49,6 +52,10 @@ int cmd_models(const Argv& argv) {
     write_file_atomic(dir / "ratios.csv", report.ratios_csv);
     write_file_atomic(dir / "parts.csv", report.parts_csv);
     write_file_atomic(dir / "report.md", report.markdown);
+    std::vector<std::string> inputs;
+    for (const ModelConfig& m : r.models) inputs.push_back(m.source);
+    write_file_atomic(dir / "meta.json", study_meta_json("models", "models", r.source, r.text,
+                                                         inputs, seconds_since(start)));
   });
   out.commit();
   fmt::print("wrote {}\n", (out.target() / "report.md").string());

@@ -29,8 +29,8 @@ int cmd_overflow(const Argv& argv) {
     write_file_atomic(dir / "overflow.csv", overflow_csv(c, jobs));
     write_file_atomic(dir / "overflow.md", overflow_markdown(c, jobs));
     write_file_atomic(dir / "meta.json",
-                      study_meta_json("overflow", c.name, a->config.string(), c.text, c.streams,
-                                      seconds_since(a->start)));
+                      study_meta_json("overflow", c.name, a->config.string(), c.text,
+                                      stream_inputs(c.streams), seconds_since(a->start)));
   });
   out.commit();
   print_study_done("overflow", jobs.size(), "searches", out.target() / "overflow.csv", a->start);

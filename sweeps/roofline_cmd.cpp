@@ -10,6 +10,7 @@
 #include "io/plot.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
+#include "sweeps/meta.hpp"
 
 namespace cosda {
 
@@ -52,6 +53,8 @@ int cmd_roofline(const Argv& argv) {
   } else {
     fmt::print(stderr, "measuring the roofline of this machine\n");
     m = roofline::measure_machine(1536, reps);
+    m.strings["git_commit"] = build_commit();  // which build measured: meta.json's fields
+    m.strings["date_utc"] = utc_now();
   }
   const auto pts = std::filesystem::exists(points) ? roofline::read_points(points)
                                                    : std::vector<roofline::MeasuredPoint>{};

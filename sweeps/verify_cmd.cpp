@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <system_error>
 
+#include "analysis/study_output.hpp"
 #include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "io/output_transaction.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
+#include "sweeps/meta.hpp"
 #include "sweeps/verify.hpp"
 
 namespace cosda {
@@ -17,8 +19,13 @@ namespace cosda {
 verify::Outcome verify::run(const Options& o) {
   // Both files published together or neither; the folder and the names checked first.
   OutputTransaction tx(o.out_dir);
-  tx.check_files({"report.md", "verification.csv"});
-  const Report report = build_report(read_grid(o.config), o.config, o.corrections);
+  tx.check_files({"report.md", "verification.csv", "meta.json"});
+  const Clock::time_point start = Clock::now();
+  const Grid grid = read_grid(o.config);
+  const Report report = build_report(grid, o.config, o.corrections);
+  std::error_code ec;  // the corrections file, where there is one to quote
+  std::vector<std::string> quoted;
+  if (std::filesystem::is_regular_file(o.corrections, ec)) quoted.push_back(o.corrections.string());
   Outcome out{report.status,
               report.checks,
               report.mismatches,
@@ -28,6 +35,9 @@ verify::Outcome verify::run(const Options& o) {
   tx.stage([&](const std::filesystem::path& dir) {
     write_file_atomic(dir / "verification.csv", report.csv);
     write_file_atomic(dir / "report.md", report.markdown);
+    write_file_atomic(dir / "meta.json",
+                      study_meta_json("verify", "verification", o.config.string(), grid.text,
+                                      quoted, seconds_since(start)));
   });
   tx.commit();
   return out;

@@ -99,7 +99,8 @@ TEST_F(VerifyTest, SmallGridPassesAndWritesReportAndCsv) {
   EXPECT_EQ(csv.find("mismatch"), std::string::npos);
   // No temporary files left next to the outputs.
   for (const auto& e : fs::directory_iterator(dir_ / "out"))
-    EXPECT_TRUE(e.path().filename() == "report.md" || e.path().filename() == "verification.csv")
+    EXPECT_TRUE(e.path().filename() == "report.md" || e.path().filename() == "verification.csv" ||
+                e.path().filename() == "meta.json")
         << e.path();
 }
 
