@@ -110,15 +110,6 @@ endif
 # shell redirect writes goes to a .tmp first, so that a failed command leaves the old file whole.
 # (It also installs REPRODUCE_PACKAGES: the target-specific DEPS_PACKAGES after the recipe.)
 reproduce: build
-	@mkdir -p results/counts
-	@# --m applies to the variants with a rank (landmarks or random features) only.
-	@( for v in $$(build/bin/cosda variants --ids no-rank); do \
-	  build/bin/cosda count --variant $$v --n 120 --d 192 --heads 16 || exit 1; done; \
-	for v in $$(build/bin/cosda variants --ids rank); do \
-	  build/bin/cosda count --variant $$v --n 120 --d 192 --m 4 --heads 16 || exit 1; done; \
-	) > results/counts/gtzan.tmp && mv results/counts/gtzan.tmp \
-	  results/counts/gtzan_n120_d192_m4_h16.jsonl || { rm -f results/counts/gtzan.tmp; exit 1; }
-	@echo "counts of every variant at the GTZAN shape: results/counts/gtzan_n120_d192_m4_h16.jsonl"
 	build/bin/cosda verify
 	@# Timing (docs/performance.md): roofline, a short benchmark pass, the figure, the libtorch
 	@# peer (attention kernels, then whole models: results/timing/models.md).
@@ -135,10 +126,10 @@ reproduce: build
 	else echo "libtorch-dev not installed: results/timing/peer.md and models.md left as they are"; fi
 	@# Whole models (docs/models.md): the CoTrans paper's Tables 1-4 FLOPs.
 	build/bin/cosda models --config configs/models/report.toml --out results/models
-	@# Sweeps (docs/sweeps.md): the papers' cost tables and figures,
+	@# Sweeps (docs/sweeps.md): every variant at the GTZAN shape, the papers' cost tables and figures,
 	@# executed next to published; each command prints the files it wrote.
-	@for c in nystrom_table3 nystrom_table4 nystrom_landmarks cotrans_fig3 nystrom_fig4 \
-	    random_features; do \
+	@for c in gtzan_counts nystrom_table3 nystrom_table4 nystrom_landmarks cotrans_fig3 \
+	    nystrom_fig4 random_features; do \
 	  build/bin/cosda sweep configs/$$c.toml --no-report --resume || exit 1; \
 	  build/bin/cosda report configs/$$c.toml || exit 1; \
 	done

@@ -27,8 +27,9 @@ namespace fs = std::filesystem;
 
 const fs::path kRepo = fs::path(__FILE__).parent_path().parent_path();
 // The sweep configs whose results are committed (configs/ also holds other commands' files).
-const char* const kCommittedConfigs[] = {"nystrom_fig4", "nystrom_table3", "nystrom_table4",
-                                         "nystrom_landmarks", "cotrans_fig3"};
+const char* const kCommittedConfigs[] = {"nystrom_fig4",      "nystrom_table3", "nystrom_table4",
+                                         "nystrom_landmarks", "cotrans_fig3",   "random_features",
+                                         "gtzan_counts"};
 
 std::string read(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -276,7 +277,7 @@ TEST(SweepReport, VariantsKeepTheirColourAcrossFigures) {
 
 // Every committed table.md is what the report code writes from the committed points.csv.
 TEST(SweepCommitted, TablesMatchTheReportOfTheCommittedPoints) {
-  int checked = 0;
+  std::size_t checked = 0;
   for (const char* name : kCommittedConfigs) {
     const fs::path config = kRepo / "configs" / (std::string(name) + ".toml");
     const SweepConfig c = load_config(config);
@@ -294,7 +295,7 @@ TEST(SweepCommitted, TablesMatchTheReportOfTheCommittedPoints) {
         std::string::npos);
     ++checked;
   }
-  EXPECT_EQ(checked, 5);
+  EXPECT_EQ(checked, std::size(kCommittedConfigs));
 }
 
 // The cheap points are re-measured and must equal the committed rows (heap bytes only when
@@ -324,7 +325,9 @@ TEST(SweepCommitted, CheapPointsRemeasureToTheCommittedRows) {
     ASSERT_EQ(now.size(), cheap.size());
     // The physical heap depends on the vector unit Eigen compiles for (alignment, GEMM
     // blocking) and on the CPU OpenBLAS picks kernels for: compared where both match the
-    // machine that wrote the results; everywhere it must hold at least the logical peak.
+    // machine that wrote the results; everywhere it must hold at least the logical peak but the
+    // token's q, k and v rows (3d), which the peak counts and the measurement allocates before it
+    // watches the heap (docs/counting.md, "the step's input and output").
     const std::string meta = read(kRepo / "results" / name / "meta.json");
     const bool same_machine =
         meta.find("\"cpu\": \"" + roofline::cpu_name() + "\"") != std::string::npos &&
@@ -333,7 +336,8 @@ TEST(SweepCommitted, CheapPointsRemeasureToTheCommittedRows) {
     const std::int64_t scalar_bytes = c.scalar == "float" ? 4 : 8;
     for (const SweepRow& r : now) {
       if (heap::enabled() && r.executed()) {
-        EXPECT_GE(r.heap_peak_bytes, scalar_bytes * r.peak) << name << ": " << r.point;
+        EXPECT_GE(r.heap_peak_bytes, scalar_bytes * (r.peak - 3 * r.point.d))
+            << name << ": " << r.point;
       }
     }
     if (!heap::enabled() || !same_machine) {
