@@ -159,7 +159,7 @@ TEST(ProvenanceCommitted, EveryResultsFolderNamesACleanCommit) {
     } else if (dir.filename() == "roofline") {
       commit_at(dir / "machine.json", in_json);
     } else if (dir.filename() == "slurm") {
-      commit_at(dir / "last_run.md", std::regex("- commit: ([0-9a-f]{40})\n"));
+      commit_at(dir / "last_run.md", std::regex("- commit: ([0-9a-f]{40}) \\(the build"));
     } else {
       commit_at(dir / "meta.json", in_json);
       const std::string meta = read(dir / "meta.json");
