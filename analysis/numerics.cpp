@@ -21,18 +21,6 @@ const VariantTraits& traits(const std::string& id) {
 
 Qkv scaled(const Qkv& x, double a) { return {x.q * a, x.k * a, x.v * a}; }
 
-template <class T>
-std::int64_t first_nonfinite_as(const std::string& id, const Config& c, const Qkv& x) {
-  auto var = make_variant<Plain<T>>(id, c);
-  using Row = Eigen::Matrix<T, 1, Eigen::Dynamic>;
-  for (std::int64_t t = 0; t < x.rows(); ++t) {
-    const Row q = x.q.row(t).template cast<T>(), k = x.k.row(t).template cast<T>(),
-              v = x.v.row(t).template cast<T>();
-    if (var->step(q.data(), k.data(), v.data()) && !var->output().allFinite()) return t;
-  }
-  return -1;
-}
-
 // Fixed landmarks for a Config: m-means of the calibration queries and keys (one set if q == k).
 void set_fixed_landmarks(Config& c, const Qkv& calibration) {
   c.fixed_q = m_means(calibration.q, c.m);
@@ -185,12 +173,6 @@ double score_scale(const Qkv& x, std::int64_t n) {
     best = std::max(best, s.cwiseAbs().maxCoeff() * r);
   }
   return best;
-}
-
-std::int64_t first_nonfinite(const std::string& variant, const Config& c, const Qkv& x,
-                             Precision precision) {
-  return precision == Precision::kFloat ? first_nonfinite_as<float>(variant, c, x)
-                                        : first_nonfinite_as<double>(variant, c, x);
 }
 
 RunCheck check_run(const std::string& variant, const Config& c, const Qkv& x, Precision precision) {

@@ -23,17 +23,14 @@ namespace cosda {
 // max |q_i . k_j| / sqrt(d) over query-key pairs that share a window (|i - j| < n).
 double score_scale(const Qkv& x, std::int64_t n);
 
-// Runs the variant over x in `precision`: the first token with a non-finite output, or -1.
-std::int64_t first_nonfinite(const std::string& variant, const Config& c, const Qkv& x,
-                             Precision precision);
-
 struct RunCheck {
   std::int64_t nonfinite_token = -1;  // first token with a non-finite output; -1: none
   double max_error = 0;               // largest relative error of a finite output before it
 };
-// first_nonfinite(), plus each finite output's relative error against a from-scratch double
-// recomputation of the window with max-subtraction (exact_attention, or nystrom_attention with the
-// variant's landmarks): catches wrong finite outputs (cancellation, a zero sum after underflow).
+// Runs the variant over x in `precision`: the first token with a non-finite output, and each
+// finite output's relative error against a from-scratch double recomputation of the window with
+// max-subtraction (exact_attention, or nystrom_attention with the variant's landmarks): catches
+// wrong finite outputs (cancellation, a zero sum after underflow).
 RunCheck check_run(const std::string& variant, const Config& c, const Qkv& x, Precision precision);
 
 struct OverflowSpec {

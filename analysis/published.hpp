@@ -59,8 +59,6 @@ struct TableRow {
 };
 // Rows of Tables 5 (att), 6 (co_re), 7 (co_si) as printed (Eqs. 1.1-1.3, 2-6, 7.1-7.2); else empty.
 std::span<const TableRow> cotrans_rows(std::string_view id);
-// The column sums of those rows (computed from cotrans_rows, not quoted anywhere).
-const MulAddExp* cotrans_table(std::string_view id);
 // The totals quoted in the running text: Sec. 3.1 (att), 3.2 (co_re), 3.3 (co_si).
 const MulAddExp* cotrans_text(std::string_view id);
 // The variants whose counts Sec. 3.1-3.3 quote, in the paper's order, with their section.
@@ -122,8 +120,5 @@ std::span<const PrintedCell> printed_cells();
 // fixed-landmark counterpart (Sec. IV-B) over n; any other variant costs its Appendix A total
 // every step. Nullopt where Appendix A has no entry.
 std::optional<double> amortized_flops(std::string_view id, double n, double d, double m);
-
-// A paragraph on the counting convention a paper ("nystrom", "cotrans") appears to use; else "".
-std::string_view convention_note(std::string_view paper);
 
 }  // namespace cosda::published

@@ -46,8 +46,6 @@ class TokenStream {
   TokenStream(const StreamSpec& spec, std::int64_t d);
   // Writes the next token (d values).
   void next(double* x);
-  std::int64_t d() const { return d_; }
-  std::int64_t produced() const { return t_; }
 
  private:
   StreamSpec spec_;

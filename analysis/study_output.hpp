@@ -28,7 +28,6 @@ class Multiplot {
   // Ends the current panel: `settings` (its title, ...), then its series; a panel without
   // series is dropped. `reset`: settings undone after it (e.g. "unset arrow").
   void end_panel(const std::string& settings, const std::string& reset = "");
-  std::size_t panels() const { return panels_.size(); }
   // Writes the PNG (`panel_width` px per panel) and .gp script; false, writing nothing, if no data.
   bool render(const std::filesystem::path& png, int panel_width, int height) const;
 

@@ -21,7 +21,6 @@ namespace cosda::verify {
 struct Check {
   Point point;
   std::int64_t executed_cycle_flops = 0, exact_cycle_flops = 0;
-  std::int64_t executed_valley = 0, exact_valley = 0, executed_peak = 0, exact_peak = 0;
   std::vector<std::string> mismatches;
   bool ok() const { return mismatches.empty(); }
 };

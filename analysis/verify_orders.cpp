@@ -84,8 +84,8 @@ void fit_row(Text& r, Runs& runs, Tally& tally, const std::string& id, const Axi
     ys.push_back(q.value(c));
     os.push_back(q.order->eval(double(t[0]), double(t[1]), double(t[2])));
   }
-  const double slope = fit::fit_loglog(xs, ys).slope;
-  const double order_slope = fit::fit_loglog(xs, os).slope;
+  const double slope = fit::fit_loglog(xs, ys);
+  const double order_slope = fit::fit_loglog(xs, os);
   const int published = top_power(*q.order, a.name);
   int ours = top_power(q.ours, a.name);
   if (std::string(q.name) == kAveraged && a.name == 'n') ours -= 1;

@@ -207,19 +207,4 @@ void write_file_atomic(const fs::path& path, std::string_view bytes) {
   sync_directory(parent);
 }
 
-AtomicWriter::AtomicWriter(std::filesystem::path path) : path_(std::move(path)) {}
-
-void AtomicWriter::write(std::string_view bytes) {
-  if (committed_) throw std::logic_error("AtomicWriter::write after commit: " + path_.string());
-  buffer_.append(bytes);
-}
-
-void AtomicWriter::commit() {
-  if (committed_) throw std::logic_error("AtomicWriter::commit called twice: " + path_.string());
-  write_file_atomic(path_, buffer_);
-  committed_ = true;
-  buffer_.clear();
-  buffer_.shrink_to_fit();
-}
-
 }  // namespace cosda

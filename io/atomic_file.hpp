@@ -27,29 +27,4 @@ void check_output_dir(const std::filesystem::path& dir);
 // Whether both paths exist and are one file (same st_dev, st_ino), e.g. an input by another name.
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 
-// Buffers output and publishes it with write_file_atomic() on commit(); until then, writes nothing.
-class AtomicWriter {
- public:
-  explicit AtomicWriter(std::filesystem::path path);
-  AtomicWriter(const AtomicWriter&) = delete;
-  AtomicWriter& operator=(const AtomicWriter&) = delete;
-  ~AtomicWriter() = default;
-
-  // Appends to the buffer. Throws std::logic_error after commit().
-  void write(std::string_view bytes);
-
-  // Writes the buffer to the destination. Throws std::runtime_error on I/O failure (the writer
-  // stays uncommitted and commit() may be retried) and std::logic_error if already committed.
-  void commit();
-
-  bool committed() const noexcept { return committed_; }
-  const std::filesystem::path& path() const noexcept { return path_; }
-  const std::string& buffer() const noexcept { return buffer_; }
-
- private:
-  std::filesystem::path path_;
-  std::string buffer_;
-  bool committed_ = false;
-};
-
 }  // namespace cosda

@@ -304,7 +304,6 @@ class EncoderBlock {
   }
 
   MatCRef<S> output() const { return out_; }
-  const BlockPlan& plan() const { return plan_; }
 
  private:
   using Scope = encoder_detail::PartScope<E>;

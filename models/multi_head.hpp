@@ -62,7 +62,6 @@ class MultiHead {
     return h_ > 1 ? MatCRef<S>(out_) : heads_[0]->output();
   }
   bool updated_landmarks() const { return first().updated_landmarks(); }
-  std::int64_t heads() const { return h_; }
   bool batched() const { return batched_ != nullptr; }
   // The objects stepped, each with its own trace when attached: one batched object, or h heads.
   std::int64_t objects() const { return batched_ ? 1 : h_; }

@@ -190,8 +190,6 @@ class Reader {
     return out;
   }
 
-  const std::string& source() const { return source_; }
-
  private:
   std::string source_;
 };

@@ -10,13 +10,6 @@
 #include "sweeps/commands.hpp"
 #include "sweeps/meta.hpp"
 
-#ifndef COSDA_VERSION
-#define COSDA_VERSION "unknown"
-#endif
-#ifndef COSDA_COMMIT
-#define COSDA_COMMIT ""
-#endif
-
 namespace cosda {
 namespace {
 

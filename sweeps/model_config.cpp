@@ -28,12 +28,6 @@ std::string name_key(TomlTable& t, const std::string& key) {
   return v;
 }
 
-std::vector<std::string> variant_ids() {
-  std::vector<std::string> ids;
-  for (const auto& v : kVariants) ids.emplace_back(v.id);
-  return ids;
-}
-
 CounterProfile profile_of(const std::string& id) {
   for (std::size_t i = 0; i < kCounterProfileIds.size(); ++i)
     if (kCounterProfileIds[i] == id) return static_cast<CounterProfile>(i);
@@ -63,7 +57,7 @@ ModelConfig load_model_config(const std::filesystem::path& path) {
                     "give one [[block]] per block",
                     m.source, blocks, bt.size()));
   for (auto& b : bt) {
-    s.attention.push_back(b.choice("attention", variant_ids()));
+    s.attention.push_back(b.choice("attention", {kVariantIds.begin(), kVariantIds.end()}));
     b.finish();
   }
   s.m = t.integer("landmarks", 0, kMaxExtent, 0);

@@ -232,12 +232,12 @@ TEST(Overflow, DetectsTheFirstNonFiniteToken) {
   const Config c{.n = 8, .d = 4, .m = 2};
   // These exponentiate q_30 . k_30 (or a landmark holding x_30) in token 30's own output.
   for (const std::string id : {"att", "co_re", "co_si", "ny"}) {
-    EXPECT_EQ(first_nonfinite(id, c, small, Precision::kDouble), -1) << id;
-    EXPECT_EQ(first_nonfinite(id, c, big, Precision::kDouble), 30) << id;
+    EXPECT_EQ(check_run(id, c, small, Precision::kDouble).nonfinite_token, -1) << id;
+    EXPECT_EQ(check_run(id, c, big, Precision::kDouble).nonfinite_token, 30) << id;
   }
   // Continual landmarks take x_30 in only when its segment completes, within n steps.
-  EXPECT_EQ(first_nonfinite("cony_re_cont", c, small, Precision::kDouble), -1);
-  const std::int64_t t = first_nonfinite("cony_re_cont", c, big, Precision::kDouble);
+  EXPECT_EQ(check_run("cony_re_cont", c, small, Precision::kDouble).nonfinite_token, -1);
+  const std::int64_t t = check_run("cony_re_cont", c, big, Precision::kDouble).nonfinite_token;
   EXPECT_GE(t, 30);
   EXPECT_LT(t, 30 + 8);
 }

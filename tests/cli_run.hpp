@@ -14,6 +14,27 @@
 
 namespace cosda::test {
 
+// A verification config small enough for a CLI test: configs/verification.toml's sections, a
+// point or two each, no paper tables.
+inline constexpr const char* kSmallVerifyConfig = R"([exact]
+n = [3]
+d = [2]
+m = [2]
+heads = [1]
+[compare]
+nystrom = [[8, 4, 3]]
+cotrans = [[6, 4]]
+[orders]
+n = [8, 16]
+n_at = [2, 2]
+d = [4, 8]
+d_at = [8, 2]
+m = [2, 4]
+m_at = [8, 2]
+[paper]
+tables = false
+)";
+
 struct Outcome {
   int status = -1;
   std::string out, err;

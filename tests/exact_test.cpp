@@ -16,9 +16,9 @@
 #include <set>
 
 #include "analysis/conventions.hpp"
-#include "analysis/fit.hpp"
 #include "analysis/measure.hpp"
 #include "test_util.hpp"
+#include "tests/fit_form.hpp"
 
 namespace cosda::test {
 namespace {

@@ -318,34 +318,6 @@ TEST_F(IoFileTest, ParentIsAFile) {
   EXPECT_EQ(read_bytes(dir_ / "file"), "x");
 }
 
-TEST_F(IoFileTest, AtomicWriterWithoutCommitLeavesOldFile) {
-  const fs::path path = dir_ / "result.csv";
-  write_bytes(path, "old contents");
-  {
-    AtomicWriter writer(path);
-    writer.write("new ");
-    writer.write("contents");
-    EXPECT_FALSE(writer.committed());
-  }
-  EXPECT_EQ(read_bytes(path), "old contents");
-  EXPECT_EQ(listing(dir_), std::vector<std::string>{"result.csv"});
-}
-
-TEST_F(IoFileTest, AtomicWriterCommitReplacesFile) {
-  const fs::path path = dir_ / "result.csv";
-  write_bytes(path, "old contents");
-  AtomicWriter writer(path);
-  writer.write("new ");
-  writer.write("contents");
-  EXPECT_EQ(read_bytes(path), "old contents");
-  writer.commit();
-  EXPECT_TRUE(writer.committed());
-  EXPECT_EQ(read_bytes(path), "new contents");
-  EXPECT_THROW(writer.commit(), std::logic_error);
-  EXPECT_THROW(writer.write("more"), std::logic_error);
-  EXPECT_EQ(listing(dir_), std::vector<std::string>{"result.csv"});
-}
-
 // ---------------------------------------------------------------------------------------------
 // Fuzzer corpus: every stored input is handled without crashing.
 

@@ -186,32 +186,13 @@ y = "flops"
 d = 8
 )";
 
-const char* const kVerify = R"([exact]
-n = [3]
-d = [2]
-m = [2]
-heads = [1]
-[compare]
-nystrom = [[8, 4, 3]]
-cotrans = [[6, 4]]
-[orders]
-n = [8, 16]
-n_at = [2, 2]
-d = [4, 8]
-d_at = [8, 2]
-m = [2, 4]
-m_at = [8, 2]
-[paper]
-tables = false
-)";
-
 void configs(const fs::path& s) {
   fs::create_directories(s / "cfg");
   test::write(s / "cfg/acc.toml", kAccuracy);
   test::write(s / "cfg/drift.toml", kDrift);
   test::write(s / "cfg/over.toml", kOverflow);
   test::write(s / "cfg/sw.toml", kSweep);
-  test::write(s / "cfg/verify.toml", kVerify);
+  test::write(s / "cfg/verify.toml", test::kSmallVerifyConfig);
   fs::create_directories(s / "io");
   std::vector<double> x(16 * 4);
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.1 * double(i % 7) - 0.3;

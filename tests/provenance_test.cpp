@@ -15,31 +15,13 @@
 namespace {
 
 namespace fs = std::filesystem;
+using cosda::test::kSmallVerifyConfig;
 using cosda::test::Outcome;
 using cosda::test::read;
 using cosda::test::run;
 using cosda::test::write;
 
 const fs::path kRepo = COSDA_SOURCE_DIR;
-
-const char* const kVerify = R"([exact]
-n = [3]
-d = [2]
-m = [2]
-heads = [1]
-[compare]
-nystrom = [[8, 4, 3]]
-cotrans = [[6, 4]]
-[orders]
-n = [8, 16]
-n_at = [2, 2]
-d = [4, 8]
-d_at = [8, 2]
-m = [2, 4]
-m_at = [8, 2]
-[paper]
-tables = false
-)";
 
 const char* const kSweep = R"(name = "sw"
 variants = ["att"]
@@ -96,7 +78,7 @@ TEST_F(Provenance, VersionNamesTheCommitMetaJsonRecords) {
 // verify and models write a meta.json beside their report: the command, the config as read, the
 // other files read, the commit and the machine, as the sweeps and studies do.
 TEST_F(Provenance, VerifyAndModelsRecordTheirRun) {
-  write(root_ / "s/verify.toml", kVerify);
+  write(root_ / "s/verify.toml", kSmallVerifyConfig);
   const Outcome v = cosda({"verify", "--config", "verify.toml", "--out", "ver"});
   ASSERT_EQ(v.status, 0) << v.err;
   const std::string model = (kRepo / "configs/models/gtzan_cotrans_b1.toml").string();
@@ -110,7 +92,7 @@ TEST_F(Provenance, VerifyAndModelsRecordTheirRun) {
   const std::string commit =
       field(read(root_ / "s/ver/meta.json"), "git_commit");  // as the sweeps record it
   for (const auto& [folder, command, config, text, input] :
-       {std::tuple{"ver", "cosda verify", "verify.toml", std::string(kVerify), ""},
+       {std::tuple{"ver", "cosda verify", "verify.toml", std::string(kSmallVerifyConfig), ""},
         std::tuple{"mod", "cosda models", "models/report.toml", report,
                    "models/gtzan_cotrans_b1.toml"}}) {
     const fs::path path = root_ / "s" / folder / "meta.json";

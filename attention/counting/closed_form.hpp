@@ -101,6 +101,11 @@ struct HeadsMemory {
 // Built from one head's memory at (n, d, m) and what the variant holds beyond h heads side by side.
 using HeadsForm = HeadsMemory (*)(std::int64_t n, std::int64_t d, std::int64_t m, std::int64_t h,
                                   HeadsMemory one_head);
+// h heads' valleys side by side, the peak measured only.
+inline HeadsMemory heads_valley_only(std::int64_t, std::int64_t, std::int64_t, std::int64_t h,
+                                     HeadsMemory one) {
+  return {h * one.valley, std::nullopt};
+}
 
 struct Forms {
   Buckets step;                   // every step / the plain step of continual landmarks

@@ -102,7 +102,6 @@ class FeatureMap {
       for (std::int64_t j = 0; j < d_; ++j) w_(i, j) = S(w(i, j) * s);
   }
 
-  std::int64_t m() const { return m_; }
   // The features w_i / d^(1/4) (m x d) and 1 / (2 sqrt(d)), the keys' offset per unit of k . k.
   const Mat<S>& features() const { return w_; }
   S key_scale() const { return half_inv_sqrt_d_; }

@@ -15,17 +15,10 @@ Buckets retroactive_nystrom_step() {  // the same with n output rows
           f({{1, 0, 0, 1}, {1}}), f({{3, 0, 0, 1}}), f({})};
 }
 
-// The same valley; the peaks of continual landmarks are measured only (closed_form.hpp).
-exact::HeadsMemory heads_memory_cony_re_cont(std::int64_t, std::int64_t, std::int64_t,
-                                             std::int64_t h, exact::HeadsMemory one) {
-  return {h * one.valley, std::nullopt};
-}
-
 }  // namespace
 
 // Exact forms: update steps also recompute B's replaced column and all of B_phi Gamma_phi^+.
 const exact::Forms& closed_forms_cony_re_cont() {
-  using exact::Buckets, exact::f;
   static const exact::Forms forms{
       retroactive_nystrom_step(),
       Buckets{f({{1, 1, 1, 1},
@@ -60,7 +53,7 @@ const exact::Forms& closed_forms_cony_re_cont() {
       {Poly{{1, 1, 1}, {1, 0, 1, 1}, {1, 0, 0, 1}}},
       {Poly{{4, 0, 0, 2}, {1, 1, 0, 1}, {3, 1}, {2, 0, 1}, {2, 0, 0, 1}},
        Poly{{1, 1, 1}, {1, 0, 1, 1}, {1, 0, 0, 1}}},
-      heads_memory_cony_re_cont};
+      exact::heads_valley_only};  // continual landmarks' peaks are measured only
   return forms;
 }
 

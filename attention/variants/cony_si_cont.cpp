@@ -15,16 +15,6 @@ exact::Buckets closed_forms_cony_si_step() {
           f({{3, 0, 0, 1}}), f({})};
 }
 
-namespace {
-
-// The same valley; the peaks of continual landmarks are measured only (closed_form.hpp).
-exact::HeadsMemory heads_memory_cony_si_cont(std::int64_t, std::int64_t, std::int64_t,
-                                             std::int64_t h, exact::HeadsMemory one) {
-  return {h * one.valley, std::nullopt};
-}
-
-}  // namespace
-
 // Exact forms: update steps add two segment means, the Gamma row and column, the pseudo-inverse
 // and the replaced landmark's row of Delta (over the window).
 const exact::Forms& closed_forms_cony_si_cont() {
@@ -48,7 +38,7 @@ const exact::Forms& closed_forms_cony_si_cont() {
       f({{2, 1, 1}, {3, 0, 1, 1}, {2, 0, 0, 2}, {1, 0, 0, 1}, {1, 0, 1}, {-1}}),
       {Poly{{3, 0, 1}}, Poly{{2, 0, 0, 1}}},
       {Poly{{4, 0, 0, 2}, {1, 1}, {2, 0, 1}, {2, 0, 0, 1}}, Poly{{3, 0, 1}}},
-      heads_memory_cony_si_cont};
+      exact::heads_valley_only};  // continual landmarks' peaks are measured only
   return forms;
 }
 

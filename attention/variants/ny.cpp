@@ -5,17 +5,6 @@
 
 namespace cosda {
 
-namespace {
-
-// The same valley; the peak is measured only (every head's landmarks are formed while its scaled
-// queries are live).
-exact::HeadsMemory heads_memory_ny(std::int64_t, std::int64_t, std::int64_t, std::int64_t h,
-                                   exact::HeadsMemory one) {
-  return {h * one.valley, std::nullopt};
-}
-
-}  // namespace
-
 // Exact forms: segment means, B_phi, Gamma_phi and its pseudo-inverse, Delta_phi V, two products.
 const exact::Forms& closed_forms_ny() {
   using exact::Buckets, exact::f;
@@ -46,7 +35,7 @@ const exact::Forms& closed_forms_ny() {
        Poly{{1, 1, 0, 1}, {1, 0, 1, 1}, {5, 0, 0, 2}, {2, 0, 1}},
        Poly{{2, 1, 0, 1}, {1, 0, 0, 2}, {1, 0, 1, 1}, {1, 0, 1}, {1, 0, 0, 1}}},
       {},
-      heads_memory_ny};
+      exact::heads_valley_only};  // peak measured: landmarks formed while the queries are live
   return forms;
 }
 

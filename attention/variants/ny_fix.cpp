@@ -5,16 +5,6 @@
 
 namespace cosda {
 
-namespace {
-
-// The same valley; the plain-step peak (h heads' except at n < 8 or d < 20) is measured only.
-exact::HeadsMemory heads_memory_ny_fix(std::int64_t, std::int64_t, std::int64_t, std::int64_t h,
-                                       exact::HeadsMemory one) {
-  return {h * one.valley, std::nullopt};
-}
-
-}  // namespace
-
 // Exact forms: as ny without landmarks, Gamma_phi^+ (stored) and the queries' scaling (nd: the
 // fixed keys come scaled).
 const exact::Forms& closed_forms_ny_fix() {
@@ -33,7 +23,7 @@ const exact::Forms& closed_forms_ny_fix() {
                                   {Poly{{2, 1, 0, 1}, {1, 0, 1, 1}, {1, 0, 1}, {1, 0, 0, 1}},
                                    Poly{{1, 1, 1}, {1, 1, 0, 1}, {1, 0, 1, 1}}},
                                   {},
-                                  heads_memory_ny_fix};
+                                  exact::heads_valley_only};  // peak: h heads' but at n < 8, d < 20
   return forms;
 }
 
