@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sweeps/meta.hpp"
 #include "tests/cli_run.hpp"
 
 namespace {
@@ -49,11 +50,9 @@ std::string escaped(const std::string& text) {
   return out;
 }
 
-// The value of a "key": "value" line of a meta.json ("" if absent).
+// The string value of a key of a meta.json ("" if absent), read as the sweeps read theirs.
 std::string field(const std::string& json, const std::string& key) {
-  std::smatch m;
-  const std::regex re("\"" + key + "\": \"([^\"]*)\"");
-  return std::regex_search(json, m, re) ? m[1].str() : "";
+  return cosda::meta_string(json, key).value_or("");
 }
 
 // `cosda --version` names the commit that every meta.json of the same binary records, clean or
