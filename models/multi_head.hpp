@@ -1,7 +1,7 @@
 // h heads of one variant (or its two-block model) side by side (CoTrans Eq. 9 without the
 // projections): the token's d features split into h slices of d/h, outputs concatenated.
-// Several threads, plain build: one head's large products are split by size (split_step), and
-// heads run in parallel only where the first steady-state steps time that faster (chosen_step).
+// Several threads, plain build: heads run in parallel, or one head's large products split by size
+// (split_step), only where steady-state steps time that faster (chosen_step).
 // Counting policies run heads one after another (counters are per thread). Counts and logical
 // memory are summed over heads, all live at once. Variants with a head-batched kernel
 // (make_batched) run all heads in one object under every policy, with the same operations: the
@@ -50,7 +50,6 @@ class MultiHead {
       if (batched_ && !batched_->splits_heads()) return batched_->step(q, k, v);
       if (!omp_in_parallel()) {
         const int threads = omp_get_max_threads();
-        if (threads > 1 && h_ == 1 && !batched_) return split_step(q, k, v);
         if (threads > 1) return chosen_step(threads, q, k, v);
       }
     }
@@ -68,8 +67,10 @@ class MultiHead {
   const Attention<E>& object(std::int64_t i) const { return batched_ ? *batched_ : *heads_[i]; }
   // Steps taken on several threads so far (parallel heads or split products), for cosda-bench.
   std::int64_t parallel_steps() const { return parallel_steps_; }
-  // The thread choice's trials (chosen_step): 2 kTrials steps, blocks of kBlock each way.
-  static constexpr std::size_t kTrials = 15, kBlock = 5;
+  // The thread choice's trials (chosen_step): 2 kTrials steps, blocks of kBlock each way; one
+  // head's first choice: kWindow split steps, then kBlock serial ones. Parallel steps are timed
+  // in windows of kWindow.
+  static constexpr std::size_t kTrials = 15, kBlock = 5, kWindow = 64;
 
   // Logical memory (counting policies): one trace per object stepped (objects()), its token
   // written at the step's start and its output read at its end; heads are all live at once, so
@@ -104,6 +105,7 @@ class MultiHead {
   // Heads in parallel (a batched object's shared out among the threads); one head with its
   // large products split among the threads.
   bool parallel_step(const S* q, const S* k, const S* v) {
+    if (h_ == 1 && !batched_) return split_step(q, k, v);
     ++parallel_steps_;
     if (batched_) return batched_->step_split(q, k, v);
     bool ready = false;
@@ -112,8 +114,8 @@ class MultiHead {
     return ready;
   }
 
-  // One head on several threads: products large enough are split by size alone
-  // (ops::product_threads), the same every step; a step that split one counts as parallel.
+  // One head's parallel step: products large enough are split by their size
+  // (ops::product_threads); a step that split one counts as parallel.
   bool split_step(const S* q, const S* k, const S* v) {
     const ops::SplitScope split;
     const std::int64_t before = ops::split_count();
@@ -122,25 +124,25 @@ class MultiHead {
     return ready;
   }
 
-  // Heads in parallel only where that pays (a small step's fork and join cost more than a core
-  // saves): the first 2 kTrials steady-state steps alternate kBlock-step blocks, serial and
-  // parallel, on the wall clock; parallel must beat the serial median by kParallelMargin.
-  // Parallel steps stay timed: a kWindow window slower than the serial median (a core taken by
-  // another process) reverts to serial, retimed after kRetime. Both ways give the same bits.
+  // Parallel only where that pays (a small step's fork and join cost more than a core saves; a
+  // split product waits on a core another process holds): the first steady-state steps time both
+  // ways on the wall clock (trial_parallel), and parallel must beat the serial median
+  // (parallel_wins). Parallel steps stay timed: a kWindow window kParallelMargin slower than the
+  // serial median reverts to serial, retimed after kRetime. Both ways give the same bits.
   bool chosen_step(int threads, const S* q, const S* k, const S* v) {
     if (threads != choice_threads_) {  // new thread count: time both ways again
       choice_threads_ = threads;
       trials_ = 0;
-      was_ready_ = false;
+      was_ready_ = retimed_ = false;
     }
-    if (trials_ == 2 * kTrials) return chosen_way(q, k, v);
-    const bool parallel = trials_ / kBlock % 2 == 1;
+    if (trials_ == trial_steps()) return chosen_way(q, k, v);
+    const bool parallel = trial_parallel(trials_);
     const auto t0 = Clock::now();
     const bool ready = parallel ? parallel_step(q, k, v) : serial_step(q, k, v);
     const double t = std::chrono::duration<double>(Clock::now() - t0).count();
     if (ready && was_ready_) {  // a steady-state step (the first output primes)
       trial_seconds_[std::size_t(trials_)] = t;
-      if (++trials_ == 2 * kTrials) {
+      if (++trials_ == trial_steps()) {
         parallel_ = parallel_wins();
         chosen_at_ = Clock::now();
         window_seconds_ = 0, window_steps_ = 0;
@@ -154,14 +156,15 @@ class MultiHead {
   // kRetime (the clock looked at every 128 steps).
   bool chosen_way(const S* q, const S* k, const S* v) {
     if (!parallel_) {
-      if (++window_steps_ % 128 == 0 && Clock::now() - chosen_at_ > kRetime) trials_ = 0;
+      if (++window_steps_ % 128 == 0 && Clock::now() - chosen_at_ > kRetime)
+        trials_ = 0, retimed_ = true;
       return serial_step(q, k, v);
     }
     const auto t0 = Clock::now();
     const bool ready = parallel_step(q, k, v);
     window_seconds_ += std::chrono::duration<double>(Clock::now() - t0).count();
-    if (++window_steps_ == kWindow) {
-      if (window_seconds_ > double(kWindow) * serial_median_) {
+    if (++window_steps_ == std::int64_t(kWindow)) {
+      if (window_seconds_ > (1 + kParallelMargin) * double(kWindow) * serial_median_) {
         parallel_ = false;
         chosen_at_ = Clock::now();
       }
@@ -170,24 +173,34 @@ class MultiHead {
     return ready;
   }
 
+  // The trials: 2 kTrials steps in kBlock-step blocks, serial first. One head's first choice
+  // splits kWindow steps before a serial block: a stream's first steps (and a benchmark's run of
+  // steps of tens of milliseconds) split as their size alone would have them.
+  bool split_first() const { return h_ == 1 && !batched_ && !retimed_; }
+  std::size_t trial_steps() const { return split_first() ? kWindow + kBlock : 2 * kTrials; }
+  bool trial_parallel(std::size_t i) const {
+    return split_first() ? i < kWindow : i / kBlock % 2 == 1;
+  }
+
   // Median parallel step below (1 - kParallelMargin) times the median serial one, the first
-  // step of every block left out: it moves the heads' data between the cores.
+  // step of every block left out: it moves the heads' data between the cores. One head's first
+  // choice keeps its split unless serial steps are faster: size alone chose it (product_threads).
   bool parallel_wins() {
     std::vector<double> serial, parallel;
-    for (std::size_t i = 0; i < 2 * kTrials; ++i)
-      if (i % kBlock != 0) (i / kBlock % 2 == 1 ? parallel : serial).push_back(trial_seconds_[i]);
+    for (std::size_t i = 1; i < trial_steps(); ++i)
+      if (trial_parallel(i) == trial_parallel(i - 1))
+        (trial_parallel(i) ? parallel : serial).push_back(trial_seconds_[i]);
     const auto median = [](std::vector<double>& x) {
       std::nth_element(x.begin(), x.begin() + std::ssize(x) / 2, x.end());
       return x[x.size() / 2];
     };
     serial_median_ = median(serial);
-    return median(parallel) < (1 - kParallelMargin) * serial_median_;
+    return median(parallel) < (1 - (split_first() ? 0 : kParallelMargin)) * serial_median_;
   }
 
   using Clock = std::chrono::steady_clock;
   static constexpr double kParallelMargin = 0.1;
   static constexpr std::chrono::seconds kRetime{1};
-  static constexpr std::int64_t kWindow = 64;
 
   bool traced_step(std::int64_t i, const S* q, const S* k, const S* v) {
     return traced(*heads_[i], i, q, k, v);
@@ -231,7 +244,8 @@ class MultiHead {
   double window_seconds_ = 0, serial_median_ = 0;
   Clock::time_point chosen_at_{};
   bool was_ready_ = false, parallel_ = false;
-  std::array<double, 2 * kTrials> trial_seconds_{};
+  bool retimed_ = false;  // the trials after the first choice: heads' plan for one head too
+  std::array<double, std::max(2 * kTrials, kWindow + kBlock)> trial_seconds_{};
 };
 
 }  // namespace cosda

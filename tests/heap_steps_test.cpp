@@ -5,6 +5,7 @@
 // heap (ops::tally_skip's heap_free, which measured steps skip) take none.
 #include <omp.h>
 
+#include <algorithm>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -37,9 +38,12 @@ void expect_steady_steps_allocate_nothing(const std::string& id, std::int64_t h,
   Config c{.n = 24, .d = 64, .m = 4};
   if (find_variant(id)->landmarks == LandmarkKind::kFixed)
     c.fixed_q = c.fixed_k = random_stream(c.m, c.d, 3);
-  MultiHead<Plain<T>> mh(id, c, h, layers);
-  // Priming, the thread choice's trials, then a landmark cycle (n steps) measured.
-  const std::int64_t warm = 2 * c.n + 2 * std::int64_t(MultiHead<Plain<T>>::kTrials) + 3;
+  // Priming, the thread choice's trials (heads' or one head's plan), then a landmark cycle
+  // (n steps) measured.
+  using MH = MultiHead<Plain<T>>;
+  const std::int64_t trials = std::int64_t(std::max(2 * MH::kTrials, MH::kWindow + MH::kBlock));
+  const std::int64_t warm = 2 * c.n + trials + 3;
+  MH mh(id, c, h, layers);
   const Mat<T> x = random_stream(warm + c.n, 3 * c.d, 4).template cast<T>();
   std::int64_t t = 0;
   for (; t < warm; ++t) mh.step(&x(t, 0), &x(t, c.d), &x(t, 2 * c.d));

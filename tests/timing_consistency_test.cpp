@@ -5,6 +5,9 @@
 // The shapes cross blas::kMinWork, so both the Eigen and the BLAS products are covered.
 #include <omp.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "bench/plain_ring.hpp"
 #include "models/multi_head.hpp"
 #include "tests/test_util.hpp"
@@ -144,25 +147,38 @@ TEST_P(TimingConsistency, ThreadChoiceNeverChangesOutputs) {
   omp_set_num_threads(before);
 }
 
-// One head on two threads splits its products by their size alone, from its first step: att at
+// One head on two threads splits its products by their size, from its first step: att at
 // n = d = 160 splits both window products every step, a small head (n = 12, d = 32) none. One
-// thread never splits.
-TEST(ThreadChoice, OneHeadSplitsBySize) {
-  const auto parallel_steps = [](std::int64_t n, std::int64_t d, int threads) {
+// thread never splits. The thread choice's first trials split kWindow steady-state steps, then
+// time kBlock serial ones: the priming step and those kWindow steps split, the serial block not.
+TEST(ThreadChoice, OneHeadSplitsBySizeThenTimesSerialSteps) {
+  using MH = MultiHead<Plain<double>>;
+  const auto splits_by_step = [](std::int64_t n, std::int64_t d, int threads) {
     Config c;
     c.n = n, c.d = d;
-    const Mat<double> x = random_stream(n + 5, d, 29);
+    const std::int64_t ready = 1 + std::int64_t(MH::kWindow + MH::kBlock);
+    const Mat<double> x = random_stream(n - 1 + ready, d, 29);
     const int before = omp_get_max_threads();
     omp_set_num_threads(threads);
-    MultiHead<Plain<double>> mh("att", c, 1);
-    const std::int64_t splits = ops::split_count();
-    for (std::int64_t t = 0; t < x.rows(); ++t) mh.step(&x(t, 0), &x(t, 0), &x(t, 0));
+    MH mh("att", c, 1);
+    std::vector<std::int64_t> splits;  // per step that gave an output
+    std::int64_t parallel = 0;
+    for (std::int64_t t = 0; t < x.rows(); ++t) {
+      const std::int64_t s0 = ops::split_count(), p0 = mh.parallel_steps();
+      if (mh.step(&x(t, 0), &x(t, 0), &x(t, 0))) splits.push_back(ops::split_count() - s0);
+      parallel += mh.parallel_steps() - p0;
+    }
     omp_set_num_threads(before);
-    return std::pair{mh.parallel_steps(), ops::split_count() - splits};
+    EXPECT_EQ(std::ssize(splits), ready);
+    EXPECT_EQ(parallel, std::count_if(splits.begin(), splits.end(), [](auto s) { return s > 0; }));
+    return splits;
   };
-  EXPECT_EQ(parallel_steps(160, 160, 2), std::pair(std::int64_t(6), std::int64_t(12)));
-  EXPECT_EQ(parallel_steps(12, 32, 2), std::pair(std::int64_t(0), std::int64_t(0)));
-  EXPECT_EQ(parallel_steps(160, 160, 1), std::pair(std::int64_t(0), std::int64_t(0)));
+  std::vector<std::int64_t> expected(1 + MH::kWindow, 2);
+  expected.resize(1 + MH::kWindow + MH::kBlock, 0);
+  EXPECT_EQ(splits_by_step(160, 160, 2), expected);
+  const std::vector<std::int64_t> none(1 + MH::kWindow + MH::kBlock, 0);
+  EXPECT_EQ(splits_by_step(12, 32, 2), none);
+  EXPECT_EQ(splits_by_step(160, 160, 1), none);
 }
 
 // att's wide heads (h > 1 heads of more than ops::kSingleQueryMaxWidth features: rings by row,
