@@ -358,8 +358,9 @@ std::string threads_table(const Lookup& find, const TimingConfig& cfg) {
   return fmt::format(
              "## All {} cores against one thread\n\n"
              "**ratio** = time on all cores (MultiHead splits one head's products of at least "
-             "2^21 multiply-adds among the threads, and runs several heads in parallel only "
-             "where its first steps timed that faster) / time on one thread, both on the wall "
+             "2^21 multiply-adds among the threads, or runs several heads in parallel, where its "
+             "steps time that faster; one head splits first and falls back when one thread "
+             "times faster) / time on one thread, both on the wall "
              "clock, medians of this run's repetitions, which ran interleaved in random order "
              "(target: at most 1). **parallel** = the share of the all-cores steps MultiHead "
              "took on several threads (median over the repetitions). Below 50% MultiHead kept "
