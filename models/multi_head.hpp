@@ -128,7 +128,8 @@ class MultiHead {
   // split product waits on a core another process holds): the first steady-state steps time both
   // ways on the wall clock (trial_parallel), and parallel must beat the serial median
   // (parallel_wins). Parallel steps stay timed: a kWindow window kParallelMargin slower than the
-  // serial median reverts to serial, retimed after kRetime. Both ways give the same bits.
+  // serial median reverts to serial, retimed after retime_: kRetime, doubled (up to kRetimeMax)
+  // each time trials keep serial again, so a lasting load pays few trials. The same bits.
   bool chosen_step(int threads, const S* q, const S* k, const S* v) {
     if (threads != choice_threads_) {  // new thread count: time both ways again
       choice_threads_ = threads;
@@ -144,6 +145,8 @@ class MultiHead {
       trial_seconds_[std::size_t(trials_)] = t;
       if (++trials_ == trial_steps()) {
         parallel_ = parallel_wins();
+        retime_ = parallel_ || !retimed_ ? Clock::duration(kRetime)
+                                         : std::min<Clock::duration>(2 * retime_, kRetimeMax);
         chosen_at_ = Clock::now();
         window_seconds_ = 0, window_steps_ = 0;
       }
@@ -153,10 +156,10 @@ class MultiHead {
   }
 
   // A step the chosen way: parallel steps timed by windows, serial ones timed again after
-  // kRetime (the clock looked at every 128 steps).
+  // retime_ (the clock looked at every 128 steps).
   bool chosen_way(const S* q, const S* k, const S* v) {
     if (!parallel_) {
-      if (++window_steps_ % 128 == 0 && Clock::now() - chosen_at_ > kRetime)
+      if (++window_steps_ % 128 == 0 && Clock::now() - chosen_at_ > retime_)
         trials_ = 0, retimed_ = true;
       return serial_step(q, k, v);
     }
@@ -200,7 +203,7 @@ class MultiHead {
 
   using Clock = std::chrono::steady_clock;
   static constexpr double kParallelMargin = 0.1;
-  static constexpr std::chrono::seconds kRetime{1};
+  static constexpr std::chrono::seconds kRetime{1}, kRetimeMax{64};
 
   bool traced_step(std::int64_t i, const S* q, const S* k, const S* v) {
     return traced(*heads_[i], i, q, k, v);
@@ -243,6 +246,7 @@ class MultiHead {
   std::int64_t window_steps_ = 0;  // steps since the choice or the last window
   double window_seconds_ = 0, serial_median_ = 0;
   Clock::time_point chosen_at_{};
+  Clock::duration retime_ = kRetime;
   bool was_ready_ = false, parallel_ = false;
   bool retimed_ = false;  // the trials after the first choice: heads' plan for one head too
   std::array<double, std::max(2 * kTrials, kWindow + kBlock)> trial_seconds_{};
