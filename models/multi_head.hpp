@@ -133,7 +133,7 @@ class MultiHead {
   bool chosen_step(int threads, const S* q, const S* k, const S* v) {
     if (threads != choice_threads_) {  // new thread count: time both ways again
       choice_threads_ = threads;
-      trials_ = 0;
+      trials_ = 0, trial_parallel_steps_ = parallel_steps_;
       was_ready_ = retimed_ = false;
     }
     if (trials_ == trial_steps()) return chosen_way(q, k, v);
@@ -160,7 +160,7 @@ class MultiHead {
   bool chosen_way(const S* q, const S* k, const S* v) {
     if (!parallel_) {
       if (++window_steps_ % 128 == 0 && Clock::now() - chosen_at_ > retime_)
-        trials_ = 0, retimed_ = true;
+        trials_ = 0, trial_parallel_steps_ = parallel_steps_, retimed_ = true;
       return serial_step(q, k, v);
     }
     const auto t0 = Clock::now();
@@ -188,6 +188,8 @@ class MultiHead {
   // Median parallel step below (1 - kParallelMargin) times the median serial one, the first
   // step of every block left out: it moves the heads' data between the cores. One head's first
   // choice keeps its split unless serial steps are faster: size alone chose it (product_threads).
+  // Trials whose parallel steps all ran on one thread (one head's products all small) keep serial:
+  // the same code, without timing every step.
   bool parallel_wins() {
     std::vector<double> serial, parallel;
     for (std::size_t i = 1; i < trial_steps(); ++i)
@@ -198,6 +200,7 @@ class MultiHead {
       return x[x.size() / 2];
     };
     serial_median_ = median(serial);
+    if (parallel_steps_ == trial_parallel_steps_) return false;
     return median(parallel) < (1 - (split_first() ? 0 : kParallelMargin)) * serial_median_;
   }
 
@@ -243,7 +246,8 @@ class MultiHead {
   Mat<S> out_;
   int choice_threads_ = 0;  // the thread count parallel_ was chosen for (0: none yet)
   std::size_t trials_ = 0;
-  std::int64_t window_steps_ = 0;  // steps since the choice or the last window
+  std::int64_t trial_parallel_steps_ = 0;  // parallel_steps_ when the trials began
+  std::int64_t window_steps_ = 0;          // steps since the choice or the last window
   double window_seconds_ = 0, serial_median_ = 0;
   Clock::time_point chosen_at_{};
   Clock::duration retime_ = kRetime;
