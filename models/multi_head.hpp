@@ -68,9 +68,10 @@ class MultiHead {
   // Steps taken on several threads so far (parallel heads or split products), for cosda-bench.
   std::int64_t parallel_steps() const { return parallel_steps_; }
   // The thread choice's trials (chosen_step): 2 kTrials steps, blocks of kBlock each way; one
-  // head's first choice: kWindow split steps, then kBlock serial ones. Parallel steps are timed
-  // in windows of kWindow.
+  // head's first choice: kWindow split steps, then kBlock serial ones (kTrialSteps: the longer
+  // plan). Parallel steps are timed in windows of kWindow.
   static constexpr std::size_t kTrials = 15, kBlock = 5, kWindow = 64;
+  static constexpr std::size_t kTrialSteps = std::max(2 * kTrials, kWindow + kBlock);
 
   // Logical memory (counting policies): one trace per object stepped (objects()), its token
   // written at the step's start and its output read at its end; heads are all live at once, so
@@ -253,7 +254,7 @@ class MultiHead {
   Clock::duration retime_ = kRetime;
   bool was_ready_ = false, parallel_ = false;
   bool retimed_ = false;  // the trials after the first choice: heads' plan for one head too
-  std::array<double, std::max(2 * kTrials, kWindow + kBlock)> trial_seconds_{};
+  std::array<double, kTrialSteps> trial_seconds_{};
 };
 
 }  // namespace cosda

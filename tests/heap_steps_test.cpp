@@ -5,7 +5,6 @@
 // heap (ops::tally_skip's heap_free, which measured steps skip) take none.
 #include <omp.h>
 
-#include <algorithm>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -41,8 +40,7 @@ void expect_steady_steps_allocate_nothing(const std::string& id, std::int64_t h,
   // Priming, the thread choice's trials (heads' or one head's plan), then a landmark cycle
   // (n steps) measured.
   using MH = MultiHead<Plain<T>>;
-  const std::int64_t trials = std::int64_t(std::max(2 * MH::kTrials, MH::kWindow + MH::kBlock));
-  const std::int64_t warm = 2 * c.n + trials + 3;
+  const std::int64_t warm = 2 * c.n + std::int64_t(MH::kTrialSteps) + 3;
   MH mh(id, c, h, layers);
   const Mat<T> x = random_stream(warm + c.n, 3 * c.d, 4).template cast<T>();
   std::int64_t t = 0;
