@@ -64,6 +64,17 @@ std::string gp_quote(const std::string& s) {
 
 std::string gp_comment(const std::string& s) { return printable(s); }
 
+void drop_pdf_creation_date(const fs::path& pdf) {
+  const File in(std::fopen(pdf.c_str(), "rb"), &std::fclose);
+  if (!in) throw std::runtime_error("cannot read " + pdf.string() + " to drop its date");
+  std::string text = read_all(in.get());
+  const std::string key = "/CreationDate (";
+  const std::size_t at = text.find(key), end = text.find(')', at + key.size());
+  if (at == std::string::npos || end == std::string::npos) return;
+  text.replace(at, end + 1 - at, end + 1 - at, ' ');
+  write_file_atomic(pdf, text);
+}
+
 bool gnuplot_available() {
   const char* path = std::getenv("PATH");
   std::string dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";

@@ -36,6 +36,11 @@ std::string gp_quote(const std::string& s);
 // `s` for a `#` comment line: control characters become spaces so the comment cannot end early.
 std::string gp_comment(const std::string& s);
 
+// Blanks the /CreationDate entry of the PDF at `pdf` (spaces of the same length, so the xref
+// offsets hold): a figure is then a function of its data alone, and meta.json says when it ran.
+// cairo 1.16 (Debian 12) ignores SOURCE_DATE_EPOCH. Throws std::runtime_error if unreadable.
+void drop_pdf_creation_date(const std::filesystem::path& pdf);
+
 // Whether an executable `gnuplot` is on PATH (searched without a shell).
 bool gnuplot_available();
 

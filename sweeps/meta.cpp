@@ -109,6 +109,27 @@ std::vector<std::string> stream_inputs(const std::vector<NamedStream>& streams) 
   return files;
 }
 
+std::optional<std::string> reported_meta_json(std::string_view meta, const SweepConfig& c) {
+  const std::optional<std::string> swept = meta_string(meta, "config_text");
+  if (!swept || *swept == c.text) return std::nullopt;  // no meta.json, or c's text already
+  std::string out;
+  for (std::size_t at = 0, end = 0; at < meta.size(); at = end) {  // a field a line
+    end = std::min(meta.find('\n', at), meta.size() - 1) + 1;
+    const std::string_view line = meta.substr(at, end - at);
+    if (line.starts_with("  \"report_")) continue;
+    if (line.starts_with("  \"config_file\": ")) {
+      out += fmt::format("  \"config_file\": {},\n", json_string(c.source));
+    } else if (line.starts_with("  \"config_text\": ")) {
+      out += fmt::format(
+          "  \"config_text\": {},\n  \"report_git_commit\": {},\n  \"report_date_utc\": \"{}\",\n",
+          json_string(c.text), json_string(build_commit()), utc_now());
+    } else {
+      out += line;
+    }
+  }
+  return out;
+}
+
 std::optional<std::string> meta_string(std::string_view json, std::string_view key) {
   const std::string tag = "\"" + std::string(key) + "\": \"";
   const std::size_t at = json.find(tag);

@@ -34,6 +34,12 @@ std::string build_commit();
 // Now, as meta.json writes it: "YYYY-MM-DDTHH:MM:SSZ".
 std::string utc_now();
 
+// meta.json after `cosda report` drew its folder from `c`: nullopt if `meta` already holds c's
+// text (or is no meta.json); else config_file and config_text become c's, and report_git_commit and
+// report_date_utc name the report. The rest stays the sweep's: read_sweep_points has checked that c
+// sweeps the same points (grid, scalar, formulas), so the text reproduces the whole folder.
+std::optional<std::string> reported_meta_json(std::string_view meta, const SweepConfig& c);
+
 // The string value of a top-level key of a meta.json that meta_json() wrote, unescaped; nullopt
 // if the key is missing or its value cut short.
 std::optional<std::string> meta_string(std::string_view json, std::string_view key);

@@ -457,6 +457,7 @@ ReportFiles write_report(const SweepConfig& c, const std::vector<SweepRow>& rows
     fs::rename(dir / png_tmp, dir / (f.file + ".png"));
     files.written.push_back(dir / (f.file + ".png"));
     if (fs::exists(dir / pdf_tmp)) {
+      drop_pdf_creation_date(dir / pdf_tmp);
       fs::rename(dir / pdf_tmp, dir / (f.file + ".pdf"));
       files.written.push_back(dir / (f.file + ".pdf"));
     }

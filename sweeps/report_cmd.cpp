@@ -1,11 +1,14 @@
-// cosda report: table.md and the figures of a config, from the points.csv its sweep wrote.
+// cosda report: table.md and the figures of a config, from the points.csv its sweep wrote; the
+// config's text goes into meta.json where it differs from the swept one.
 #include <fmt/format.h>
 
+#include "io/atomic_file.hpp"
 #include "io/folder_lock.hpp"
 #include "io/output_transaction.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/config.hpp"
+#include "sweeps/meta.hpp"
 #include "sweeps/report.hpp"
 #include "sweeps/sweep.hpp"
 
@@ -18,7 +21,9 @@ const char* const kReportHelp =
     "side, non-reproducing cells flagged) and, with gnuplot, one PNG and PDF per\n"
     "[[figure]] of the config, next to a self-contained .gp script. Executed FLOPs are\n"
     "shown in the convention of --convention (else the config's, else all), published\n"
-    "formulas beside executed FLOPs in the paper's own convention; titles name both.";
+    "formulas beside executed FLOPs in the paper's own convention; titles name both.\n"
+    "Where the config's text differs from the one meta.json records (a table, figure or\n"
+    "title edited; the points must be the same), meta.json takes it and names this report.";
 
 int cmd_report(const Argv& argv) {
   Args a("report",
@@ -38,10 +43,15 @@ int cmd_report(const Argv& argv) {
   const std::filesystem::path dir = sweep_dir(a.get("out").value_or("results"), c);
   const std::vector<SweepRow> rows = read_sweep_points(c, dir);
   check_report_outputs(c, dir, !a.has("no-figures"));
-  OutputTransaction out(dir);  // table.md and every figure published at once, or none
+  const std::optional<std::string> meta = reported_meta_json(read_meta_json(dir), c);
+  if (meta) check_output_file(dir / "meta.json");
+  OutputTransaction out(dir);  // table.md, every figure and meta.json published at once, or none
   const FolderLock lock(dir, "cosda report");
   const std::string listing =
       write_listed_report(c, rows, out, !a.has("no-figures"), "", "cosda report");
+  if (meta)
+    out.stage(
+        [&](const std::filesystem::path& stage) { write_file_atomic(stage / "meta.json", *meta); });
   out.commit(replaced_report(dir, {".lock"}));
   fmt::print("{}", listing);
   return 0;

@@ -222,15 +222,19 @@ std::filesystem::path sweep_dir(const std::filesystem::path& root, const SweepCo
   return dir;
 }
 
+std::string read_meta_json(const std::filesystem::path& dir) {
+  std::ifstream in(dir / "meta.json", std::ios::binary);
+  std::ostringstream meta;
+  meta << in.rdbuf();
+  return meta.str();
+}
+
 namespace {
 
 // The config the results folder `dir` was swept with, from its meta.json; nullopt without one
 // (or for an older cosda's config that no longer parses).
 std::optional<SweepConfig> swept_config(const std::filesystem::path& dir) {
-  std::ifstream in(dir / "meta.json", std::ios::binary);
-  std::ostringstream meta;
-  meta << in.rdbuf();
-  if (const auto text = meta_string(meta.str(), "config_text")) try {
+  if (const auto text = meta_string(read_meta_json(dir), "config_text")) try {
       return parse_config(*text, (dir / "meta.json").string());
     } catch (const InputError&) {  // an older cosda's config that no longer parses
     }

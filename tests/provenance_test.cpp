@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sweeps/meta.hpp"
@@ -111,6 +113,48 @@ TEST_F(Provenance, VerifyAndModelsRecordTheirRun) {
   }
 }
 
+// cosda report from an edited config (a title; the points stay those swept) leaves meta.json
+// holding the text that draws the folder, and naming the report; the sweep's run fields stay.
+// The same text again changes nothing.
+TEST_F(Provenance, ReportOfAnEditedConfigRecordsItsText) {
+  write(root_ / "s/sw.toml", kSweep);
+  ASSERT_EQ(cosda({"sweep", "sw.toml", "--out", "r", "--quiet", "--no-figures"}).status, 0);
+  const fs::path meta = root_ / "s/r/sw/meta.json";
+  const std::string swept = read(meta);
+  const std::string edited = std::string(kSweep) + "title = \"retitled\"\n";
+  write(root_ / "s/sw.toml", edited);
+  const Outcome report = cosda({"report", "sw.toml", "--out", "r", "--no-figures"});
+  ASSERT_EQ(report.status, 0) << report.err;
+  const std::string reported = read(meta);
+  EXPECT_EQ(field(reported, "config_text"), edited) << reported;
+  EXPECT_EQ(field(reported, "report_git_commit"), field(swept, "git_commit")) << reported;
+  EXPECT_FALSE(field(reported, "report_date_utc").empty()) << reported;
+  for (const char* key : {"git_commit", "date_utc", "cpu", "config_file"})
+    EXPECT_EQ(field(reported, key), field(swept, key)) << key;
+  EXPECT_NE(read(root_ / "s/r/sw/table.md").find("retitled"), std::string::npos);
+  ASSERT_EQ(cosda({"report", "sw.toml", "--out", "r", "--no-figures"}).status, 0);
+  EXPECT_EQ(read(meta), reported);
+}
+
+// A figure is a function of its data: the PDF carries no creation date (cairo writes the time of
+// the run), so a report drawn again a second later writes the same bytes.
+TEST_F(Provenance, FiguresDrawnAgainAreTheSameBytes) {
+  write(
+      root_ / "s/sw.toml",
+      std::string(kSweep) + "[[figure]]\nfile = \"f\"\ntitle = \"t\"\nx = \"n\"\ny = \"flops\"\n");
+  ASSERT_EQ(cosda({"sweep", "sw.toml", "--out", "r", "--quiet"}).status, 0);
+  const fs::path pdf = root_ / "s/r/sw/f.pdf", png = root_ / "s/r/sw/f.png";
+  if (!fs::exists(pdf))
+    GTEST_SKIP() << "no PDF drawn (gnuplot-nox with pdfcairo: make deps); nothing to compare";
+  const std::string first = read(pdf), first_png = read(png);
+  EXPECT_EQ(first.find("/CreationDate"), std::string::npos);
+  EXPECT_NE(first.find("/Producer"), std::string::npos);  // the rest of /Info is kept
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  ASSERT_EQ(cosda({"report", "sw.toml", "--out", "r"}).status, 0);
+  EXPECT_EQ(read(pdf), first);
+  EXPECT_EQ(read(png), first_png);
+}
+
 // Every folder of results/ names the commit that wrote it, a full hash without uncommitted
 // changes, and where the checkout has its history, a commit of it: meta.json, the roofline's
 // machine.json, the timing reports' first paragraph, the Slurm check's record.
@@ -146,6 +190,11 @@ TEST(ProvenanceCommitted, EveryResultsFolderNamesACleanCommit) {
       const std::string meta = read(dir / "meta.json");
       EXPECT_FALSE(field(meta, "cpu").empty()) << dir;
       EXPECT_EQ(meta.find("uncommitted"), std::string::npos) << dir;
+      // The config as committed drew the folder: an edit since needs cosda report or a rerun.
+      if (const std::string config = field(meta, "config_file"); !config.empty()) {
+        EXPECT_EQ(field(meta, "config_text"), read(kRepo / config))
+            << dir << ": " << config << " changed since; rerun make reproduce";
+      }
     }
     for (const std::string& c : commits) {
       ASSERT_TRUE(std::regex_match(c, hash)) << dir;
