@@ -441,6 +441,13 @@ std::string accuracy_summary(const AccuracyConfig& c, const AccuracyResults& res
   for (const AccuracyRow& r : res.rows) flagged += r.e.finite() ? 0 : 1;
   md += fmt::format("\n{} of {} runs produced a non-finite output (flagged in accuracy.csv).\n",
                     flagged, res.rows.size());
+  std::string over;  // a window of n tokens has at most n landmarks
+  for (const std::int64_t n : c.ns)
+    for (const std::int64_t m : c.ms)
+      if (m > n) over += fmt::format("{}m = {} at n = {}", over.empty() ? "" : ", ", m, n);
+  if (!over.empty())
+    md +=
+        "\nLeft out of the landmark variants and the pseudo-inverse study (m > n): " + over + ".\n";
   if (!notes.empty()) md += "\n## Figures not drawn\n\n";
   for (const std::string& note : notes) md += "- " + note + "\n";
   return md;

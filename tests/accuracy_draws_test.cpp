@@ -122,6 +122,9 @@ TEST(FeatureDraws, StudyReportsEveryDrawAndTheirMedian) {
   const std::string csv = accuracy_csv(c, r);
   EXPECT_NE(csv.find("median_rel_err_min,median_rel_err_max"), std::string::npos);
   EXPECT_NE(csv.find(",corf_si,-,1,12,"), std::string::npos) << csv;
+  // The landmark cases m > n are named as left out, not dropped silently; features may exceed n.
+  const std::string summary = accuracy_summary(c, r, {});
+  EXPECT_NE(summary.find("(m > n): m = 32 at n = 16.\n"), std::string::npos) << summary;
 }
 
 TEST(FeatureDraws, ConfigKeysAndTheirDefaults) {
