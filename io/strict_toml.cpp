@@ -276,8 +276,42 @@ TomlTable TomlTable::parse_file(const std::filesystem::path& path, const std::st
 
 const std::string& TomlTable::text() const { return root_->text; }
 
+std::string closest_key(std::string_view key, const std::vector<std::string_view>& valid) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, key.size() / 2) + 1;
+  for (std::string_view v : valid) {
+    // Edit distance with adjacent transpositions (optimal string alignment).
+    const std::size_t a = key.size(), b = v.size();
+    std::vector<std::vector<std::size_t>> t(a + 1, std::vector<std::size_t>(b + 1));
+    for (std::size_t i = 0; i <= a; ++i) t[i][0] = i;
+    for (std::size_t j = 0; j <= b; ++j) t[0][j] = j;
+    for (std::size_t i = 1; i <= a; ++i)
+      for (std::size_t j = 1; j <= b; ++j) {
+        t[i][j] = std::min(
+            {t[i - 1][j] + 1, t[i][j - 1] + 1, t[i - 1][j - 1] + (key[i - 1] != v[j - 1])});
+        if (i > 1 && j > 1 && key[i - 1] == v[j - 2] && key[i - 2] == v[j - 1])
+          t[i][j] = std::min(t[i][j], t[i - 2][j - 2] + 1);
+      }
+    if (t[a][b] < best_distance) {
+      best_distance = t[a][b];
+      best = v;
+    }
+  }
+  return best;
+}
+
 void TomlTable::fail(const std::string& key, const std::string& what) const {
   throw InputError(fmt::format("{}: key '{}' {}", where_, key, what));
+}
+
+void TomlTable::missing(const std::string& key, const std::string& add) const {
+  std::vector<std::string> unread;  // of three letters or more: 'd' is no misspelling of 'n'
+  for (const auto& [k, v] : *table_)
+    if (key.size() >= 3 && k.length() >= 3 && known_.count(std::string(k.str())) == 0)
+      unread.emplace_back(k.str());
+  const std::string near = closest_key(key, {unread.begin(), unread.end()});
+  fail(key, "is missing" + (near.empty() ? "" : " (is '" + near + "' a misspelling of it?)") +
+                "; " + add);
 }
 
 bool TomlTable::has(const std::string& key) const { return table_->contains(key); }
@@ -287,7 +321,7 @@ std::string TomlTable::str(const std::string& key, std::optional<std::string> fa
   const toml::node* n = table_->get(key);
   if (n == nullptr) {
     if (fallback) return *fallback;
-    fail(key, "is missing; add it (a string)");
+    missing(key, "add it (a string)");
   }
   if (!n->is_string()) fail(key, "must be a string, got " + shown(*n));
   return std::string(**n->as_string());
@@ -307,7 +341,7 @@ std::int64_t TomlTable::integer(const std::string& key, std::int64_t lo, std::in
   const toml::node* n = table_->get(key);
   if (n == nullptr) {
     if (fallback) return *fallback;
-    fail(key, fmt::format("is missing; add it (an integer in [{}, {}])", lo, hi));
+    missing(key, fmt::format("add it (an integer in [{}, {}])", lo, hi));
   }
   if (!n->is_integer() || **n->as_integer() < lo || **n->as_integer() > hi)
     fail(key, fmt::format("must be an integer in [{}, {}], got {}", lo, hi, shown(*n)));
@@ -320,7 +354,7 @@ double TomlTable::number(const std::string& key, double lo, double hi,
   const toml::node* n = table_->get(key);
   if (n == nullptr) {
     if (fallback) return *fallback;
-    fail(key, fmt::format("is missing; add it (a number in [{}, {}])", lo, hi));
+    missing(key, fmt::format("add it (a number in [{}, {}])", lo, hi));
   }
   double v = 0;
   if (n->is_integer())
@@ -339,7 +373,7 @@ bool TomlTable::boolean(const std::string& key, std::optional<bool> fallback) {
   const toml::node* n = table_->get(key);
   if (n == nullptr) {
     if (fallback) return *fallback;
-    fail(key, "is missing; add it (true or false)");
+    missing(key, "add it (true or false)");
   }
   if (!n->is_boolean()) fail(key, "must be true or false, got " + shown(*n));
   return **n->as_boolean();
@@ -352,7 +386,7 @@ std::vector<T> TomlTable::array(const std::string& key, const std::string& want,
   const toml::node* n = table_->get(key);
   if (n == nullptr) {
     if (fallback) return *std::move(fallback);
-    fail(key, "is missing; add it (" + want + ")");
+    missing(key, "add it (" + want + ")");
   }
   const toml::array* a = n->as_array();
   if (a == nullptr || a->empty()) fail(key, "must be " + want + ", got " + shown(*n));
@@ -400,7 +434,7 @@ std::vector<TomlTable> TomlTable::tables(const std::string& key, bool required) 
   known_.insert(key);
   const toml::node* n = table_->get(key);
   if (n == nullptr) {
-    if (required) fail(key, "is missing; add at least one [[" + key + "]] section");
+    if (required) missing(key, "add at least one [[" + key + "]] section");
     return {};
   }
   const toml::array* a = n->as_array();
@@ -426,7 +460,7 @@ void TomlTable::finish() const {
 TomlTable TomlTable::table(const std::string& key) {
   known_.insert(key);
   const toml::node* n = table_->get(key);
-  if (n == nullptr) fail(key, "is missing; add the [" + key + "] table");
+  if (n == nullptr) missing(key, "add the [" + key + "] table");
   if (!n->is_table()) fail(key, "must be a [" + key + "] table, got " + shown(*n));
   return TomlTable(root_, n->as_table(), file_, fmt::format("{} [{}]", file_.string(), key));
 }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cosda {
@@ -21,6 +22,9 @@ namespace cosda {
 toml::table parse_toml(std::string_view text, const std::string& source);
 // The same for a file; a missing file is an InputError that names `example` as the fix.
 toml::table parse_toml_file(const std::filesystem::path& path, const std::string& example);
+
+// The valid key closest to `key` by edit distance ("" if none is reasonably close).
+std::string closest_key(std::string_view key, const std::vector<std::string_view>& valid);
 
 class TomlTable {
  public:
@@ -69,6 +73,9 @@ class TomlTable {
   TomlTable(std::shared_ptr<const Document> root, const toml::table* table,
             std::filesystem::path file, std::string where);
   [[noreturn]] void fail(const std::string& key, const std::string& what) const;
+  // "key 'K' is missing; <add>", naming a key of the table nothing read that may be K misspelt
+  // (both of three letters or more).
+  [[noreturn]] void missing(const std::string& key, const std::string& add) const;
   // The non-empty array at `key` (`want` describes it), each element through elem(element, the
   // elements so far); `fallback` where the key is absent, an error without one.
   template <class T, class Elem>

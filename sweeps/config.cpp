@@ -13,11 +13,10 @@
 #include "attention/registry.hpp"
 #include "io/errors.hpp"
 #include "io/strict_toml.hpp"
+#include "sweeps/run_checks.hpp"
 
 namespace cosda {
 namespace {
-
-constexpr std::int64_t kMaxExtent = std::int64_t{1} << 20;
 
 const std::vector<std::string_view> kTopKeys = {
     "name",  "title",  "variants", "n",          "d",    "m",     "layers",
@@ -165,11 +164,14 @@ class Reader {
   // Reads the grid keys present in t into g.
   void grid(const toml::table& t, SweepGrid& g) const {
     if (const toml::node* v = t.get("variants")) g.variants = variant_ids(*v);
-    if (const toml::node* v = t.get("n")) g.n = integers(*v, "n", 1, kMaxExtent);
-    if (const toml::node* v = t.get("d")) g.d = integers(*v, "d", 1, kMaxExtent);
-    if (const toml::node* v = t.get("m")) g.m = integers(*v, "m", 1, kMaxExtent);
-    if (const toml::node* v = t.get("layers")) g.layers = integers(*v, "layers", 1, 2);
-    if (const toml::node* v = t.get("heads")) g.heads = integers(*v, "heads", 1, kMaxExtent);
+    // The ranges of cosda count (sweeps/run_checks.hpp): a grid point is a count's arguments.
+    for (const auto& [key, list] : {std::pair{"n", &g.n},
+                                    {"d", &g.d},
+                                    {"m", &g.m},
+                                    {"layers", &g.layers},
+                                    {"heads", &g.heads}})
+      if (const toml::node* v = t.get(key))
+        *list = integers(*v, key, range_of(key).lo, range_of(key).hi);
   }
 
   // The tables of an array-of-tables key ([[grid]] etc.).
@@ -214,30 +216,6 @@ std::vector<std::int64_t> coordinate(const SweepGrid& g, std::string_view c) {
 }
 
 }  // namespace
-
-std::string closest_key(std::string_view key, const std::vector<std::string_view>& valid) {
-  std::string best;
-  std::size_t best_distance = std::max<std::size_t>(2, key.size() / 2) + 1;
-  for (std::string_view v : valid) {
-    // Edit distance with adjacent transpositions (optimal string alignment).
-    const std::size_t a = key.size(), b = v.size();
-    std::vector<std::vector<std::size_t>> t(a + 1, std::vector<std::size_t>(b + 1));
-    for (std::size_t i = 0; i <= a; ++i) t[i][0] = i;
-    for (std::size_t j = 0; j <= b; ++j) t[0][j] = j;
-    for (std::size_t i = 1; i <= a; ++i)
-      for (std::size_t j = 1; j <= b; ++j) {
-        t[i][j] = std::min(
-            {t[i - 1][j] + 1, t[i][j - 1] + 1, t[i - 1][j - 1] + (key[i - 1] != v[j - 1])});
-        if (i > 1 && j > 1 && key[i - 1] == v[j - 2] && key[i - 2] == v[j - 1])
-          t[i][j] = std::min(t[i][j], t[i - 2][j - 2] + 1);
-      }
-    if (t[a][b] < best_distance) {
-      best_distance = t[a][b];
-      best = v;
-    }
-  }
-  return best;
-}
 
 namespace {
 
@@ -316,7 +294,7 @@ void read_fixed(const Reader& r, const toml::table& t, const SweepConfig& c, Fig
     if (coord == f.x)
       r.fail(v->source(), "figure fixes '" + std::string(coord) +
                               "', which is its x axis; remove the key or change x");
-    f.fixed[std::string(coord)] = r.integer(*v, coord, 1, kMaxExtent);
+    f.fixed[std::string(coord)] = r.integer(*v, coord, range_of(coord).lo, range_of(coord).hi);
   }
   for (std::string_view coord : kCoordinates) {
     if (coord == f.x) continue;

@@ -81,7 +81,4 @@ bool uses_landmarks(const std::string& id);
 // gets m = 1 (as cosda count reports it) whatever the grid's m list.
 std::vector<Point> grid_points(const SweepConfig& c);
 
-// The valid key closest to `key` by edit distance ("" if none is reasonably close).
-std::string closest_key(std::string_view key, const std::vector<std::string_view>& valid);
-
 }  // namespace cosda

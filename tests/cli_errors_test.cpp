@@ -219,7 +219,7 @@ std::vector<Case> cases() {
   config("empty file", "", "name");
   config("figure key", kGood + "[[figure]]\nfile = \"f\"\nx = \"n\"\ny = \"flop\"\n", "flop");
   config("table kind", kGood + "[[table]]\nkind = \"pritned\"\n", "pritned");
-  config("memory", "name = \"t\"\nvariants = [\"att\"]\nn = [1000000]\nd = [100000]\nm = [2]\n",
+  config("memory", "name = \"t\"\nvariants = [\"att\"]\nn = [1000000]\nd = [65536]\nm = [2]\n",
          "memory-limit");
   config("every point skipped: m > n",
          "name = \"t\"\nvariants = [\"ny\"]\nn = [4]\nd = [4]\nm = [8]\n", "1 <= m <= n");

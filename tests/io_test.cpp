@@ -413,6 +413,31 @@ TEST(StrictToml, KeepsTheTextItParsed) {
   std::filesystem::remove_all(dir);
 }
 
+// A required key that is missing names a key of the table nothing read that may be it misspelt
+// (three letters or more), and only that: a short key or a key read already is no misspelling.
+TEST(StrictToml, MissingKeyNamesItsLikelyMisspelling) {
+  const auto dir = std::filesystem::temp_directory_path() / "cosda_toml_missing_test";
+  std::filesystem::create_directories(dir);
+  const auto missing = [&](const std::string& text, const std::string& read_first,
+                           const std::string& key) -> std::string {
+    std::ofstream(dir / "c.toml") << text;
+    TomlTable t = TomlTable::parse_file(dir / "c.toml", "configs/drift.toml");
+    if (!read_first.empty()) t.integer(read_first, 0, 9);
+    try {
+      t.integer(key, 0, 9);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "read";
+  };
+  EXPECT_NE(missing("setps = 1\n", "", "steps").find("'steps' is missing (is 'setps' a "),
+            std::string::npos);
+  EXPECT_EQ(missing("d = 1\n", "", "n").find("misspelling"), std::string::npos);
+  EXPECT_EQ(missing("step = 1\n", "step", "steps").find("misspelling"), std::string::npos);
+  EXPECT_EQ(missing("other = 1\n", "", "steps").find("misspelling"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 // Two runs publishing into one new folder at once both succeed, and the folder holds one run's
 // files: the second plain rename meets the first run's folder and must exchange with it.
 TEST(OutputTransactionTest, TwoRunsIntoOneNewFolderBothPublish) {

@@ -3,6 +3,7 @@
 // still match what the code produces.
 #include "sweeps/sweep.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
@@ -19,6 +20,7 @@
 #include "io/errors.hpp"
 #include "sweeps/config.hpp"
 #include "sweeps/report.hpp"
+#include "sweeps/run_checks.hpp"
 
 namespace cosda {
 namespace {
@@ -46,6 +48,22 @@ std::string config_error(const std::string& text) {
     return e.what();
   }
   return "";
+}
+
+// A grid point is the arguments of one cosda count: the grid keys take count's ranges
+// (sweeps/run_checks.hpp), so no sweep measures a point count refuses.
+TEST(SweepConfig, GridRangesAreThoseOfCount) {
+  for (const char* key : {"n", "d", "m", "heads", "layers"}) {
+    const Range r = range_of(key);
+    const auto with = [&](std::int64_t v) {
+      return fmt::format(
+          "name = \"t\"\nvariants = [\"att\"]\nn = [8]\nd = [8]\n[[grid]]\n{} = [{}]\n", key, v);
+    };
+    EXPECT_EQ(config_error(with(r.hi)), "") << key;
+    EXPECT_NE(config_error(with(r.hi + 1)).find(fmt::format("must be in [{}, {}]", r.lo, r.hi)),
+              std::string::npos)
+        << key;
+  }
 }
 
 const char* const kSmall = R"(name = "small"
