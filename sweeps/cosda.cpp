@@ -16,6 +16,11 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   if (!std::strcmp(argv[1], "--version")) {
+    if (argc > 2) {
+      fmt::print(stderr, "cosda --version takes no argument; drop '{}'\n",
+                 cosda::one_line(argv[2]));
+      return 2;
+    }
     fmt::print("{}\n", cosda::version_text());
     return 0;
   }

@@ -198,8 +198,8 @@ int cmd_stream(const Argv& argv) {
           "Self-attention over the stream (q = k = v = each row of X), or attention over the\n"
           "rows of Q, K and V (one step per row). Y has shape (T-n+1, d)\n"
           "for single-output variants (and two-block continual models), (T-n+1, n, d)\n"
-          "otherwise, rows oldest first. Y is float32 when X is, float64 when X is, unless\n"
-          "--scalar is given (float: float32, double: float64). Without\n"
+          "otherwise, rows oldest first. Y has X's dtype (float32 or float64) unless --scalar\n"
+          "is given (float: float32, double: float64). Without\n"
           "--landmarks, fixed-landmark variants take the m-means of X (seed 1, k-means++)."))
     return 0;
   a.reject_positional();

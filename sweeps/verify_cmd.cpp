@@ -54,10 +54,10 @@ int cmd_verify(const Argv& argv) {
     fmt::print(
         "usage: cosda verify [--config FILE] [--out DIR] [--corrections FILE]\n"
         "Holds every published cost formula and printed cost number of both papers against\n"
-        "executed counts, and cosda's exact forms against execution. Writes DIR/report.md and\n"
-        "DIR/verification.csv. Exit status 0 iff the exact forms match execution at every\n"
-        "point and every paper comparison classed unexplained is a listed open question, 1\n"
-        "otherwise.\n\n{}",
+        "executed counts, and cosda's exact forms against execution. Writes DIR/report.md,\n"
+        "DIR/verification.csv and DIR/meta.json (commit, CPU). Exit status 0 iff the exact\n"
+        "forms match execution at every point and every paper comparison classed unexplained\n"
+        "is a listed open question, 1 otherwise.\n\n{}",
         a.usage());
     return 0;
   }

@@ -98,6 +98,7 @@ std::vector<Case> cases() {
   c.push_back({"report: missing config", {"report", "nope.toml", "--out", "r"}, {}, "nope.toml"});
   c.push_back({"report: no config", {"report", "--out", "r"}, {}, "config"});
   c.push_back({"verify: unknown flag", {"verify", "--outt", "v"}, {}, "--outt"});
+  c.push_back({"--version: an argument", {"--version", "x"}, {}, "takes no argument; drop 'x'"});
   return c;
 }
 
