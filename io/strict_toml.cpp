@@ -232,8 +232,6 @@ toml::table parse_toml(std::string_view text, const std::string& source) {
   }
 }
 
-namespace {
-
 std::string read_config_text(const std::filesystem::path& path, const std::string& example) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
@@ -251,8 +249,6 @@ std::string read_config_text(const std::filesystem::path& path, const std::strin
   if (!in && !in.eof()) throw InputError(path.string() + ": cannot read it; check its permissions");
   return ss.str();
 }
-
-}  // namespace
 
 toml::table parse_toml_file(const std::filesystem::path& path, const std::string& example) {
   return parse_toml(read_config_text(path, example), path.string());

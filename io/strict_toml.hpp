@@ -20,7 +20,10 @@ namespace cosda {
 // "<source>:<line>:<column>: not valid TOML: <what>". Headers and non-ASCII text are checked
 // first: toml++ 3.3 (Debian 12) asserts on some (e.g. "[#a]") instead of reporting an error.
 toml::table parse_toml(std::string_view text, const std::string& source);
-// The same for a file; a missing file is an InputError that names `example` as the fix.
+// A config file's text; a missing file (or a folder) is an InputError that names `example` as the
+// fix, or, for `example` itself run from another folder, the folder to run from.
+std::string read_config_text(const std::filesystem::path& path, const std::string& example);
+// The same parsed; a missing file is an InputError that names `example` as the fix.
 toml::table parse_toml_file(const std::filesystem::path& path, const std::string& example);
 
 // The valid key closest to `key` by edit distance ("" if none is reasonably close).

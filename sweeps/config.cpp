@@ -5,9 +5,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 #include "attention/registry.hpp"
@@ -361,13 +359,7 @@ SweepConfig parse_config(std::string_view text, const std::string& source) {
 }
 
 SweepConfig load_config(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw InputError(path.string() +
-                     ": cannot read the config file; check the path (configs/*.toml)");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_config(ss.str(), path.string());
+  return parse_config(read_config_text(path, "configs/nystrom_table3.toml"), path.string());
 }
 
 bool uses_landmarks(const std::string& id) {

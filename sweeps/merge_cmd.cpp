@@ -23,7 +23,8 @@ int cmd_merge(const Argv& argv) {
           "usage: cosda merge SHARD_DIR... [--out DIR] [--no-report | --no-figures]\n"
           "Joins the folders written by cosda sweep CONFIG --shard K/N for K = 1..N into\n"
           "DIR/<name>/ (points.csv in grid order, meta.json, and unless --no-report table.md and\n"
-          "the figures), exactly what one unsharded sweep writes. Refuses shards of different\n"
+          "the figures), what one unsharded sweep writes (heap_peak_bytes aside: physical\n"
+          "bytes vary between runs, docs/reliability.md). Refuses shards of different\n"
           "configs or builds, a shard given twice, overlapping rows and a missing shard."))
     return 0;
   if (a.positional().empty())

@@ -101,6 +101,14 @@ void more_cases(std::vector<Case>& c, const std::string& tokens) {
                {"models", "--config", "none.toml", "--out", "r"},
                {},
                "such as configs/models/report.toml"});
+  c.push_back({"sweep: a folder for the config",
+               {"sweep", "cfg", "--out", "r"},
+               {{"cfg/c.toml", kGood}},
+               "cfg: no such config file; pass a TOML file such as configs/"});
+  c.push_back({"sweep: its example config, from elsewhere",
+               {"sweep", "configs/nystrom_table3.toml", "--out", "r"},
+               {},
+               "no such config file in /"});
   for (const std::string command : {"verify", "models"})  // their default config, from elsewhere
     c.push_back({command + ": default config outside the checkout",
                  {command, "--out", "r"},
