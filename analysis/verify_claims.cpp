@@ -374,10 +374,11 @@ std::vector<Claim> equation_claims() {
          const std::int64_t n = 200, d = 200, m = 8, paper = 3 * d * m + m * m + m;
          const std::int64_t v = rs.get({si_fix(), n, d, m, 1}).valley;
          return Computed{
-             fmt::format("cony_si_fix valley at n = {}, d = {}, m = {}: {} values with the K and V "
-                         "windows (2nd), {} with rho(Qt, k_i) and v_i per token (n(m + d)) "
-                         "instead; App. B 7): 3dm + m^2 + m = {}",
-                         n, d, m, v, v - 2 * n * d + n * (m + d), paper),
+             fmt::format(
+                 "cony_si_fix valley at n = {}, d = {}, m = {}: {} values, rho(Qt, k_i) and "
+                 "v_i kept per token (n(m + d) = {}; the K and V windows would take 2nd "
+                 "= {}); App. B 7): 3dm + m^2 + m = {}",
+                 n, d, m, v, n * (m + d), 2 * n * d, paper),
              double(v), v <= paper};
        }},
   };

@@ -101,15 +101,23 @@ OpCounts ny_fix(I n, I d, I m) { return nystrom_core(n, d, m); }
 // scaled by 1/phi(Delta) (m reciprocals, m mul) rather than Delta V (m d), then times Delta V.
 OpCounts scaled_row_output(I d, I m) { return divs(m) + muls(m) + product(1, m, d); }
 
-// cony_si_fix (Sec. IV-B, Eq. 26): Delta V and phi(Delta) slide for all m landmarks (Eqs.
-// 24-25); beta's row (the keys come scaled); the output row.
-OpCounts cony_si_fix(I d, I m) {
-  return times(m, retro_update(d)) + beta_row(d, m) + scaled_row_output(d, m);
+// Delta V and phi(Delta) slid for all m landmarks (Eqs. 24-25) with fixed landmarks: the new
+// key's m scores (m dots of d, m exp), then per landmark the kept old score and the new one
+// out of and into phi (2 add) and Delta V (2 d mul, 2 d add). The old scores are kept, not
+// recomputed (continual landmarks change, so theirs are: retro_update per landmark).
+OpCounts fixed_slide(I d, I m) {
+  return product(m, d, 1) + exps(m) + times(m, adds(2) + OpCounts{.mul = 2 * d, .add = 2 * d});
 }
 
-// cony_re_fix (Eq. 23): the same, then the n kept rows of B_phi Gamma_phi^+ times Delta_phi V.
+// cony_si_fix (Sec. IV-B, Eq. 26): the slide; beta's row (the keys come scaled); the output row.
+OpCounts cony_si_fix(I d, I m) {
+  return fixed_slide(d, m) + beta_row(d, m) + scaled_row_output(d, m);
+}
+
+// cony_re_fix (Eq. 23): the slide, beta's row, then the n kept rows of B_phi Gamma_phi^+ times
+// Delta_phi V.
 OpCounts cony_re_fix(I n, I d, I m) {
-  return times(m, retro_update(d)) + beta_row(d, m) + normalised_delta_v(d, m) + product(n, m, d);
+  return fixed_slide(d, m) + beta_row(d, m) + normalised_delta_v(d, m) + product(n, m, d);
 }
 
 // The landmark update of the continual-landmark variants (Sec. IV-A) over a segment of s
@@ -128,10 +136,12 @@ OpCounts landmark_update(I n, I d, I m, I s, I it, I query_adds) {
   return times(m - 1, retro_update(d)) + means + gamma + delta_row;
 }
 
-// cony_si_cont (Eqs. 22, 26): a plain step is cony_si_fix's plus q / sqrt(d) (its landmark keys
-// are raw) and the query added to the segment's running sum (d add); an update step replaces the
-// slide, and its query mean is that sum divided by s.
-OpCounts cony_si_cont_plain(I d, I m) { return cony_si_fix(d, m) + muls(d) + adds(d); }
+// cony_si_cont (Eqs. 22, 26): a plain step is cony_si_fix's with the old scores recomputed, plus
+// q / sqrt(d) (its landmark keys are raw) and the query added to the segment's running sum (d
+// add); an update step replaces the slide, and its query mean is that sum divided by s.
+OpCounts cony_si_cont_plain(I d, I m) {
+  return times(m, retro_update(d)) + beta_row(d, m) + scaled_row_output(d, m) + muls(d) + adds(d);
+}
 OpCounts cony_si_cont_update(I n, I d, I m, I s, I it) {
   return landmark_update(n, d, m, s, it, 0) + adds(d) + muls(d) + beta_row(d, m) +
          scaled_row_output(d, m);
@@ -201,7 +211,9 @@ OpCounts hand_plain(const std::string& id, const HandShape& s) {
   if (id == "cony_si_fix") return cony_si_fix(d, m);
   if (id == "cony_si_cont") return cony_si_cont_plain(d, m);
   if (id == "cony_re_fix") return cony_re_fix(n, d, m);
-  if (id == "cony_re_cont") return cony_re_fix(n, d, m) + muls(d);  // q / sqrt(d): raw keys
+  if (id == "cony_re_cont")  // the old scores recomputed, and q / sqrt(d): raw keys
+    return times(m, retro_update(d)) + beta_row(d, m) + normalised_delta_v(d, m) +
+           product(n, m, d) + muls(d);
   if (id == "rf") return rf(n, d, m);
   if (id == "corf_si") return corf_si(d, m);
   if (id == "corf_re") return corf_re(n, d, m);

@@ -65,16 +65,18 @@ Memory ny_fix(I n, I d, I m) {
 // segment means Qt and Kt (m d each), B (n m); the last product holds less (n d + 2 d + m d).
 Memory ny(I n, I d, I m) { return {3 * (n - 1) * d, (n - 1) * d + 3 * n * d + 2 * m * d + n * m}; }
 
-// The continual fixed-landmark state (Sec. IV-B): K and V whole (k_old, v_old slide out of
-// Delta V, Eqs. 24-25), Qt, Kt, Gamma_phi^+, Delta V (m d), phi(Delta) (m).
-I fixed_landmark_state(I n, I d, I m) { return 2 * n * d + 3 * m * d + m * m + m; }
+// The continual fixed-landmark state (Sec. IV-B): V whole and every token's scores rho(Qt, k)
+// (n m; v_old and its scores slide out of Delta V, Eqs. 24-25: the landmarks are fixed, so the
+// scores need not be recomputed from K), Qt, Kt, Gamma_phi^+, Delta V (m d), phi(Delta) (m).
+I fixed_landmark_state(I n, I d, I m) { return n * d + n * m + 3 * m * d + m * m + m; }
 
-// cony_si_fix: the state. Peak beyond it: at the slide, the input token (3 d); while the row
-// is scaled (Eq. 26), the row and the reciprocals 1/phi(Delta) (2 m); at the last product, the
-// row and the output (m + d). Delta V itself is state: the row is scaled, not Delta V.
+// cony_si_fix: the state. Peak beyond it: at the slide, the input token (3 d) and the new key's
+// scores (m); while the row is scaled (Eq. 26), the row and the reciprocals 1/phi(Delta) (2 m);
+// at the last product, the row and the output (m + d, less than the first). Delta V itself is
+// state: the row is scaled, not Delta V.
 Memory cony_si_fix(I n, I d, I m) {
   const I state = fixed_landmark_state(n, d, m);
-  return {state, state + std::max({3 * d, 2 * m, m + d})};
+  return {state, state + std::max(3 * d + m, 2 * m)};
 }
 
 // cony_re_fix: the state and B_phi Gamma_phi^+ less the next slot's row ((n - 1) m). Peak at

@@ -19,7 +19,8 @@
 //  - Small integer coefficients; eval() computes in int64, std::overflow_error if a term overflows.
 // Monomials are {coef, power of n, power of d, power of m}. Pieces shared by several forms:
 //   Pinv (6 iterations): mul 24m^3 + 7m^2, add 24m^3 - 5m^2 - m, div 1, other m - 1.
-//   DeltaHeads::slide over k rows: mul 4kd, add 4kd, exp 2k; the landmark row: mul dm + m^2 + m,
+//   DeltaHeads::slide over k rows: mul 4kd, add 4kd, exp 2k (fixed landmarks, scores kept: mul
+//   3kd, add 3kd + k, exp k); the landmark row: mul dm + m^2 + m,
 //   add dm + m^2 - m - 1, div 1, exp m; segment means of s tokens: add (s - 1)d, div d.
 #pragma once
 

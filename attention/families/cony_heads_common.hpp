@@ -16,27 +16,33 @@ namespace cosda {
 //   Delta V    <- Delta V - rho(Qt, k_old) v_old + rho(Qt, k_new) v_new  (Eqs. 17, 25)
 // Eq. 24 is printed on reciprocals, which is not the reciprocal of the updated sum
 // (analysis/corrections.md); the sums are kept and inverted.
+// Continual landmarks change, so rho(Qt, k_old) is computed anew from a ring of keys (n x d).
+// Fixed landmarks (`fixed`) never do: a token's scores rho(Qt, k) stay valid for its n steps in
+// the window and are kept instead of its key (n x hm, smaller than n x d where m < d/h), so a
+// leaving token costs no product and no exponential.
 template <class E>
 class DeltaHeads {
  public:
   using S = typename E::Scalar;
 
   DeltaHeads(std::int64_t n, std::int64_t dh, std::int64_t m, std::int64_t h,
-             const ops::Shift<S>& shift)
+             const ops::Shift<S>& shift, bool fixed = false)
       : n_(n),
         dh_(dh),
         m_(m),
         h_(h),
         d_(h * dh),
-        dv_(1, h * m * dh),
+        fixed_(fixed),
+        // Fixed: the empty window's sums are zero, and so is what leaves them first.
+        dv_(Mat<S>::Zero(1, h * m * dh)),
         dvn_(1, h * m * dh),
-        phi_(1, h * m),
+        phi_(Mat<S>::Zero(1, h * m)),
         inv_(1, h * m),
-        e_old_(1, h * m),
+        e_old_(1, fixed ? 0 : h * m),
         e_new_(1, h * m),
-        a_(1, h * n),
-        k_(n, d_),
-        v_(n, d_),
+        a_(1, fixed ? 0 : h * n),
+        k_(Mat<S>::Zero(n, fixed ? h * m : d_)),
+        v_(Mat<S>::Zero(n, d_)),
         k_new_(h > 1 ? 1 : 0, d_),
         v_new_(h > 1 ? 1 : 0, d_),
         shift_(shift) {}
@@ -48,6 +54,7 @@ class DeltaHeads {
   // Delta row but `skip` (-1: all rows)  (Eqs. 24, 25). qt: m x dh head-minor.
   void slide(std::int64_t seen, const S* qt, const S* k, const S* v, std::int64_t skip) {
     const std::int64_t j = seen % n_;
+    if (fixed_) return slide_scores(j, qt, k, v);
     if (seen < n_) {
       ops::heads_minor_from_heads<E>(h_, dh_, k, &k_(j, 0));
       ops::heads_minor_from_heads<E>(h_, dh_, v, &v_(j, 0));
@@ -67,6 +74,23 @@ class DeltaHeads {
                                        dv_.data() + first * d_, shift_);
     });
     ops::copy<E>(k, k + d_, &k_(j, 0));
+    ops::copy<E>(v, v + d_, &v_(j, 0));
+  }
+
+  // Fixed landmarks: the new token's scores e = rho(Qt, k) (h m) enter, and the kept scores of
+  // slot j's token leave (zeros while the window fills)  (Eqs. 24, 25).
+  void slide_scores(std::int64_t j, const S* qt, const S* k, const S* v) {
+    if (h_ > 1) {  // one head's token is head-minor already
+      ops::heads_minor_from_heads<E>(h_, dh_, k, k_new_.data());
+      ops::heads_minor_from_heads<E>(h_, dh_, v, v_new_.data());
+      k = k_new_.data();
+      v = v_new_.data();
+    }
+    ops::heads_minor_gemm_nt<E>(m_, dh_, 1, h_, qt, k, e_new_.data());
+    ops::exp_inplace<E>(e_new_.data(), h_ * m_, shift_);
+    ops::heads_minor_slide_sums<E>(m_, dh_, h_, &k_(j, 0), e_new_.data(), &v_(j, 0), v, phi_.data(),
+                                   dv_.data());
+    ops::copy<E>(e_new_.data(), e_new_.data() + h_ * m_, &k_(j, 0));
     ops::copy<E>(v, v + d_, &v_(j, 0));
   }
 
@@ -99,7 +123,8 @@ class DeltaHeads {
 
  private:
   std::int64_t n_, dh_, m_, h_, d_;
-  Mat<S> dv_, dvn_, phi_, inv_, e_old_, e_new_, a_, k_, v_, k_new_, v_new_;
+  bool fixed_;
+  Mat<S> dv_, dvn_, phi_, inv_, e_old_, e_new_, a_, k_, v_, k_new_, v_new_;  // k_: fixed, scores
   ops::Shift<S> shift_;
 };
 

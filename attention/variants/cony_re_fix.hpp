@@ -2,8 +2,9 @@
 // Sec. IV-B, Eq. 23): a row of B_phi Gamma_phi^+ depends only on its query and the landmarks, so
 // it is computed on arrival and kept (n x h m, head i's m at [i m, (i+1) m)); Delta V and
 // phi(Delta) slide (Eqs. 24-25); out_i = (B_phi Gamma_phi^+)_i (Delta_phi V)_i, one ring product
-// of the rows by Delta_phi V. Output n x d in window order. State (head-minor): K and V rings, the
-// rows, landmarks, Gamma_phi^+, Delta V, phi(Delta). Per step: O(ndm + dm + m^2).
+// of the rows by Delta_phi V. Output n x d in window order. State (head-minor): the V ring, each
+// token's scores rho(Qt, k) (kept, not K: the landmarks are fixed), the rows, landmarks,
+// Gamma_phi^+, Delta V, phi(Delta). Per step: O(ndm + dm + m^2).
 #pragma once
 
 #include "attention/families/cony_heads_common.hpp"
@@ -33,7 +34,7 @@ class CoNyReFix final : public Attention<E> {
         h_(heads),
         dh_(head_width(c, heads)),
         m_(c.m),
-        delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift)),
+        delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift), true),
         lm_(c, heads),
         bg_(n_, h_ * m_),
         dvn_(h_ > 1 ? h_ * m_ : 0, dh_),
@@ -48,7 +49,6 @@ class CoNyReFix final : public Attention<E> {
     else
       ops::heads_minor_to_heads<E>(h_, m_, lm_.row(q, delta_.shift()), &bg_(j, 0));
     if (++seen_ < n_) return false;
-    if (seen_ == n_) delta_.recompute_rows(lm_.qt(), 0, m_);  // (Eqs. 17, 20)
     // out_i = (B_phi Gamma_phi^+)_i (Delta_phi V)_i in window order  (Eq. 23)
     const ChainScope<E> chain("rows Delta_phi V");
     const S* dvn = delta_.normalized();

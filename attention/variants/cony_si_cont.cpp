@@ -5,22 +5,14 @@
 
 namespace cosda {
 
-// The fixed-landmark variant's every step (attention/variants/cony_si_fix.cpp): slide (m rows) +
-// the landmark row (its keys come scaled, the query does not) + the row scaled by 1/phi(Delta) (m)
-// + its product with Delta V (dm).
-exact::Buckets closed_forms_cony_si_step() {
-  using exact::f;
-  return {f({{6, 0, 1, 1}, {1, 0, 0, 2}, {2, 0, 0, 1}}),
-          f({{6, 0, 1, 1}, {1, 0, 0, 2}, {-1, 0, 1}, {-1, 0, 0, 1}, {-1}}), f({{1, 0, 0, 1}, {1}}),
-          f({{3, 0, 0, 1}}), f({})};
-}
-
 // Exact forms: update steps add two segment means, the Gamma row and column, the pseudo-inverse
 // and the replaced landmark's row of Delta (over the window).
 const exact::Forms& closed_forms_cony_si_cont() {
   using exact::Buckets, exact::f;
   static const exact::Forms forms{
-      // The plain step: the fixed-landmark step + q / sqrt(d) + the running sum of the queries.
+      // The plain step: slide (m rows, keys' scores computed anew), the landmark row of the query
+      // scaled by 1/sqrt(d), the row scaled by 1/phi(Delta) (m), its product with Delta V (dm),
+      // and the running sum of the queries.
       Buckets{f({{6, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 1}, {2, 0, 0, 1}}),
               f({{6, 0, 1, 1}, {1, 0, 0, 2}, {-1, 0, 0, 1}, {-1}}), f({{1, 0, 0, 1}, {1}}),
               f({{3, 0, 0, 1}}), f({})},

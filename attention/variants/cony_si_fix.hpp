@@ -1,8 +1,8 @@
 // cony_si_fix: Continual Single-Output Nyström SDA with fixed landmarks (Att_CoNySi^Fix, Nyström
 // Sec. IV-B, Eq. 26): out_i = ((beta_phi)_new Gamma_phi^+)_i (Delta_phi V)_i, Gamma_phi^+ computed
-// once, Delta V and phi(Delta) slid (Eqs. 24-25). Output 1 x d. State (head-minor): K and V rings
-// (k_old, v_old leave Delta V n steps after arriving), landmarks, Gamma_phi^+, Delta V, phi(Delta).
-// Per step: O(dm + m^2).
+// once, Delta V and phi(Delta) slid (Eqs. 24-25). Output 1 x d. State (head-minor): the V ring and
+// each token's scores rho(Qt, k) (kept, not K: the landmarks are fixed; both leave Delta V n steps
+// after arriving), landmarks, Gamma_phi^+, Delta V, phi(Delta). Per step: O(dm + m^2).
 #pragma once
 
 #include "attention/families/cony_heads_common.hpp"
@@ -31,7 +31,7 @@ class CoNySiFix final : public Attention<E> {
         h_(heads),
         dh_(head_width(c, heads)),
         m_(c.m),
-        delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift)),
+        delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift), true),
         lm_(c, heads),
         out_minor_(h_ > 1 ? 1 : 0, d_),
         out_(1, d_) {}
@@ -39,7 +39,6 @@ class CoNySiFix final : public Attention<E> {
   bool step(const S* q, const S* k, const S* v) override {
     delta_.slide(seen_, lm_.qt(), k, v, -1);  // (Eqs. 24, 25)
     if (++seen_ < n_) return false;
-    if (seen_ == n_) delta_.recompute_rows(lm_.qt(), 0, m_);  // (Eqs. 17, 20)
     // row_i = (beta_i / beta_i 1^T) G_i, beta_i = exp(q_i Kt_i^T / sqrt(dh))  (Eqs. 22, 23),
     // out_i = row_i Delta_phi V_i (Eq. 26); one head's is its own layout, written in place
     S* out = h_ > 1 ? out_minor_.data() : out_.data();
