@@ -48,7 +48,8 @@ class DeltaHeads {
         shift_(shift) {}
 
   const ops::Shift<S>& shift() const { return shift_; }
-  const Mat<S>& k() const { return k_; }  // the ring of keys, head-minor, a token per row
+  // The ring of keys, head-minor, a token per row (fixed: of the tokens' scores, h m a row).
+  const Mat<S>& k() const { return k_; }
 
   // The token after `seen` enters ring slot seen % n, whose token (window full) first leaves every
   // Delta row but `skip` (-1: all rows)  (Eqs. 24, 25). qt: m x dh head-minor.
@@ -95,7 +96,8 @@ class DeltaHeads {
   }
 
   // Delta rows [first, first + count) from scratch, a row at a time (scores a, h n, the only
-  // scratch): a = rho(Qt, K), phi = a 1, Delta V = a V  (Eqs. 17, 20).
+  // scratch): a = rho(Qt, K), phi = a 1, Delta V = a V  (Eqs. 17, 20). Continual landmarks only:
+  // fixed ones keep no K and never recompute.
   void recompute_rows(const S* qt, std::int64_t first, std::int64_t count) {
     for (std::int64_t i = first; i < first + count; ++i) {
       ops::heads_minor_gemm_nt<E>(1, dh_, n_, h_, qt + i * d_, k_.data(), a_.data());
