@@ -89,7 +89,6 @@ std::vector<DriftRun> run_drift_study(const DriftConfig& c) {
         for (const std::string& mode : c.modes)
           runs.push_back({&s,
                           v,
-                          find_variant(v)->single_output,
                           scalar == "float" ? Precision::kFloat : Precision::kDouble,
                           mode == "stabilised",
                           {},

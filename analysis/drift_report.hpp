@@ -27,7 +27,6 @@ struct DriftConfig {
 struct DriftRun {
   const NamedStream* stream;  // into DriftConfig::streams
   std::string variant;
-  bool single = false;
   Precision precision;
   bool stabilised;
   DriftResult result;

@@ -117,9 +117,6 @@ Cost Runs::exact(const Point& p) {
 bool has_landmarks(std::string_view id) {
   return find_variant(id)->landmarks != LandmarkKind::kNone;
 }
-bool continual_landmarks(std::string_view id) {
-  return find_variant(id)->landmarks == LandmarkKind::kContinual;
-}
 
 double amortized(const Cost& c, conventions::Convention conv) {
   const std::optional<StepKinds> k = step_kinds(c);

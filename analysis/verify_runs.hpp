@@ -34,7 +34,6 @@ class Runs {
 };
 
 bool has_landmarks(std::string_view id);
-bool continual_landmarks(std::string_view id);
 
 // Operations per step averaged over the cycle, each step counted in convention `conv`.
 double amortized(const Cost& c, conventions::Convention conv);

@@ -317,7 +317,6 @@ void read_fixed(const Reader& r, const toml::table& t, const SweepConfig& c, Fig
 FigureSpec read_figure(const Reader& r, const toml::table& t, const SweepConfig& c) {
   r.check_keys(t, kFigureKeys, "a [[figure]]");
   FigureSpec f;
-  f.line = static_cast<int>(t.source().begin.line);
   f.file = r.string(t, "file", "a [[figure]]", "", true);
   if (!is_stem(f.file))
     r.fail(t.get("file")->source(),

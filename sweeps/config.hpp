@@ -54,7 +54,6 @@ struct FigureSpec {
   std::string x, y;
   std::vector<std::string> variants;          // empty: all of the config's
   std::map<std::string, std::int64_t> fixed;  // coordinate -> value
-  int line = 0;                               // where the [[figure]] starts, for messages
 };
 
 struct SweepConfig {

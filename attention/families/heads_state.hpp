@@ -65,7 +65,7 @@ struct FeatureSumsHeads {
   ops::Shift<S> shift;  // Config::exp_shift
 
  private:
-  // The warm-up: the token enters every head's sums, no token leaves (FeatureSums::enter).
+  // The warm-up: the token enters every head's sums, no token leaves: z += a, S += a v^T.
   void enter(const S* v_new) {
     ops::add<E>(a.data(), z.data(), h * m, +1);
     for (std::int64_t r = 0; r < h * m; ++r)

@@ -108,8 +108,6 @@ class NystromCore {
     ops::gemm_nn<E>(bg_, dv_, out);
   }
 
-  Pinv<E>& pinv() { return pinv_; }
-
  private:
   // One output row, from the left: w = (beta_phi G) diag(1/phi(Delta)), out = (w Delta) V.
   void attend_one(MatCRef<S> v, const Mat<S>& g, MatRef<S> out) {

@@ -112,12 +112,6 @@ class FeatureMap {
     stabilise_query(u);
   }
 
-  // u (m) = the key features of k (d), up to a factor common to every key.
-  void key(const S* k, S* u) const {
-    ops::gemm_nt<E>(CRow(k, 1, d_), w_, Row(u, 1, m_));
-    ops::exp_inplace<E>(u, m_, ops::Shift<S>{true, key_offset(k)});
-  }
-
   // u (n x m): the features of a ring of n queries in window order (`oldest`: the oldest's slot);
   // counts as n query() calls.
   void queries(MatCRef<S> ring, std::int64_t oldest, MatRef<S> u) const {
@@ -174,16 +168,6 @@ struct FeatureSums {
   FeatureSums(std::int64_t m, std::int64_t d) : s(m, d), z(m, 1) {
     s.setConstant(S(0.0));
     z.setConstant(S(0.0));
-  }
-
-  // Warm-up: the token (key features a, value v) enters, none leaves. mul m d, add m d + m.
-  void enter(const S* a, const S* v) {
-    ops::add<E>(a, z.data(), z.rows(), +1);
-    for (std::int64_t i = 0; i < s.rows(); ++i) ops::axpy<E>(a[i], v, &s(i, 0), s.cols(), +1);
-  }
-  // (a_old, v_old) leaves, (a_new, v_new) enters. mul 2 m d, add 2 m d + 2 m.
-  void slide(const S* a_old, const S* v_old, const S* a_new, const S* v_new) {
-    ops::slide_sums<E>(a_old, a_new, v_old, v_new, z.data(), s);
   }
 
   // The sums from scratch: the n keys' features into ut (m x n; h: n, scratch), S = ut v, z = ut 1.

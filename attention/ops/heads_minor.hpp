@@ -278,7 +278,7 @@ void heads_minor_slide_sums(std::int64_t r, std::int64_t dv, std::int64_t h, con
 }
 
 // The token (a r x 1, v 1 x dv) enters every head's sums (r x 1) and y_i (r x dv), none leaves:
-// FeatureSums::enter per head (add, r axpys).  mul h r dv, add h r + h r dv.
+// z += a and S += a v^T per head (add, r axpys).  mul h r dv, add h r + h r dv.
 template <class E>
 void heads_minor_enter(std::int64_t r, std::int64_t dv, std::int64_t h, const S<E>* a,
                        const S<E>* v, S<E>* sums, S<E>* y) {
