@@ -11,21 +11,6 @@ namespace {
 
 namespace pub = published;
 
-bool continual_landmarks(const std::string& id) {
-  const VariantTraits* t = find_variant(id);
-  return t != nullptr && t->landmarks == LandmarkKind::kContinual;
-}
-
-// The App. A per-step cost averaged over a continual-landmark cycle (Sec. IV-A, IV-B).
-std::optional<double> cycle_averaged_flops(const std::string& id, double n, double d, double m) {
-  const pub::Published* f = pub::flops(id);
-  const VariantTraits* fixed = fixed_landmarks_of(variant(id));
-  const pub::Published* g = fixed == nullptr ? nullptr : pub::flops(fixed->id);
-  if (f == nullptr || g == nullptr) return std::nullopt;
-  const double period = n / m;
-  return (f->total.eval(n, d, m) + (period - 1) * g->total.eval(n, d, m)) / period;
-}
-
 // One block of the published per-step FLOPs, per head (d is the head width).
 std::optional<double> block_flops(const std::string& id, double n, double d, double m,
                                   const std::string& formulas) {
@@ -34,10 +19,7 @@ std::optional<double> block_flops(const std::string& id, double n, double d, dou
     if (t == nullptr) return std::nullopt;
     return pub::total_flops(*t).eval(n, d, m);  // CoTrans Sec. 3.4: FLOPs = mul + add + exp
   }
-  const pub::Published* f = pub::flops(id);
-  if (f == nullptr) return std::nullopt;
-  if (continual_landmarks(id)) return cycle_averaged_flops(id, n, d, m);
-  return f->total.eval(n, d, m);
+  return pub::amortized_flops(id, n, d, m);  // App. A, a landmark cycle averaged (Sec. IV-A, B)
 }
 
 using BlockFn = std::function<std::optional<double>(const std::string&, double, double, double)>;
