@@ -9,8 +9,9 @@
 #include "analysis/kmeans.hpp"
 #include "analysis/token_stream.hpp"
 #include "attention/registry.hpp"
+#include "io/atomic_file.hpp"
+#include "io/errors.hpp"
 #include "io/npy.hpp"
-#include "io/paths.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/point_memory.hpp"
@@ -171,7 +172,11 @@ void check_stream_files(const Args& a, const StreamPlan& s) {
     if (const auto f = a.get(key); f && same_file(s.out, *f))
       throw InputError("cosda stream: flag --output '" + s.out + "' is the --" + key + " file '" +
                        *f + "'; give another --output");
-  check_output_file(s.out, "cosda stream: flag --output");
+  try {
+    check_output_file(s.out);
+  } catch (const InputError& e) {
+    throw InputError("cosda stream: flag --output: " + std::string(e.what()));
+  }
 }
 
 // Every flag (sweeps/run_checks.hpp) and the output path, checked before anything is read.
