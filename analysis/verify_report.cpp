@@ -2,12 +2,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "analysis/verify_sections.hpp"
 #include "attention/registry.hpp"
+#include "io/atomic_file.hpp"
 
 namespace cosda::verify {
 namespace {
@@ -31,18 +32,16 @@ void run_exact_grid(Runs& runs, const Grid& g) {
 
 void section_corrections(Text& r, const fs::path& path) {
   r.p("## 9. Equation corrections\n\n");
-  std::ifstream in(path);
-  if (!in) {
+  const std::optional<std::string> text = read_file(path);
+  if (!text) {
     r.p("{} is absent: no corrections file was found when this report was written.\n\n",
         path.string());
     r.findings.push_back("Equation corrections: " + path.string() + " absent at report time.");
     return;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
   // Its headings are demoted below this section's.
   std::string out;
-  std::istringstream lines(ss.str());
+  std::istringstream lines(*text);
   for (std::string line; std::getline(lines, line);) {
     if (!line.empty() && line[0] == '#') line = "###" + line;
     out += line + "\n";

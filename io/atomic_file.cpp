@@ -6,6 +6,8 @@
 
 #include <atomic>
 #include <cerrno>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -177,6 +179,15 @@ void check_output_dir(const fs::path& dir) {
     throw InputError("cannot write into " + dir.string() + ": " +
                      std::generic_category().message(errno));
   check_parent(dir);
+}
+
+std::optional<std::string> read_file(const fs::path& path) {
+  std::error_code ec;
+  std::ifstream in(path, std::ios::binary);
+  if (!in || fs::is_directory(path, ec)) return std::nullopt;
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return std::nullopt;
+  return text;
 }
 
 bool same_file(const fs::path& a, const fs::path& b) {

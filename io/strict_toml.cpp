@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <limits>
 #include <optional>
-#include <sstream>
 #include <utility>
 
+#include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 
 namespace cosda {
@@ -40,7 +40,8 @@ std::string shown(char c) {
   return (b < 0x20 || b >= 0x7f) ? fmt::format("0x{:02x}", b) : fmt::format("'{}'", c);
 }
 
-// Rejects headers toml++ 3.3 asserts on (a header: a line starting '[' outside a multi-line value).
+// Rejects headers toml++ 3.3 asserts on (a header: a line starting '[' outside a multi-line value);
+// `text` is to_ascii's output.
 void check_headers(std::string_view text, const std::string& source) {
   int depth = 0;              // open '[' of values continued on later lines
   bool in_multiline = false;  // inside """ or '''
@@ -88,7 +89,7 @@ void check_headers(std::string_view text, const std::string& source) {
       if (i >= line.size()) fail("a table header without its closing ']'", header_fix);
       k = i;
     }
-    // Track multi-line arrays and strings; only ASCII is valid outside strings and comments.
+    // Track multi-line arrays and strings (the text is ASCII: to_ascii ran first).
     for (; k < line.size(); ++k) {
       const char c = line[k];
       if (line.substr(k, 3) == "\"\"\"" || line.substr(k, 3) == "'''") {
@@ -107,8 +108,6 @@ void check_headers(std::string_view text, const std::string& source) {
         ++depth;
       } else if (c == ']') {
         depth = depth > 0 ? depth - 1 : 0;
-      } else if (static_cast<unsigned char>(c) >= 0x80) {
-        fail("a non-ASCII character outside a string or comment", "put text in quotes or after #");
       }
     }
   }
@@ -243,11 +242,9 @@ std::string read_config_text(const std::filesystem::path& path, const std::strin
     throw InputError(fmt::format("{}: no such config file; pass a TOML file such as {}",
                                  path.string(), example));
   }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (!in && !in.eof()) throw InputError(path.string() + ": cannot read it; check its permissions");
-  return ss.str();
+  std::optional<std::string> text = read_file(path);
+  if (!text) throw InputError(path.string() + ": cannot read it; check its permissions");
+  return *text;
 }
 
 toml::table parse_toml_file(const std::filesystem::path& path, const std::string& example) {
@@ -302,9 +299,9 @@ void TomlTable::fail(const std::string& key, const std::string& what) const {
 
 void TomlTable::missing(const std::string& key, const std::string& add) const {
   std::vector<std::string> unread;  // of three letters or more: 'd' is no misspelling of 'n'
-  for (const auto& [k, v] : *table_)
-    if (key.size() >= 3 && k.length() >= 3 && known_.count(std::string(k.str())) == 0)
-      unread.emplace_back(k.str());
+  if (key.size() >= 3)
+    for (const auto& [k, v] : *table_)
+      if (k.length() >= 3 && known_.count(std::string(k.str())) == 0) unread.emplace_back(k.str());
   const std::string near = closest_key(key, {unread.begin(), unread.end()});
   fail(key, "is missing" + (near.empty() ? "" : " (is '" + near + "' a misspelling of it?)") +
                 "; " + add);
@@ -312,13 +309,16 @@ void TomlTable::missing(const std::string& key, const std::string& add) const {
 
 bool TomlTable::has(const std::string& key) const { return table_->contains(key); }
 
-std::string TomlTable::str(const std::string& key, std::optional<std::string> fallback) {
+const toml::node* TomlTable::lookup(const std::string& key, bool optional, const std::string& add) {
   known_.insert(key);
   const toml::node* n = table_->get(key);
-  if (n == nullptr) {
-    if (fallback) return *fallback;
-    missing(key, "add it (a string)");
-  }
+  if (n == nullptr && !optional) missing(key, add);
+  return n;
+}
+
+std::string TomlTable::str(const std::string& key, std::optional<std::string> fallback) {
+  const toml::node* n = lookup(key, fallback.has_value(), "add it (a string)");
+  if (n == nullptr) return *fallback;
   if (!n->is_string()) fail(key, "must be a string, got " + shown(*n));
   return std::string(**n->as_string());
 }
@@ -333,12 +333,9 @@ std::string TomlTable::choice(const std::string& key, const std::vector<std::str
 
 std::int64_t TomlTable::integer(const std::string& key, std::int64_t lo, std::int64_t hi,
                                 std::optional<std::int64_t> fallback) {
-  known_.insert(key);
-  const toml::node* n = table_->get(key);
-  if (n == nullptr) {
-    if (fallback) return *fallback;
-    missing(key, fmt::format("add it (an integer in [{}, {}])", lo, hi));
-  }
+  const toml::node* n =
+      lookup(key, fallback.has_value(), fmt::format("add it (an integer in [{}, {}])", lo, hi));
+  if (n == nullptr) return *fallback;
   if (!n->is_integer() || **n->as_integer() < lo || **n->as_integer() > hi)
     fail(key, fmt::format("must be an integer in [{}, {}], got {}", lo, hi, shown(*n)));
   return **n->as_integer();
@@ -346,31 +343,20 @@ std::int64_t TomlTable::integer(const std::string& key, std::int64_t lo, std::in
 
 double TomlTable::number(const std::string& key, double lo, double hi,
                          std::optional<double> fallback) {
-  known_.insert(key);
-  const toml::node* n = table_->get(key);
-  if (n == nullptr) {
-    if (fallback) return *fallback;
-    missing(key, fmt::format("add it (a number in [{}, {}])", lo, hi));
-  }
-  double v = 0;
-  if (n->is_integer())
-    v = double(**n->as_integer());
-  else if (n->is_floating_point())
-    v = **n->as_floating_point();
-  else
-    fail(key, fmt::format("must be a number in [{}, {}], got {}", lo, hi, shown(*n)));
+  const toml::node* n =
+      lookup(key, fallback.has_value(), fmt::format("add it (a number in [{}, {}])", lo, hi));
+  if (n == nullptr) return *fallback;
+  const double v = n->is_integer()          ? double(**n->as_integer())
+                   : n->is_floating_point() ? **n->as_floating_point()
+                                            : std::numeric_limits<double>::quiet_NaN();
   if (!std::isfinite(v) || v < lo || v > hi)
     fail(key, fmt::format("must be a number in [{}, {}], got {}", lo, hi, shown(*n)));
   return v;
 }
 
 bool TomlTable::boolean(const std::string& key, std::optional<bool> fallback) {
-  known_.insert(key);
-  const toml::node* n = table_->get(key);
-  if (n == nullptr) {
-    if (fallback) return *fallback;
-    missing(key, "add it (true or false)");
-  }
+  const toml::node* n = lookup(key, fallback.has_value(), "add it (true or false)");
+  if (n == nullptr) return *fallback;
   if (!n->is_boolean()) fail(key, "must be true or false, got " + shown(*n));
   return **n->as_boolean();
 }
@@ -378,12 +364,8 @@ bool TomlTable::boolean(const std::string& key, std::optional<bool> fallback) {
 template <class T, class Elem>
 std::vector<T> TomlTable::array(const std::string& key, const std::string& want,
                                 std::optional<std::vector<T>> fallback, Elem elem) {
-  known_.insert(key);
-  const toml::node* n = table_->get(key);
-  if (n == nullptr) {
-    if (fallback) return *std::move(fallback);
-    missing(key, "add it (" + want + ")");
-  }
+  const toml::node* n = lookup(key, fallback.has_value(), "add it (" + want + ")");
+  if (n == nullptr) return *std::move(fallback);
   const toml::array* a = n->as_array();
   if (a == nullptr || a->empty()) fail(key, "must be " + want + ", got " + shown(*n));
   std::vector<T> out;
@@ -427,12 +409,8 @@ std::vector<std::string> TomlTable::choices(const std::string& key,
 }
 
 std::vector<TomlTable> TomlTable::tables(const std::string& key, bool required) {
-  known_.insert(key);
-  const toml::node* n = table_->get(key);
-  if (n == nullptr) {
-    if (required) missing(key, "add at least one [[" + key + "]] section");
-    return {};
-  }
+  const toml::node* n = lookup(key, !required, "add at least one [[" + key + "]] section");
+  if (n == nullptr) return {};
   const toml::array* a = n->as_array();
   if (a == nullptr || !a->is_array_of_tables() || a->empty())
     fail(key, "must be one or more [[" + key + "]] sections, got " + shown(*n));
@@ -454,9 +432,7 @@ void TomlTable::finish() const {
 }
 
 TomlTable TomlTable::table(const std::string& key) {
-  known_.insert(key);
-  const toml::node* n = table_->get(key);
-  if (n == nullptr) missing(key, "add the [" + key + "] table");
+  const toml::node* n = lookup(key, false, "add the [" + key + "] table");
   if (!n->is_table()) fail(key, "must be a [" + key + "] table, got " + shown(*n));
   return TomlTable(root_, n->as_table(), file_, fmt::format("{} [{}]", file_.string(), key));
 }

@@ -79,6 +79,8 @@ class TomlTable {
   // "key 'K' is missing; <add>", naming a key of the table nothing read that may be K misspelt
   // (both of three letters or more).
   [[noreturn]] void missing(const std::string& key, const std::string& add) const;
+  // The key's node, marked as read; nullptr if absent and `optional`, else missing(key, add).
+  const toml::node* lookup(const std::string& key, bool optional, const std::string& add);
   // The non-empty array at `key` (`want` describes it), each element through elem(element, the
   // elements so far); `fallback` where the key is absent, an error without one.
   template <class T, class Elem>

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
-#include <iterator>
+#include <fstream>
 #include <stdexcept>
 #include <vector>
 
@@ -187,9 +187,7 @@ std::string row_defect(const SweepRow& r) {
 std::map<std::string, SweepRow> read_journal(const SweepConfig& c,
                                              const std::filesystem::path& path) {
   std::map<std::string, SweepRow> kept;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return kept;
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = read_file(path).value_or("");
   std::vector<std::string> lines;
   for (std::size_t start = 0; start < text.size();) {
     const std::size_t end = text.find('\n', start);

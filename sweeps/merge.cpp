@@ -4,11 +4,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 
+#include "io/atomic_file.hpp"
 #include "io/errors.hpp"
 #include "sweeps/journal.hpp"
 #include "sweeps/meta.hpp"
@@ -20,11 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string read_text(const fs::path& path, const std::string& what_to_do) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cosda merge: " + path.string() + " not found; " + what_to_do);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::optional<std::string> text = read_file(path);
+  if (!text) throw InputError("cosda merge: " + path.string() + " not found; " + what_to_do);
+  return *text;
 }
 
 // The string value of a top-level key of a meta.json written by meta_json().

@@ -43,7 +43,8 @@ int cmd_report(const Argv& argv) {
   const std::filesystem::path dir = sweep_dir(a.get("out").value_or("results"), c);
   const std::vector<SweepRow> rows = read_sweep_points(c, dir);
   check_report_outputs(c, dir, !a.has("no-figures"));
-  const std::optional<std::string> meta = reported_meta_json(read_meta_json(dir), c);
+  const std::optional<std::string> meta =
+      reported_meta_json(read_file(dir / "meta.json").value_or(""), c);
   if (meta) check_output_file(dir / "meta.json");
   OutputTransaction out(dir);  // table.md, every figure and meta.json published at once, or none
   const FolderLock lock(dir, "cosda report");

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -222,19 +221,12 @@ std::filesystem::path sweep_dir(const std::filesystem::path& root, const SweepCo
   return dir;
 }
 
-std::string read_meta_json(const std::filesystem::path& dir) {
-  std::ifstream in(dir / "meta.json", std::ios::binary);
-  std::ostringstream meta;
-  meta << in.rdbuf();
-  return meta.str();
-}
-
 namespace {
 
 // The config the results folder `dir` was swept with, from its meta.json; nullopt without one
 // (or for an older cosda's config that no longer parses).
 std::optional<SweepConfig> swept_config(const std::filesystem::path& dir) {
-  if (const auto text = meta_string(read_meta_json(dir), "config_text")) try {
+  if (const auto text = meta_string(read_file(dir / "meta.json").value_or(""), "config_text")) try {
       return parse_config(*text, (dir / "meta.json").string());
     } catch (const InputError&) {  // an older cosda's config that no longer parses
     }
@@ -248,12 +240,10 @@ std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesys
   const std::string sweep =
       "cosda sweep " + c.source +
       (dir.parent_path() == "results" ? "" : " --out " + dir.parent_path().string());
-  std::ifstream in(csv, std::ios::binary);
-  if (!in)
+  const std::optional<std::string> text = read_file(csv);
+  if (!text)
     throw InputError("cosda report: " + csv.string() + " not found; run " + sweep + " first");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  std::vector<SweepRow> rows = read_points_csv(ss.str(), csv.string());
+  std::vector<SweepRow> rows = read_points_csv(*text, csv.string());
   const std::vector<Point> grid = grid_points(c);
   bool same = grid.size() == rows.size();
   for (std::size_t i = 0; same && i < grid.size(); ++i) {

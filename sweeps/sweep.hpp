@@ -66,9 +66,6 @@ void check_some_point_runs(const SweepConfig& c);
 // be written and none is `input` (the config under another name); else InputError. No writes.
 void check_sweep_outputs(const std::filesystem::path& dir, const std::filesystem::path& input = {});
 
-// The text of <dir>/meta.json, "" if there is none.
-std::string read_meta_json(const std::filesystem::path& dir);
-
 // The rows of <dir>/points.csv, exactly c's grid points in order, else InputError with the fix.
 std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesystem::path& dir);
 

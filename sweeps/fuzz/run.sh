@@ -24,7 +24,7 @@ build fuzz_npy sweeps/fuzz_npy.cpp io/npy.cpp io/npy_header.cpp io/atomic_file.c
   io/output_transaction.cpp &
 npy=$!
 build fuzz_config sweeps/fuzz_config.cpp sweeps/config.cpp sweeps/run_checks.cpp io/strict_toml.cpp \
-  sweeps/fuzz/forms_unused.cpp &
+  io/atomic_file.cpp io/output_transaction.cpp sweeps/fuzz/forms_unused.cpp &
 config=$!
 wait "$npy"
 wait "$config"
