@@ -1,9 +1,7 @@
 // configs/timing.toml: load_timing_config() returns every [[shape]] in file order, then the [fig4]
-// grid (one shape per n, named fig4_n<N>). Every field is checked (a bad one is an InputError
-// naming file, field and fix); only paper, quick, variants and what are optional.
+// grid (one shape per n, named fig4_n<N>). Every key is checked (a bad one is an InputError naming
+// file, key and fix); only paper, quick, variants and what are optional.
 #pragma once
-
-#include <toml++/toml.h>
 
 #include <cstdint>
 #include <string>
@@ -35,114 +33,59 @@ struct TimingConfig {
   std::vector<TimingShape> shapes;
 };
 
-namespace detail {
-
-inline std::string where(const std::string& file, const std::string& field) {
-  return file + ": field " + field;
-}
-
-template <class View>
-std::int64_t positive(const View& node, const std::string& file, const std::string& field) {
-  const auto v = node.template value<std::int64_t>();
-  if (!v || *v < 1 || *v > (1 << 20))
-    throw InputError(where(file, field) + " must be an integer in [1, 1048576]");
-  return *v;
-}
-
-template <class View>
-bool flag(const View& node, const std::string& file, const std::string& field) {
-  if (!node) return false;
-  const auto v = node.template value<bool>();
-  if (!v) throw InputError(where(file, field) + " must be true or false");
-  return *v;
-}
-
-inline void check_shape(const TimingShape& s, const std::string& file, const std::string& at) {
+// A shape's cross-field checks, in the words of TomlTable's messages (`where`: its section).
+inline void check_shape(const TimingShape& s, const std::string& where) {
   if (s.d % s.heads != 0)
-    throw InputError(where(file, at + ".heads") + " must divide d (d = " + std::to_string(s.d) +
+    throw InputError(where + ": key 'heads' must divide d (d = " + std::to_string(s.d) +
                      ", heads = " + std::to_string(s.heads) + ")");
   if (s.m > s.n)
-    throw InputError(where(file, at + ".m") + " must be at most n (m = " + std::to_string(s.m) +
+    throw InputError(where + ": key 'm' must be at most n (m = " + std::to_string(s.m) +
                      ", n = " + std::to_string(s.n) + ")");
-  for (const auto& v : s.variants)
-    if (find_variant(v) == nullptr)
-      throw InputError(where(file, at + ".variants") + ": unknown id '" + v +
-                       "'; known: " + variant_list());
 }
 
-}  // namespace detail
-
+// Read through the strict reader every config kind uses (io/strict_toml.hpp): unknown keys,
+// wrong types and out-of-range values are refused with the key and the fix.
 inline TimingConfig load_timing_config(const std::string& file) {
-  using detail::where;
-  // The strict front end every config kind reads through (io/strict_toml.hpp).
-  const toml::table root = parse_toml_file(file, "configs/timing.toml");
+  constexpr std::int64_t kMax = 1 << 20;
+  TomlTable root = TomlTable::parse_file(file, "configs/timing.toml");
   TimingConfig c;
-  const auto run = root["run"];
-  if (!run.is_table()) throw InputError(where(file, "[run]") + " is missing; add a [run] table");
-  const auto* scalars = run["scalars"].as_array();
-  if (scalars == nullptr || scalars->empty())
-    throw InputError(where(file, "run.scalars") +
-                     " must be a non-empty list of \"float\"/\"double\"");
-  for (const auto& s : *scalars) {
-    const auto v = s.value<std::string>();
-    if (!v || (*v != "float" && *v != "double"))
-      throw InputError(where(file, "run.scalars") + " entries must be \"float\" or \"double\"");
-    c.scalars.push_back(*v);
+  TomlTable run = root.table("run");
+  c.scalars = run.choices("scalars", {"float", "double"});
+  c.warmup_seconds = run.number("warmup_seconds", 0, 60);
+  run.finish();
+  for (TomlTable& t : root.tables("shape", false)) {
+    TimingShape s;
+    s.name = t.str("name");
+    if (s.name.empty() || s.name.find_first_of("/ \t") != std::string::npos)
+      throw InputError(t.where() + ": key 'name' must be a non-empty word without '/'");
+    for (const auto& o : c.shapes)
+      if (o.name == s.name)
+        throw InputError(t.where() + ": key 'name' '" + s.name + "' is used twice");
+    s.what = t.str("what", "");
+    s.n = t.integer("n", 1, kMax), s.d = t.integer("d", 1, kMax);
+    s.m = t.integer("m", 1, kMax), s.heads = t.integer("heads", 1, kMax);
+    s.paper = t.boolean("paper", false), s.quick = t.boolean("quick", false);
+    s.variants =
+        t.choices("variants", {kVariantIds.begin(), kVariantIds.end()}, std::vector<std::string>{});
+    t.finish();
+    check_shape(s, t.where());
+    c.shapes.push_back(s);
   }
-  const auto warm = run["warmup_seconds"].value<double>();
-  if (!warm || *warm < 0 || *warm > 60)
-    throw InputError(where(file, "run.warmup_seconds") + " must be a number in [0, 60]");
-  c.warmup_seconds = *warm;
-
-  if (const auto* shapes = root["shape"].as_array()) {
-    for (std::size_t i = 0; i < shapes->size(); ++i) {
-      const std::string at = "shape[" + std::to_string(i) + "]";
-      const auto* t = (*shapes)[i].as_table();
-      if (t == nullptr) throw InputError(where(file, at) + " must be a table ([[shape]])");
-      const toml::node_view<const toml::node> node{*t};
-      TimingShape s;
-      const auto name = node["name"].value<std::string>();
-      if (!name || name->empty() || name->find_first_of("/ \t") != std::string::npos)
-        throw InputError(where(file, at + ".name") + " must be a non-empty word without '/'");
-      s.name = *name;
-      s.what = node["what"].value_or(std::string{});
-      s.n = detail::positive(node["n"], file, at + ".n");
-      s.d = detail::positive(node["d"], file, at + ".d");
-      s.m = detail::positive(node["m"], file, at + ".m");
-      s.heads = detail::positive(node["heads"], file, at + ".heads");
-      s.paper = detail::flag(node["paper"], file, at + ".paper");
-      s.quick = detail::flag(node["quick"], file, at + ".quick");
-      if (node["variants"]) {
-        const auto* list = node["variants"].as_array();
-        if (list == nullptr) throw InputError(where(file, at + ".variants") + " must be a list");
-        for (const auto& v : *list) s.variants.push_back(v.value_or(std::string{}));
-      }
-      detail::check_shape(s, file, at);
-      for (const auto& o : c.shapes)
-        if (o.name == s.name)
-          throw InputError(where(file, at + ".name") + " '" + s.name + "' is used twice");
+  if (root.has("fig4")) {
+    TomlTable fig = root.table("fig4");
+    TimingShape s;
+    s.d = fig.integer("d", 1, kMax), s.m = fig.integer("m", 1, kMax);
+    s.heads = fig.integer("heads", 1, kMax);
+    for (const std::int64_t n : fig.integers("n", 1, kMax)) {
+      s.n = n;
+      s.name = "fig4_n" + std::to_string(n);
+      s.what = "Nyström paper Fig. 4, n = " + std::to_string(n);
+      check_shape(s, fig.where());
       c.shapes.push_back(s);
     }
+    fig.finish();
   }
-  if (const auto fig = root["fig4"]; fig) {
-    if (!fig.is_table()) throw InputError(where(file, "fig4") + " must be a table");
-    const std::int64_t d = detail::positive(fig["d"], file, "fig4.d");
-    const std::int64_t m = detail::positive(fig["m"], file, "fig4.m");
-    const std::int64_t heads = detail::positive(fig["heads"], file, "fig4.heads");
-    const auto* ns = fig["n"].as_array();
-    if (ns == nullptr || ns->empty())
-      throw InputError(where(file, "fig4.n") + " must be a non-empty list of window lengths");
-    for (std::size_t i = 0; i < ns->size(); ++i) {
-      TimingShape s;
-      s.n = detail::positive(toml::node_view<const toml::node>{(*ns)[i]}, file,
-                             "fig4.n[" + std::to_string(i) + "]");
-      s.d = d, s.m = m, s.heads = heads;
-      s.name = "fig4_n" + std::to_string(s.n);
-      s.what = "Nyström paper Fig. 4, n = " + std::to_string(s.n);
-      detail::check_shape(s, file, "fig4");
-      c.shapes.push_back(s);
-    }
-  }
+  root.finish();
   if (c.shapes.empty())
     throw InputError(file + ": no shapes; add a [[shape]] table or a [fig4] grid");
   return c;

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/cli_refusal.hpp"
@@ -67,6 +68,36 @@ TEST(BenchCommand, RefusesBeforeTimingAndWritesNoEmptyResult) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\nco_si/table3/"), std::string::npos) << r.out;
   EXPECT_EQ(written(dir, {}), std::vector<std::string>{}) << r.err;
+  fs::remove_all(dir);
+}
+
+// A timing config is read as strictly as every other config: a misspelt or unknown key, an unknown
+// variant id and a bad cross-field value each get one line naming the key, before any timing.
+TEST(BenchCommand, RefusesABadTimingConfigNamingTheKey) {
+  const fs::path dir = fs::temp_directory_path() / "cosda_bench_cli_config_test";
+  const std::string top = "[run]\nscalars = [\"float\"]\nwarmup_seconds = 0\n";
+  const std::string shape = "[[shape]]\nname = \"s\"\nn = 8\nd = 8\nm = 2\nheads = 1\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {top + shape + "quik = true\n", "key 'quik'"},
+      {top + shape + "variants = [\"co_sii\"]\n", "key 'variants'"},
+      {top + "[[shape]]\nname = \"s\"\nn = 8\nd = 8\nm = 2\nheads = 3\n", "key 'heads'"},
+      {top + "[fig4]\nd = 8\nm = 9\nheads = 1\nn = [8]\n", "key 'm'"},
+      {"[run]\nscalars = [\"half\"]\nwarmup_seconds = 0\n" + shape, "key 'scalars'"},
+  };
+  for (const auto& [text, key] : cases) {
+    SCOPED_TRACE(text);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    write(dir / "t.toml", text);
+    const Outcome r = run({"--cosda_config=t.toml", "--cosda_models=none", "--benchmark_filter=.",
+                           "--benchmark_min_time=0.001"},
+                          dir, COSDA_BENCH_BIN);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+    EXPECT_NE(r.err.find("t.toml"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(key), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << "timed before refusing";
+  }
   fs::remove_all(dir);
 }
 
