@@ -11,6 +11,7 @@
 #include "attention/families/window.hpp"
 #include "attention/kernels/packet_widths.hpp"
 #include "attention/kernels/rows.hpp"
+#include "attention/kernels/vector_matrix.hpp"
 #include "attention/ops/core.hpp"
 #include "attention/ops/product.hpp"
 
@@ -34,36 +35,6 @@ struct HeadsOperands {
 };
 
 namespace detail {
-
-// y[j, n) = x B[:, j, n) (x 1 x k, k >= 1, B rows ldb apart) in whole packets of P from j, sums
-// first to last; returns the first column left.
-template <class P, class T>
-inline std::int64_t weighted_packets(std::int64_t k, const T* x, const T* b, std::int64_t ldb, T* y,
-                                     std::int64_t j, std::int64_t n) {
-  using namespace Eigen::internal;
-  constexpr std::int64_t W = unpacket_traits<P>::size;
-  for (; j + W <= n; j += W) {
-    P acc = pmul(pset1<P>(x[0]), ploadu<P>(b + j));
-    for (std::int64_t l = 1; l < k; ++l)
-      acc = pmadd(pset1<P>(x[l]), ploadu<P>(b + l * ldb + j), acc);
-    pstoreu(y + j, acc);
-  }
-  return j;
-}
-
-// y[0, n) = x B (x 1 x k, B k x n row-major), sums first to last: packets, then half and quarter
-// packets so that short head rows (Table III: dh = 12) run in registers, then single columns.
-template <class T>
-inline void vector_matrix_short(std::int64_t k, const T* x, const T* b, std::int64_t ldb,
-                                std::int64_t n, T* y) {
-  std::int64_t j = packet_cascade<T>(
-      0, [&]<class X>(std::int64_t at) { return weighted_packets<X>(k, x, b, ldb, y, at, n); });
-  for (; j < n; ++j) {
-    T acc = x[0] * b[j];
-    for (std::int64_t l = 1; l < k; ++l) acc += x[l] * b[l * ldb + j];
-    y[j] = acc;
-  }
-}
 
 // Rows [0, rows) of y = x B for one head (x rows x K, entries lx apart), columns from j in whole
 // packets of P, each one's K rows of B in registers over all rows, sums first to last; returns j.
@@ -142,7 +113,7 @@ inline void ring_heads_any(std::int64_t r, std::int64_t h, std::int64_t m, std::
     for (std::int64_t i = 0; i < h; ++i) {
       const T *wt = o.w + t * o.ldw + i * o.wi, *b = o.b + i * o.hb;
       if constexpr (std::is_same_v<L, UnitStride>) {
-        vector_matrix_short(m, wt, b, o.ldb, dh, y + i * dh);
+        vector_matrix(m, wt, b, o.ldb, dh, y + i * dh);
         continue;
       }
       for (std::int64_t f = 0; f < dh; ++f) {
