@@ -1,4 +1,6 @@
 // Report sections 1-3: exact forms vs execution and as printed; Nyström App. A, B vs execution.
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <functional>
 
@@ -210,10 +212,8 @@ void section_exact(Text& r, const std::vector<Check>& checks) {
       checks.size(), bad);
   for (const Check& c : checks) {
     if (c.ok()) continue;
-    std::string f;
-    for (const std::string& s : c.mismatches) f += (f.empty() ? "" : ", ") + s;
     r.p("- MISMATCH {} n={} d={} m={} heads={}: {}\n", c.point.variant, c.point.n, c.point.d,
-        c.point.m, c.point.heads, f);
+        c.point.m, c.point.heads, fmt::join(c.mismatches, ", "));
   }
   if (bad) r.p("\n");
   for (const Check& c : checks)

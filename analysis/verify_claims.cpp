@@ -185,19 +185,24 @@ double value_of(const Ranked& v, const std::string& id) {
     if (name == id) return x;
   return NAN;
 }
-Computed ranked_claim(Runs& runs, bool memory, const std::function<bool(const Ranked&)>& holds) {
-  const Ranked v = fig4_ranked(runs, memory, 200);
-  return {rank_text(v, memory, 200), std::nullopt, holds(v)};
+// A claim on Fig. 4's ranking at n = 200 (FLOPs, or peaks if `memory`) that `holds` decides.
+std::function<Computed(Runs&)> ranked(bool memory, bool (*holds)(const Ranked&)) {
+  return [=](Runs& runs) {
+    const Ranked v = fig4_ranked(runs, memory, 200);
+    return Computed{rank_text(v, memory, 200), std::nullopt, holds(v)};
+  };
 }
 
 // Equations the kernels implement differently from their print: the printed form's residual
 // on data against the quantity it defines (also tests/corrections_test.cpp: `test`).
-Computed corrected(Runs& runs, const char* eq, const char* test) {
-  const double r = printed_residual(eq, runs.degenerate);
-  return {fmt::format("as printed, relative residual {:.3g} against the quantity it defines "
-                      "(`{}`)",
-                      r, test),
-          r, r < 1e-9};
+std::function<Computed(Runs&)> corrected(const char* eq, const char* test) {
+  return [=](Runs& runs) {
+    const double r = printed_residual(eq, runs.degenerate);
+    return Computed{fmt::format("as printed, relative residual {:.3g} against the quantity it "
+                                "defines (`{}`)",
+                                r, test),
+                    r, r < 1e-9};
+  };
 }
 
 std::vector<Claim> nystrom_claims() {
@@ -244,15 +249,10 @@ std::vector<Claim> fig4_claims() {
   return {
       {"va att highest", "Nystrom paper, Sec. V-A",
        "the original SDA formulation Att leads to the highest computational cost",
-       [](Runs& rs) {
-         return ranked_claim(rs, false, [](const Ranked& v) { return v.back().second == att(); });
-       }},
+       ranked(false, [](const Ranked& v) { return v.back().second == att(); })},
       {"va ny above co", "Nystrom paper, Sec. V-A",
        "the Nystromformer has a higher number of computations than the Continual Transformer",
-       [](Runs& rs) {
-         return ranked_claim(
-             rs, false, [](const Ranked& v) { return value_of(v, ny()) > value_of(v, co_si()); });
-       }},
+       ranked(false, [](const Ranked& v) { return value_of(v, ny()) > value_of(v, co_si()); })},
       {"va two blocks", "Nystrom paper, Sec. V-A, Fig. 4(b)",
        "When two SDA blocks are used, the computational cost of the proposed SDA formulations "
        "... [is] lower in absolute numbers [than Att_Co's]",
@@ -286,32 +286,24 @@ std::vector<Claim> nystrom_claims_2() {
   return {
       {"vb att biggest", "Nystrom paper, Sec. V-B",
        "the memory cost of the original SDA formulation Att is the biggest",
-       [](Runs& rs) {
-         return ranked_claim(rs, true, [](const Ranked& v) { return v.back().second == att(); });
-       }},
+       ranked(true, [](const Ranked& v) { return v.back().second == att(); })},
       {"vb fix lowest", "Nystrom paper, Sec. V-B",
        "Att_CoNy^Fix using fixed landmarks exhibits the lowest cost, as it does not require "
        "storing any of the previously received tokens",
-       [](Runs& rs) {
-         return ranked_claim(rs, true,
-                             [](const Ranked& v) { return v.front().second == si_fix(); });
-       }},
+       ranked(true, [](const Ranked& v) { return v.front().second == si_fix(); })},
       {"vb ny highest", "Nystrom paper, Sec. V-B",
        "Att_Ny and Att_Ny^Fix have the highest memory cost in this group",
-       [](Runs& rs) {
-         return ranked_claim(rs, true, [](const Ranked& v) {
-           const std::size_t k = v.size();
-           return k >= 3 && v[k - 1].second == att() &&
-                  std::min(value_of(v, ny()), v[k - 2].first) >= v[k - 3].first;
-         });
-       }},
+       ranked(true,
+              [](const Ranked& v) {
+                const std::size_t k = v.size();
+                return k >= 3 && v[k - 1].second == att() &&
+                       std::min(value_of(v, ny()), v[k - 2].first) >= v[k - 3].first;
+              })},
       {"vb co similar", "Nystrom paper, Sec. V-B",
        "Att_Co and Att_CoNy^Cont have very similar memory costs",
-       [](Runs& rs) {
-         return ranked_claim(rs, true, [](const Ranked& v) {
-           return value_of(v, si_cont()) / value_of(v, co_si()) < 1.25;
-         });
-       }},
+       ranked(
+           true,
+           [](const Ranked& v) { return value_of(v, si_cont()) / value_of(v, co_si()) < 1.25; })},
       {"vc table3 text", "Nystrom paper, Sec. V-C (Table III)",
        "the continual models are significantly more efficient, with the model using the "
        "proposed SDA formulation with fixed landmarks having the lowest computational cost",
@@ -337,37 +329,29 @@ std::vector<Claim> nystrom_claims_2() {
        }},
       {"conclusion memory", "Nystrom paper, Sec. VI",
        "while requiring comparable or lower memory [than competing models]",
-       [](Runs& rs) {
-         return ranked_claim(rs, true, [](const Ranked& v) {
-           return std::max(value_of(v, si_cont()), value_of(v, si_fix())) / value_of(v, co_si()) <
-                  1.25;
-         });
-       }},
+       ranked(true,
+              [](const Ranked& v) {
+                return std::max(value_of(v, si_cont()), value_of(v, si_fix())) /
+                           value_of(v, co_si()) <
+                       1.25;
+              })},
   };
 }
 
 std::vector<Claim> equation_claims() {
   return {
       {"eq24", "Nystrom paper, Eq. (24)", "phi(Delta)^-1 = phi(Delta)^-1_prev - ... + ...",
-       [](Runs& rs) {
-         return corrected(rs, "eq24", "Corrections.NystromEq24ReciprocalsDoNotSlide");
-       }},
+       corrected("eq24", "Corrections.NystromEq24ReciprocalsDoNotSlide")},
       {"eq19", "Nystrom paper, Eq. (19)",
        "phi(Gamma) = phi(Gamma_hat) - rho(Qt_mem, kt_new) + rho(Qt_mem, kt_new)",
-       [](Runs& rs) {
-         return corrected(rs, "eq19", "Corrections.NystromEq19SubtractsTheOldLandmark");
-       }},
+       corrected("eq19", "Corrections.NystromEq19SubtractsTheOldLandmark")},
       {"eq13", "Nystrom paper, Eqs. (13)-(14)", "qt_new = (m/n) sum_{i=n-n/m}^{n} q_i",
-       [](Runs& rs) {
-         return corrected(rs, "eq13", "Corrections.NystromEq13SumsOneTokenTooMany");
-       }},
+       corrected("eq13", "Corrections.NystromEq13SumsOneTokenTooMany")},
       {"eq23", "Nystrom paper, Eq. (23)",
        "[(B_phi Gamma_phi^+)_mem ; rho(q_new, Kt)_phi] phi(Delta)^-1 (.) Delta V",
-       [](Runs& rs) {
-         return corrected(rs, "eq23", "Corrections.NystromEq23NewRowNeedsGammaPinv");
-       }},
+       corrected("eq23", "Corrections.NystromEq23NewRowNeedsGammaPinv")},
       {"eq4", "Nystrom paper, Eq. (4)", "A = rho(Q, K) in R^{n x d}",
-       [](Runs& rs) { return corrected(rs, "eq4", "Corrections.NystromEq4ShapeIsNByN"); }},
+       corrected("eq4", "Corrections.NystromEq4ShapeIsNByN")},
       {"eq25", "Nystrom paper, Eq. (25) with App. B 6)-7)",
        "[the fixed-landmark update] subtracts rho(Qt, k_old) v_old",
        [](Runs& rs) {
@@ -417,7 +401,7 @@ std::vector<Claim> cotrans_claims() {
        "The Continual Single-Output SDA reduces memory footprint for all value combinations",
        [](Runs& runs) { return cosi_always_lower(runs); }},
       {"co eq2", "CoTrans paper, Eqs. (2) and (4)", "exp(Q_mem k_old^T), exp(Q_mem k_new^T)",
-       [](Runs& rs) { return corrected(rs, "co eq2", "Corrections.CoTransEq2NeedsTheScaling"); }},
+       corrected("co eq2", "Corrections.CoTransEq2NeedsTheScaling")},
       {"co tables1", "CoTrans paper, Sec. 4.1, Tables 1a and 1b",
        "Params (M) and Params (K) columns; decoder removal reduced FLOPs and model size to 58% "
        "and 30%",

@@ -1,4 +1,6 @@
 // Report section 6: the Nyström paper's Table I (asymptotic orders) against fitted exponents.
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -111,9 +113,7 @@ void fit_row(Text& r, Runs& runs, Tally& tally, const std::string& id, const Axi
 
 void axes_lines(Text& r, const Grid& g) {
   for (const Axis& a : g.axes) {
-    std::string values;
-    for (auto v : a.values) values += (values.empty() ? "" : ", ") + std::to_string(v);
-    r.p("Axis {}: {} with {}.\n", a.name, values,
+    r.p("Axis {}: {} with {}.\n", a.name, fmt::join(a.values, ", "),
         a.name == 'n'   ? fmt::format("d = {}, m = {}", a.a, a.b)
         : a.name == 'd' ? fmt::format("n = {}, m = {}", a.a, a.b)
                         : fmt::format("n = {}, d = {}", a.a, a.b));

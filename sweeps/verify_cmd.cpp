@@ -50,20 +50,15 @@ int cmd_verify(const Argv& argv) {
        {"out", "DIR", "output folder (default results/verification)"},
        {"corrections", "FILE", "equation corrections to quote (default analysis/corrections.md)"}},
       argv);
-  if (a.help()) {
-    fmt::print(
-        "usage: cosda verify [--config FILE] [--out DIR] [--corrections FILE]\n"
-        "Holds every published cost formula and printed cost number of both papers against\n"
-        "executed counts, and cosda's exact forms against execution. Writes DIR/report.md,\n"
-        "DIR/verification.csv and DIR/meta.json (commit, CPU). Exit status 0 iff the exact\n"
-        "forms match execution at every point and every paper comparison classed unexplained\n"
-        "is a listed open question, 1 otherwise.\n\n{}",
-        a.usage());
+  if (a.print_help(
+          "usage: cosda verify [--config FILE] [--out DIR] [--corrections FILE]\n"
+          "Holds every published cost formula and printed cost number of both papers against\n"
+          "executed counts, and cosda's exact forms against execution. Writes DIR/report.md,\n"
+          "DIR/verification.csv and DIR/meta.json (commit, CPU). Exit status 0 iff the exact\n"
+          "forms match execution at every point and every paper comparison classed unexplained\n"
+          "is a listed open question, 1 otherwise."))
     return 0;
-  }
-  if (!a.positional().empty())
-    throw InputError("cosda verify: unexpected argument '" + a.positional()[0] +
-                     "'; all inputs are flags (see cosda verify --help)");
+  a.reject_positional("cosda verify --help");
   verify::Options o;
   if (auto v = a.get("config")) o.config = *v;
   if (auto v = a.get("out")) o.out_dir = *v;
