@@ -425,8 +425,10 @@ void TomlTable::finish() const {
   for (const auto& [k, v] : *table_) {
     const std::string key(k.str());
     if (known_.count(key) == 0) {
-      std::vector<std::string> allowed(known_.begin(), known_.end());
-      fail(key, "is not known here; allowed keys: " + join(allowed));
+      const std::vector<std::string> allowed(known_.begin(), known_.end());
+      const std::string near = closest_key(key, {allowed.begin(), allowed.end()});
+      fail(key, "is not known here" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                    "; allowed keys: " + join(allowed));
     }
   }
 }
