@@ -16,8 +16,9 @@ Machine measure_machine(int gemm_n, int reps);
 // cosda-bench --cosda_report's points file (kPointsHeader's columns); InputError names a bad line.
 std::vector<MeasuredPoint> read_points(const std::string& path);
 
-// Draws `png` with gnuplot: one-thread compute roofs (float, double), read-bandwidth lines per
-// level, and the measured points (filled: float, open: double).
+// Draws `png` with gnuplot (its script saved beside it as .gp, io/plot.hpp): one-thread compute
+// roofs (float, double), read-bandwidth lines per level, and the measured points in each
+// variant's colour and marker (filled: float, open: double).
 void draw(const Machine& m, const std::vector<MeasuredPoint>& pts,
           const std::filesystem::path& png);
 

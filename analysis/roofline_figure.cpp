@@ -1,18 +1,15 @@
 // The roofline's inputs and figure: cosda-bench's measured points; roofs, bandwidths and points.
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "analysis/roofline.hpp"
+#include "attention/registry.hpp"
 #include "io/errors.hpp"
-#include "io/output_transaction.hpp"
 #include "io/plot.hpp"
 
 namespace cosda::roofline {
@@ -38,16 +35,14 @@ std::vector<MeasuredPoint> read_points(const std::string& path) {
 
 void draw(const Machine& m, const std::vector<MeasuredPoint>& pts,
           const std::filesystem::path& png) {
-  std::string script;
-  script += "set terminal pngcairo size 1400,900 font ',11'\n";
-  const std::filesystem::path tmp =
-      png.parent_path() / fmt::format(".{}.tmp.{}", png.filename().string(), ::getpid());
-  script += "set output " + gp_quote(tmp.filename().string()) + "\n";
-  script +=
-      fmt::format("set title 'Roofline of {} (one thread; {}), measured steady-state steps'\n",
-                  m.strings.count("cpu") ? m.strings.at("cpu") : "this machine",
-                  m.strings.count("vector_isa") ? m.strings.at("vector_isa") : "");
-  script +=
+  auto text = [&](const char* key, const char* fallback) {
+    return m.strings.count(key) ? m.strings.at(key) : std::string(fallback);
+  };
+  std::string data,
+      body = fmt::format("set title {}\n",
+                         gp_quote("Roofline of " + text("cpu", "this machine") + " (one thread; " +
+                                  text("vector_isa", "") + "), measured steady-state steps"));
+  body +=
       "set logscale xy\nset xlabel 'arithmetic intensity: executed FLOPs / bytes touched per "
       "step'\n"
       "set ylabel 'GFLOP/s'\nset xrange [0.01:1000]\nset yrange [0.05:1000]\n"
@@ -66,46 +61,28 @@ void draw(const Machine& m, const std::vector<MeasuredPoint>& pts,
         fmt::format("(x*{} < {} ? x*{} : 1/0) w l lw 2 lc rgb '{}' t '{} read {:.0f} GB/s'", bw, pf,
                     bw, colors[l], level, bw));
   }
-  std::map<std::string, std::vector<const MeasuredPoint*>> groups;
-  std::vector<std::string> order;
+  // One point set per variant and scalar, in the variant's colour and marker (the registry's, as
+  // in every figure): filled for float, open for double where the marker has both.
+  std::map<std::string, std::vector<std::vector<std::string>>> groups;
+  std::vector<const MeasuredPoint*> order;
   for (const auto& p : pts) {
+    auto& rows = groups[p.variant + " " + p.scalar];
+    if (rows.empty()) order.push_back(&p);
+    rows.push_back({fmt::format("{}", p.intensity), fmt::format("{}", p.gflops)});
+  }
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const MeasuredPoint& p = *order[i];
     const std::string key = p.variant + " " + p.scalar;
-    if (!groups.count(key)) order.push_back(key);
-    groups[key].push_back(&p);
+    const VariantTraits* v = find_variant(p.variant);
+    const PlotStyle s = v != nullptr ? v->style : PlotStyle{"#777777", 1};
+    const int pt = s.point < 4 ? s.point : (p.scalar == "float" ? s.point | 1 : s.point & ~1);
+    data += datablock(fmt::format("P{}", i), groups[key]);
+    plots.push_back(fmt::format("$P{} u 1:2 w p pt {} ps 1.6 lc rgb '{}' t {}", i, pt, s.colour,
+                                gp_quote(key)));
   }
-  int block = 0, variant_index = 0;
-  std::map<std::string, int> variant_style;
-  for (const auto& key : order) {
-    const auto& g = groups[key];
-    const std::string variant = g[0]->variant;
-    if (!variant_style.count(variant)) variant_style[variant] = variant_index++;
-    const int style = variant_style[variant];
-    script += fmt::format("$P{} << EOD\n", block);
-    for (const auto* p : g) script += fmt::format("{} {}\n", p->intensity, p->gflops);
-    script += "EOD\n";
-    const bool single = g[0]->scalar == "float";
-    const int pt = 4 + 2 * (style % 4) + (single ? 1 : 0);  // filled for float, open for double
-    plots.push_back(
-        fmt::format("$P{} u 1:2 w p pt {} ps 1.6 lc {} t '{}'", block, pt, style + 1, key));
-    ++block;
-  }
-  script += "plot ";
-  for (std::size_t i = 0; i < plots.size(); ++i) script += (i ? ", \\\n  " : "") + plots[i];
-  script += "\nset output\n";
-  maybe_inject_failure(png);
-  const GnuplotRun run = run_gnuplot(png.parent_path(), {}, script);
-  std::string why = run.status == 0 ? incomplete_reason(tmp) : "";
-  if (run.status != 0 || !std::filesystem::exists(tmp) || !why.empty()) {
-    std::error_code ec;
-    std::filesystem::remove(tmp, ec);
-    if (run.status != 0)
-      why = run.status == 127 ? "gnuplot not found; install gnuplot-nox (make deps)"
-                              : "gnuplot exited with status " + std::to_string(run.status) +
-                                    "; gnuplot said: " + one_line(run.output);
-    throw std::runtime_error("cannot write " + png.string() + ": " +
-                             (why.empty() ? "gnuplot wrote no image" : why));
-  }
-  std::filesystem::rename(tmp, png);
+  body += data + "plot ";
+  for (std::size_t i = 0; i < plots.size(); ++i) body += (i ? ", \\\n  " : "") + plots[i];
+  render_png(png, body + "\n", 1400, 900);
 }
 
 }  // namespace cosda::roofline

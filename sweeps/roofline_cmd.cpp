@@ -16,7 +16,7 @@ namespace cosda {
 
 int cmd_roofline(const Argv& argv) {
   Args a("roofline",
-         {{"out", "DIR", "where machine.json and roofline.png go (default results/roofline)"},
+         {{"out", "DIR", "where machine.json, roofline.png and .gp go (default results/roofline)"},
           {"points", "FILE",
            "measured steps to plot (default results/timing/points.tsv, written by "
            "cosda-bench --cosda_report; skipped when absent)"},
@@ -40,7 +40,7 @@ int cmd_roofline(const Argv& argv) {
                      "'; run cosda-bench with --cosda_report first");
   // machine.json and roofline.png published together or neither; checked before measuring.
   OutputTransaction tx(out);
-  tx.check_files({"roofline.png"});
+  tx.check_files({"roofline.png", "roofline.gp"});
   if (!a.has("plot-only")) tx.check_files({"machine.json"});
   roofline::Machine m;
   const std::filesystem::path json = out / "machine.json";

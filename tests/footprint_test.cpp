@@ -1,14 +1,23 @@
 // Footprint (attention/counting/footprint.hpp): the bytes a step touches, recorded by the seam ops
 // under Tally; the "bytes" of the roofline bound in cosda-bench (analysis/roofline_model.hpp,
-// whose bound and machine name are tested here too).
+// whose bound, machine name and figure are tested here too).
 #include "attention/counting/footprint.hpp"
 
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "analysis/heap.hpp"
 #include "analysis/measure.hpp"
+#include "analysis/roofline.hpp"
 #include "analysis/roofline_model.hpp"
 #include "attention/ops/seam.hpp"
+#include "attention/registry.hpp"
+#include "io/plot.hpp"
 #include "tests/test_util.hpp"
 
 namespace cosda::test {
@@ -169,6 +178,41 @@ TEST(CpuName, NameFamilyModelSteppingOfTheFirstProcessor) {
   EXPECT_EQ(roofline::cpu_name(bare), "Some CPU");
   std::istringstream none("processor : 0\nfeatures : fp asimd\n");
   EXPECT_EQ(roofline::cpu_name(none), "unknown");
+}
+
+// The roofline figure goes through render_png like every figure: outside text (the CPU name, the
+// points' keys) quoted, ids drawn as written (no enhanced-text subscripts), each variant in its
+// registry colour, float filled and double open, and the script saved beside the image.
+TEST(RooflineFigure, QuotesItsTextAndDrawsEachVariantInItsStyle) {
+  if (!cosda::gnuplot_available()) GTEST_SKIP() << "gnuplot is not installed (make deps)";
+  const std::filesystem::path dir_ =
+      std::filesystem::temp_directory_path() / ("cosda_roofline_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir_);
+  std::filesystem::create_directories(dir_);
+  cosda::roofline::Machine m;
+  m.numbers = {
+      {"peak_gflops_float_one", 100}, {"peak_gflops_double_one", 50}, {"read_gbs_l1_one", 200}};
+  m.strings = {{"cpu", "it's `cpu`"}, {"vector_isa", "AVX2"}};
+  const cosda::VariantTraits& v = cosda::variant("cony_si_fix");
+  ASSERT_GE(v.style.point, 4);  // a marker with filled (odd) and open (even) forms
+  cosda::roofline::draw(
+      m,
+      {{"cony_si_fix", "table3", "float", 0.5, 20}, {"cony_si_fix", "table3", "double", 0.5, 10}},
+      dir_ / "roofline.png");
+  ASSERT_TRUE(std::filesystem::exists(dir_ / "roofline.png"));
+  std::ifstream in(dir_ / "roofline.gp");
+  const std::string gp((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(gp.find("noenhanced"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("'Roofline of it''s `cpu` (one thread; AVX2)"), std::string::npos) << gp;
+  for (const char* scalar : {"float", "double"}) {
+    const int pt = std::string(scalar) == "float" ? v.style.point | 1 : v.style.point & ~1;
+    EXPECT_NE(gp.find(fmt::format("pt {} ps 1.6 lc rgb '{}' t 'cony_si_fix {}'", pt, v.style.colour,
+                                  scalar)),
+              std::string::npos)
+        << scalar << "\n"
+        << gp;
+  }
+  std::filesystem::remove_all(dir_);
 }
 
 }  // namespace
