@@ -152,7 +152,7 @@ TEST(HeadsSeam, BatchedOpsEqualTheirPerHeadProducts) {
 
 // The random-feature ops compute and count the per-head ops they stand for (corf_si's step,
 // h heads of dh features, m = n features per head): slide_sums of head i's n rows of the sums
-// against its value slices; FeatureMap::key's offset (dot, product, plus when shifted) and
+// against its value slices; FeatureMap's key offset (dot, product, plus when shifted) and
 // shifted exponentials; FeatureMap::query's max and shifted exponentials.
 template <class E>
 void expect_rf_ops_equal_per_head(const HeadShape& s, bool shifted, double tol) {

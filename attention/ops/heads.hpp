@@ -302,7 +302,7 @@ void exp_all(MatRef<T> x) {
 }  // namespace detail
 
 // u_i <- exp(u_i - (k_i . k_i) a [- c]) for every head i, u h x m, k 1 x d: the random-feature
-// keys' exponentials after u_i = W_i k_i (FeatureMap::key, a = 1 / (2 sqrt(dh))).
+// keys' exponentials after u_i = W_i k_i (keys_transposed per key, a = 1 / (2 sqrt(dh))).
 // mul h*(dh+1), add h*(dh-1) + h*m (+ h shifted), exp h*m.
 template <class E>
 void heads_key_exp(MatCRef<S<E>> k, S<E> a, const Shift<S<E>>& shift, MatRef<S<E>> u) {
