@@ -42,6 +42,7 @@
 #include "bench/streams.hpp"
 #include "bench/timing_config.hpp"
 #include "models/multi_head.hpp"
+#include "sweeps/config_kinds.hpp"
 #include "sweeps/meta.hpp"
 
 namespace cosda::bench {
@@ -452,7 +453,7 @@ int run_main(int argc, char** argv) {
   benchmark::Initialize(&n_args, args.data());
   if (benchmark::ReportUnrecognizedArguments(n_args, args.data())) return 2;
 
-  const TimingConfig cfg = load_timing_config(o.config);
+  const TimingConfig cfg = read_config_as("timing", o.config, load_timing_config);
   if (!o.report.empty()) check_report_outputs(o);
   const std::optional<roofline::Machine> machine = roofline::read_machine(o.machine);
   add_context(o, machine);

@@ -24,6 +24,7 @@
 #include "bench/timing_config.hpp"
 #include "io/atomic_file.hpp"
 #include "models/multi_head.hpp"
+#include "sweeps/config_kinds.hpp"
 #include "sweeps/meta.hpp"
 
 namespace cosda::bench {
@@ -362,7 +363,7 @@ int run_main(int argc, char** argv) {
   openblas_set_num_threads(1);  // libtorch's products go through the same OpenBLAS
 #endif
   if (o.models) return run_models(o);
-  const TimingConfig cfg = load_timing_config(o.config);
+  const TimingConfig cfg = read_config_as("timing", o.config, load_timing_config);
   const std::string before = roofline::load_average();
   std::vector<Row> rows;
   for (const auto& s : cfg.shapes) {

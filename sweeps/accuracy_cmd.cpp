@@ -10,6 +10,7 @@
 #include "io/atomic_file.hpp"
 #include "io/output_transaction.hpp"
 #include "sweeps/commands.hpp"
+#include "sweeps/config_kinds.hpp"
 #include "sweeps/meta.hpp"
 #include "sweeps/stream_config.hpp"
 #include "sweeps/study_cmd.hpp"
@@ -28,7 +29,7 @@ int cmd_accuracy(const Argv& argv) {
       "accuracy_draws.csv, pinv.csv, summary.md, meta.json (commit, CPU) and PNG figures,\n"
       "all or none. See configs/accuracy.toml.\n\n");
   if (!a) return 0;
-  const AccuracyConfig c = parse_accuracy_config(a->config);
+  const AccuracyConfig c = read_config_as("accuracy", a->config, parse_accuracy_config);
   OutputTransaction out(a->out / c.name);  // checked before any work
   out.check_files({"accuracy.csv", "accuracy_draws.csv", "pinv.csv", "summary.md", "meta.json"});
   if (a->figures) out.check_files(accuracy_figures(c));

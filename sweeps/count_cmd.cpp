@@ -13,6 +13,7 @@
 #include "attention/registry.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
+#include "sweeps/config_kinds.hpp"
 #include "sweeps/count.hpp"
 #include "sweeps/model_config.hpp"
 #include "sweeps/point_memory.hpp"
@@ -116,7 +117,7 @@ int cmd_count_model(const Argv& argv) {
           "accumulate pairs, and the CoTrans mul/add/exp triple."))
     return 0;
   a.reject_positional("cosda count --model FILE --help");
-  const ModelConfig m = load_model_config(a.require("model"));
+  const ModelConfig m = read_config_as("model", a.require("model"), load_model_config);
   const std::int64_t n = a.integer("n", 1, 1 << 16, m.spec.n);
   const std::int64_t in = a.integer("input-dim", 0, 1 << 16, m.spec.input_dim);
   const ModelSpec spec = spec_at(m, n, in);

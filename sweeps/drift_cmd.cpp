@@ -8,6 +8,7 @@
 #include "io/atomic_file.hpp"
 #include "io/output_transaction.hpp"
 #include "sweeps/commands.hpp"
+#include "sweeps/config_kinds.hpp"
 #include "sweeps/meta.hpp"
 #include "sweeps/stream_config.hpp"
 #include "sweeps/study_cmd.hpp"
@@ -23,7 +24,7 @@ int cmd_drift(const Argv& argv) {
       "with and without the stabilised mode. Writes DIR/<name>/drift.csv, drift.md,\n"
       "drift_<stream>.png and meta.json (commit, CPU), all or none. See configs/drift.toml.\n\n");
   if (!a) return 0;
-  const DriftConfig c = parse_drift_config(a->config);
+  const DriftConfig c = read_config_as("drift", a->config, parse_drift_config);
   OutputTransaction out(a->out / c.name);  // checked before any work
   out.check_files({"drift.csv", "drift.md", "meta.json"});
   if (a->figures)

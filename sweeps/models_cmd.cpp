@@ -10,6 +10,7 @@
 #include "io/plot.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
+#include "sweeps/config_kinds.hpp"
 #include "sweeps/meta.hpp"
 #include "sweeps/model_config.hpp"
 
@@ -32,7 +33,8 @@ int cmd_models(const Argv& argv) {
     return 0;
   a.reject_positional("cosda models --help");
   if (!a.has("no-figures")) require_gnuplot("models", "pass --no-figures");
-  const ReportConfig r = load_report_config(a.get("config").value_or("configs/models/report.toml"));
+  const ReportConfig r = read_config_as(
+      "models report", a.get("config").value_or("configs/models/report.toml"), load_report_config);
   // Every file published together or none; the folder and the fixed names checked first.
   OutputTransaction out(a.get("out").value_or("results/models"));
   out.check_files({"printed.csv", "ratios.csv", "parts.csv", "report.md", "meta.json"});

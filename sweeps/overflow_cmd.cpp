@@ -6,6 +6,7 @@
 #include "io/atomic_file.hpp"
 #include "io/output_transaction.hpp"
 #include "sweeps/commands.hpp"
+#include "sweeps/config_kinds.hpp"
 #include "sweeps/meta.hpp"
 #include "sweeps/stream_config.hpp"
 #include "sweeps/study_cmd.hpp"
@@ -21,7 +22,7 @@ int cmd_overflow(const Argv& argv) {
       "Writes DIR/<name>/overflow.csv, overflow.md and meta.json (commit, CPU), all or none.\n"
       "See configs/overflow.toml.\n\n");
   if (!a) return 0;
-  const OverflowConfig c = parse_overflow_config(a->config);
+  const OverflowConfig c = read_config_as("overflow", a->config, parse_overflow_config);
   OutputTransaction out(a->out / c.name);  // checked before any work
   out.check_files({"overflow.csv", "overflow.md", "meta.json"});
   const std::vector<OverflowJob> jobs = run_overflow_study(c);

@@ -8,6 +8,7 @@
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/config.hpp"
+#include "sweeps/config_kinds.hpp"
 #include "sweeps/meta.hpp"
 #include "sweeps/report.hpp"
 #include "sweeps/sweep.hpp"
@@ -37,7 +38,7 @@ int cmd_report(const Argv& argv) {
     throw InputError(
         "cosda report: give exactly one config file, e.g. cosda report "
         "configs/nystrom_table3.toml (see cosda report --help)");
-  SweepConfig c = load_config(a.positional()[0]);
+  SweepConfig c = read_config_as("sweep", a.positional()[0], load_config);
   if (a.has("convention"))
     c.convention = a.choice("convention", {"all", "mul", "mac", "cotrans"}, "all");
   const std::filesystem::path dir = sweep_dir(a.get("out").value_or("results"), c);

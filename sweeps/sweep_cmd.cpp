@@ -22,6 +22,7 @@
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
 #include "sweeps/config.hpp"
+#include "sweeps/config_kinds.hpp"
 #include "sweeps/point_memory.hpp"
 #include "sweeps/report.hpp"
 #include "sweeps/sweep.hpp"
@@ -116,7 +117,7 @@ double sweep_memory_limit(const Args& a) {
 }
 
 Prepared prepare(const Args& a) {
-  Prepared p{load_config(a.positional()[0]), {}, {}};
+  Prepared p{read_config_as("sweep", a.positional()[0], load_config), {}, {}};
   if (const auto conv = a.get("convention"))
     p.config.convention = a.choice("convention", {"all", "mul", "mac", "cotrans"}, "all");
   const SweepConfig& c = p.config;

@@ -11,6 +11,7 @@
 #include "io/output_transaction.hpp"
 #include "sweeps/args.hpp"
 #include "sweeps/commands.hpp"
+#include "sweeps/config_kinds.hpp"
 #include "sweeps/meta.hpp"
 #include "sweeps/verify.hpp"
 
@@ -21,7 +22,7 @@ verify::Outcome verify::run(const Options& o) {
   OutputTransaction tx(o.out_dir);
   tx.check_files({"report.md", "verification.csv", "meta.json"});
   const Clock::time_point start = Clock::now();
-  const Grid grid = read_grid(o.config);
+  const Grid grid = read_config_as("verification", o.config, read_grid);
   const Report report = build_report(grid, o.config, o.corrections);
   std::error_code ec;  // the corrections file, where there is one to quote
   std::vector<std::string> quoted;

@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "sweeps/config_kinds.hpp"
 #include "tests/cli_refusal.hpp"
 #include "tests/cli_run.hpp"
 
@@ -55,6 +56,20 @@ std::vector<Case> cases() {
                  {"roofline", "--plot-only", "--out", "r"},
                  {{"r/machine.json", text}},
                  expect});
+  // A committed config of another kind: the refusal names the command that reads it.
+  for (const auto& [args, file, run] :
+       std::vector<std::tuple<std::vector<std::string>, std::string, std::string>>{
+           {{"accuracy", "c.toml"}, "nystrom_table3.toml", "(its 'd' is a list): run cosda sweep"},
+           {{"sweep", "c.toml"}, "drift.toml", "a drift config (it has key 'checkpoints')"},
+           {{"drift", "c.toml"}, "accuracy.toml", "an accuracy config"},
+           {{"overflow", "c.toml"}, "timing.toml", "run cosda-bench --cosda_config=c.toml"},
+           {{"verify", "--config", "c.toml", "--out", "r"},
+            "overflow.toml",
+            "cosda overflow c.toml"},
+           {{"count", "--model", "c.toml"}, "verification.toml", "cosda verify --config c.toml"},
+           {{"models", "--config", "c.toml"}, "models/oadtr_b1.toml", "cosda count --model c.toml"},
+           {{"report", "c.toml"}, "models/report.toml", "cosda models --config c.toml"}})
+    c.push_back({args[0] + ": a " + file, args, {{"c.toml", config(file)}}, run});
   for (const std::string cmd : {"accuracy", "drift", "overflow"}) {
     // The committed config with one unknown key at the top.
     const std::string typo = "jbos = 1\n" + config(cmd + ".toml");
@@ -203,6 +218,34 @@ TEST(CliCommands, RuntimeFailureExitsOneWithOneLine) {
     EXPECT_EQ(written(root, {"m.toml"}), std::vector<std::string>{});
   }
   fs::remove_all(root);
+}
+
+// Every committed config is read as its own kind (no hint) and, given to another command, is
+// named as what it is: the kinds' keys tell all of configs/ apart.
+TEST(ConfigKinds, EveryCommittedConfigIsKnownAsItsOwnKind) {
+  auto kind_of = [](const fs::path& f) -> std::string {
+    const std::string stem = f.stem().string(), dir = f.parent_path().filename().string();
+    if (dir == "models") return stem == "report" ? "models report" : "model";
+    if (stem.rfind("timing", 0) == 0) return "timing";
+    if (stem.rfind("accuracy", 0) == 0) return "accuracy";
+    if (stem == "drift" || stem == "overflow") return stem;
+    return stem == "verification" ? "verification" : "sweep";
+  };
+  int seen = 0;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(COSDA_SOURCE_DIR) / "configs")) {
+    if (e.path().extension() != ".toml") continue;
+    ++seen;
+    const std::string kind = kind_of(e.path());
+    SCOPED_TRACE(e.path().string() + " as " + kind);
+    EXPECT_EQ(cosda::other_kind_hint(kind, e.path()), "");
+    const std::string other = cosda::other_kind_hint(kind == "drift" ? "sweep" : "drift", e.path());
+    EXPECT_NE(other.find("looks like a" +
+                         std::string(kind == "accuracy" || kind == "overflow" ? "n " : " ") + kind +
+                         " config"),
+              std::string::npos)
+        << other;
+  }
+  EXPECT_GE(seen, 20);
 }
 
 }  // namespace
