@@ -32,11 +32,8 @@ class MultiHead {
   MultiHead(std::string_view id, const Config& c, std::int64_t heads, int layers = 1)
       : h_(heads), dh_(0) {
     dh_ = head_width(c, heads);
-    const VariantTraits* t = find_variant(id);
-    if (t == nullptr)
-      throw std::invalid_argument("unknown variant '" + std::string(id) +
-                                  "'; known: " + variant_list());
-    rows_ = (layers == 2 ? t->continual : t->single_output) ? 1 : c.n;  // see two_block.hpp
+    const VariantTraits& t = variant(id);  // std::invalid_argument naming the known ids
+    rows_ = (layers == 2 ? t.continual : t.single_output) ? 1 : c.n;  // see two_block.hpp
     batched_ = make_batched<E>(id, c, heads, layers);  // every policy: what is counted is timed
     if (batched_) return;
     for (std::int64_t i = 0; i < heads; ++i) {
