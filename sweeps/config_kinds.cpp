@@ -12,10 +12,12 @@ struct Kind {
   bool array = false;               // the key must hold an array (a sweep's grid of d)
 };
 
+// A sweep is told by its list of d: the stream studies, whose d is one integer, are ruled out by
+// their [[stream]] sections, which a sweep never has.
 constexpr Kind kKinds[] = {
     {"sweep", "d", "cosda sweep ", true},
     {"sweep", "grid", "cosda sweep "},
-    {"accuracy", "pinv_study_windows", "cosda accuracy "},
+    {"accuracy", "pinv_study_iterations", "cosda accuracy "},
     {"drift", "checkpoints", "cosda drift "},
     {"overflow", "sigma_min", "cosda overflow "},
     {"verification", "exact", "cosda verify --config "},
@@ -34,10 +36,14 @@ std::string other_kind_hint(std::string_view kind, const std::filesystem::path& 
   } catch (const InputError&) {
     return "";
   }
-  for (const Kind& k : kKinds) {
+  auto is = [&](const Kind& k) {
     const toml::node* n = t.get(k.key);
-    if (n == nullptr || (k.array && !n->is_array())) continue;
-    if (k.name == kind) return "";
+    return n != nullptr && (!k.array || (n->is_array() && !t.contains("stream")));
+  };
+  for (const Kind& k : kKinds)  // a key of its own kind: the error is within the kind
+    if (k.name == kind && is(k)) return "";
+  for (const Kind& k : kKinds) {
+    if (!is(k)) continue;
     const std::string what = k.array ? "its '" + std::string(k.key) + "' is a list"
                                      : "it has key '" + std::string(k.key) + "'";
     const bool vowel = std::string_view("aeiou").find(k.name[0]) != std::string_view::npos;

@@ -1,5 +1,6 @@
-// The kinds of config cosda reads, each known by a top-level key no other kind has: a config
-// given to the wrong command is refused with the command that reads it, not only a key error.
+// The kinds of config cosda reads, each known by a top-level key no other kind has (drift and
+// overflow configs only where they set an optional key of their own): a config given to the
+// wrong command is refused with the command that reads it, not only a key error.
 #pragma once
 
 #include <filesystem>
@@ -11,9 +12,8 @@
 namespace cosda {
 
 // "; PATH looks like a drift config (it has key 'checkpoints'): run cosda drift PATH" where the
-// TOML file at `path` is of another kind than `kind` ("sweep", "accuracy", "drift", "overflow",
-// "verification", "model", "models report", "timing"); "" where it is of `kind`, unknown or
-// unreadable.
+// TOML file at `path` holds another kind's key and none of `kind`'s ("sweep", "accuracy",
+// "drift", "overflow", "verification", "model", "models report", "timing"); else "".
 std::string other_kind_hint(std::string_view kind, const std::filesystem::path& path);
 
 // load(path), a reader of `kind`'s configs; an InputError it throws gains other_kind_hint.

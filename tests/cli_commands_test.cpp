@@ -67,7 +67,9 @@ std::vector<Case> cases() {
             "overflow.toml",
             "cosda overflow c.toml"},
            {{"count", "--model", "c.toml"}, "verification.toml", "cosda verify --config c.toml"},
-           {{"models", "--config", "c.toml"}, "models/oadtr_b1.toml", "cosda count --model c.toml"},
+           {{"models", "--config", "c.toml", "--no-figures"},
+            "models/oadtr_b1.toml",
+            "cosda count --model c.toml"},
            {{"report", "c.toml"}, "models/report.toml", "cosda models --config c.toml"}})
     c.push_back({args[0] + ": a " + file, args, {{"c.toml", config(file)}}, run});
   for (const std::string cmd : {"accuracy", "drift", "overflow"}) {
@@ -246,6 +248,17 @@ TEST(ConfigKinds, EveryCommittedConfigIsKnownAsItsOwnKind) {
         << other;
   }
   EXPECT_GE(seen, 20);
+  // An error within the kind gets no hint, even where the mistake looks like another kind's key:
+  // an accuracy config with a sweep's list of d.
+  const fs::path dir = fs::temp_directory_path() / ("cosda_kinds_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::string text = config("accuracy.toml");
+  text.replace(text.find("\nd = "), 1, "\nd = [64]\nx");  // d = [64]; the old d line is now xd
+  write(dir / "a.toml", text);
+  EXPECT_EQ(cosda::other_kind_hint("accuracy", dir / "a.toml"), "");
+  EXPECT_NE(cosda::other_kind_hint("drift", dir / "a.toml").find("an accuracy config"),
+            std::string::npos);
+  fs::remove_all(dir);
 }
 
 }  // namespace
