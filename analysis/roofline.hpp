@@ -18,7 +18,7 @@ std::vector<MeasuredPoint> read_points(const std::string& path);
 
 // Draws `png` with gnuplot (its script saved beside it as .gp, io/plot.hpp): one-thread compute
 // roofs (float, double), read-bandwidth lines per level, and the measured points in each
-// variant's colour and marker (filled: float, open: double).
+// variant's colour and marker (filled: float, open or smaller: double).
 void draw(const Machine& m, const std::vector<MeasuredPoint>& pts,
           const std::filesystem::path& png);
 

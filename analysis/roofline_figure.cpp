@@ -62,7 +62,8 @@ void draw(const Machine& m, const std::vector<MeasuredPoint>& pts,
                     bw, colors[l], level, bw));
   }
   // One point set per variant and scalar, in the variant's colour and marker (the registry's, as
-  // in every figure): filled for float, open for double where the marker has both.
+  // in every figure): filled for float, open for double; smaller for double where the marker is
+  // drawn with lines only (+, x, *).
   std::map<std::string, std::vector<std::vector<std::string>>> groups;
   std::vector<const MeasuredPoint*> order;
   for (const auto& p : pts) {
@@ -75,10 +76,11 @@ void draw(const Machine& m, const std::vector<MeasuredPoint>& pts,
     const std::string key = p.variant + " " + p.scalar;
     const VariantTraits* v = find_variant(p.variant);
     const PlotStyle s = v != nullptr ? v->style : PlotStyle{"#777777", 1};
-    const int pt = s.point < 4 ? s.point : (p.scalar == "float" ? s.point | 1 : s.point & ~1);
+    const bool single = p.scalar == "float", lines_only = s.point < 4;  // +, x, *: no open form
+    const int pt = lines_only ? s.point : (single ? s.point | 1 : s.point & ~1);
     data += datablock(fmt::format("P{}", i), groups[key]);
-    plots.push_back(fmt::format("$P{} u 1:2 w p pt {} ps 1.6 lc rgb '{}' t {}", i, pt, s.colour,
-                                gp_quote(key)));
+    plots.push_back(fmt::format("$P{} u 1:2 w p pt {} ps {} lc rgb '{}' t {}", i, pt,
+                                lines_only && !single ? 1.0 : 1.6, s.colour, gp_quote(key)));
   }
   body += data + "plot ";
   for (std::size_t i = 0; i < plots.size(); ++i) body += (i ? ", \\\n  " : "") + plots[i];

@@ -27,8 +27,8 @@ int cmd_roofline(const Argv& argv) {
           "usage: cosda roofline [--out DIR] [--points FILE] [--plot-only] [--repetitions R]\n"
           "Measures this machine's compute peak (large GEMMs through Eigen and OpenBLAS, float\n"
           "and double, one thread and all cores) and its read and triad bandwidth at L1, L2, L3\n"
-          "and DRAM working sets; writes DIR/machine.json and draws DIR/roofline.png with the\n"
-          "measured points of cosda-bench. Takes about 20 seconds."))
+          "and DRAM working sets; writes DIR/machine.json and draws DIR/roofline.png (script\n"
+          "DIR/roofline.gp) with the measured points of cosda-bench. Takes about 20 seconds."))
     return 0;
   a.reject_positional("cosda roofline --help");
   require_gnuplot("roofline", "");
@@ -38,7 +38,7 @@ int cmd_roofline(const Argv& argv) {
   if (a.has("points") && !std::filesystem::exists(points))
     throw InputError("cosda roofline: flag --points: no file '" + points +
                      "'; run cosda-bench with --cosda_report first");
-  // machine.json and roofline.png published together or neither; checked before measuring.
+  // machine.json, roofline.png and .gp published together or none; checked before measuring.
   OutputTransaction tx(out);
   tx.check_files({"roofline.png", "roofline.gp"});
   if (!a.has("plot-only")) tx.check_files({"machine.json"});

@@ -3,13 +3,13 @@
 // whose bound, machine name and figure are tested here too).
 #include "attention/counting/footprint.hpp"
 
-#include <fmt/format.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <vector>
 
 #include "analysis/heap.hpp"
 #include "analysis/measure.hpp"
@@ -181,38 +181,41 @@ TEST(CpuName, NameFamilyModelSteppingOfTheFirstProcessor) {
 }
 
 // The roofline figure goes through render_png like every figure: outside text (the CPU name, the
-// points' keys) quoted, ids drawn as written (no enhanced-text subscripts), each variant in its
-// registry colour, float filled and double open, and the script saved beside the image.
+// points' keys) quoted, ids drawn as written (no enhanced-text subscripts), every variant in its
+// registry colour with float and double drawn apart, and the script saved beside the image.
 TEST(RooflineFigure, QuotesItsTextAndDrawsEachVariantInItsStyle) {
   if (!cosda::gnuplot_available()) GTEST_SKIP() << "gnuplot is not installed (make deps)";
-  const std::filesystem::path dir_ =
+  const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("cosda_roofline_" + std::to_string(getpid()));
-  std::filesystem::remove_all(dir_);
-  std::filesystem::create_directories(dir_);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
   cosda::roofline::Machine m;
   m.numbers = {
       {"peak_gflops_float_one", 100}, {"peak_gflops_double_one", 50}, {"read_gbs_l1_one", 200}};
   m.strings = {{"cpu", "it's `cpu`"}, {"vector_isa", "AVX2"}};
-  const cosda::VariantTraits& v = cosda::variant("cony_si_fix");
-  ASSERT_GE(v.style.point, 4);  // a marker with filled (odd) and open (even) forms
-  cosda::roofline::draw(
-      m,
-      {{"cony_si_fix", "table3", "float", 0.5, 20}, {"cony_si_fix", "table3", "double", 0.5, 10}},
-      dir_ / "roofline.png");
-  ASSERT_TRUE(std::filesystem::exists(dir_ / "roofline.png"));
-  std::ifstream in(dir_ / "roofline.gp");
+  std::vector<cosda::roofline::MeasuredPoint> points;
+  for (const cosda::VariantTraits& v : cosda::kVariants)
+    for (const char* scalar : {"float", "double"})
+      points.push_back({std::string(v.id), "table3", scalar, 0.5, 20});
+  cosda::roofline::draw(m, points, dir / "roofline.png");
+  ASSERT_TRUE(std::filesystem::exists(dir / "roofline.png"));
+  std::ifstream in(dir / "roofline.gp");
   const std::string gp((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(gp.find("noenhanced"), std::string::npos) << gp;
   EXPECT_NE(gp.find("'Roofline of it''s `cpu` (one thread; AVX2)"), std::string::npos) << gp;
-  for (const char* scalar : {"float", "double"}) {
-    const int pt = std::string(scalar) == "float" ? v.style.point | 1 : v.style.point & ~1;
-    EXPECT_NE(gp.find(fmt::format("pt {} ps 1.6 lc rgb '{}' t 'cony_si_fix {}'", pt, v.style.colour,
-                                  scalar)),
-              std::string::npos)
-        << scalar << "\n"
-        << gp;
+  // The style a point set is drawn in: "pt P ps S lc rgb 'C'" before its title.
+  auto style = [&](const std::string& title) {
+    const std::size_t at = gp.find(" t '" + title + "'"), pt = gp.rfind(" pt ", at);
+    return at == std::string::npos || pt == std::string::npos ? "" : gp.substr(pt, at - pt);
+  };
+  for (const cosda::VariantTraits& v : cosda::kVariants) {
+    const std::string id(v.id), single = style(id + " float"), twice = style(id + " double");
+    SCOPED_TRACE(id + ": '" + single + "' / '" + twice + "'");
+    EXPECT_NE(single.find("lc rgb '" + std::string(v.style.colour) + "'"), std::string::npos);
+    EXPECT_NE(twice.find("lc rgb '" + std::string(v.style.colour) + "'"), std::string::npos);
+    EXPECT_NE(single, twice);
   }
-  std::filesystem::remove_all(dir_);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

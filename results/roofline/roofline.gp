@@ -208,6 +208,6 @@ plot 106.054 w l lw 3 lc rgb 'black' t 'float peak 106 GFLOP/s', \
   $P18 u 1:2 w p pt 6 ps 1.6 lc rgb '#cc79a7' t 'cony_re_cont double', \
   $P19 u 1:2 w p pt 8 ps 1.6 lc rgb '#999933' t 'cony_si_fix double', \
   $P20 u 1:2 w p pt 12 ps 1.6 lc rgb '#882255' t 'cony_re_fix double', \
-  $P21 u 1:2 w p pt 3 ps 1.6 lc rgb '#44aa99' t 'rf double', \
-  $P22 u 1:2 w p pt 2 ps 1.6 lc rgb '#117733' t 'corf_si double', \
+  $P21 u 1:2 w p pt 3 ps 1 lc rgb '#44aa99' t 'rf double', \
+  $P22 u 1:2 w p pt 2 ps 1 lc rgb '#117733' t 'corf_si double', \
   $P23 u 1:2 w p pt 10 ps 1.6 lc rgb '#aa4499' t 'corf_re double'
