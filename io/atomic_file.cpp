@@ -7,7 +7,6 @@
 #include <atomic>
 #include <cerrno>
 #include <fstream>
-#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -185,8 +184,10 @@ std::optional<std::string> read_file(const fs::path& path) {
   std::error_code ec;
   std::ifstream in(path, std::ios::binary);
   if (!in || fs::is_directory(path, ec)) return std::nullopt;
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return std::nullopt;
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) text.append(chunk, in.gcount());
+  if (in.bad()) return std::nullopt;  // a read error midway, not the end of the file
   return text;
 }
 

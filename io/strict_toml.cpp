@@ -426,7 +426,10 @@ void TomlTable::finish() const {
     const std::string key(k.str());
     if (known_.count(key) == 0) {
       const std::vector<std::string> allowed(known_.begin(), known_.end());
-      const std::string near = closest_key(key, {allowed.begin(), allowed.end()});
+      std::vector<std::string_view> near_ones;  // of three letters or more, as in missing()
+      for (const std::string& a : allowed)
+        if (key.size() >= 3 && a.size() >= 3) near_ones.push_back(a);
+      const std::string near = closest_key(key, near_ones);
       fail(key, "is not known here" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
                     "; allowed keys: " + join(allowed));
     }

@@ -122,8 +122,8 @@ class FeatureMap {
     for (std::int64_t i = 0; i < u.rows(); ++i) stabilise_query(&u(i, 0));
   }
 
-  // ut (m x n): the features of n keys (rows of k, any order) as columns, h (n) scratch; counts
-  // as n key() calls. The offsets split among the threads in the timed build.
+  // ut (m x n): the features of n keys (rows of k, any order) as columns, h (n) scratch: per key,
+  // W k, its offset and m exponentials. The offsets split among the threads in the timed build.
   void keys_transposed(MatCRef<S> k, S* h, MatRef<S> ut) const {
     const std::int64_t n = k.rows();
     ops::gemm_nt<E>(w_, k, ut);
