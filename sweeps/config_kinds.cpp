@@ -2,6 +2,8 @@
 
 #include <toml++/toml.h>
 
+#include <stdexcept>
+
 #include "io/strict_toml.hpp"
 
 namespace cosda {
@@ -30,6 +32,9 @@ constexpr Kind kKinds[] = {
 }  // namespace
 
 std::string other_kind_hint(std::string_view kind, const std::filesystem::path& path) {
+  bool known = false;  // a caller's misspelt kind would give every file of its own kind a hint
+  for (const Kind& k : kKinds) known = known || k.name == kind;
+  if (!known) throw std::logic_error("other_kind_hint: no config kind '" + std::string(kind) + "'");
   toml::table t;
   try {
     t = parse_toml(read_config_text(path, ""), path.string());

@@ -13,7 +13,8 @@ namespace cosda {
 
 // "; PATH looks like a drift config (it has key 'checkpoints'): run cosda drift PATH" where the
 // TOML file at `path` holds another kind's key and none of `kind`'s ("sweep", "accuracy",
-// "drift", "overflow", "verification", "model", "models report", "timing"); else "".
+// "drift", "overflow", "verification", "model", "models report", "timing"); else "". Throws
+// std::logic_error for a kind not in that list.
 std::string other_kind_hint(std::string_view kind, const std::filesystem::path& path);
 
 // load(path), a reader of `kind`'s configs; an InputError it throws gains other_kind_hint.

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -248,6 +249,8 @@ TEST(ConfigKinds, EveryCommittedConfigIsKnownAsItsOwnKind) {
         << other;
   }
   EXPECT_GE(seen, 20);
+  EXPECT_THROW(cosda::other_kind_hint("verify", fs::path(COSDA_SOURCE_DIR) / "configs/drift.toml"),
+               std::logic_error);  // the kinds are "verification", ...: a misspelt one is caught
   // An error within the kind gets no hint, even where the mistake looks like another kind's key:
   // an accuracy config with a sweep's list of d.
   const fs::path dir = fs::temp_directory_path() / ("cosda_kinds_" + std::to_string(getpid()));
