@@ -57,10 +57,9 @@ inline TimingConfig load_timing_config(const std::string& file) {
     TimingShape s;
     s.name = t.str("name");
     if (s.name.empty() || s.name.find_first_of("/ \t") != std::string::npos)
-      throw InputError(t.where() + ": key 'name' must be a non-empty word without '/'");
+      t.fail("name", "must be a non-empty word without '/'");
     for (const auto& o : c.shapes)
-      if (o.name == s.name)
-        throw InputError(t.where() + ": key 'name' '" + s.name + "' is used twice");
+      if (o.name == s.name) t.fail("name", "'" + s.name + "' is used twice");
     s.what = t.str("what", "");
     s.n = t.integer("n", 1, kMax), s.d = t.integer("d", 1, kMax);
     s.m = t.integer("m", 1, kMax), s.heads = t.integer("heads", 1, kMax);

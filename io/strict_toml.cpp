@@ -22,10 +22,11 @@ std::string join(const std::vector<std::string>& v) {
 
 std::string shown(const toml::node& n) {
   if (n.is_table()) return "a table";
-  if (n.is_array()) return "an array";
+  if (n.is_array()) return n.as_array()->empty() ? "an empty array" : "an array";
   if (n.is_string()) return "'" + std::string(**n.as_string()) + "' (a string)";
   if (n.is_integer()) return std::to_string(**n.as_integer());
-  if (n.is_floating_point()) return fmt::format("{}", **n.as_floating_point());
+  if (n.is_floating_point())
+    return fmt::format("{} (a floating-point number)", **n.as_floating_point());
   if (n.is_boolean()) return **n.as_boolean() ? "true" : "false";
   return "a date or time";
 }
@@ -33,6 +34,12 @@ std::string shown(const toml::node& n) {
 bool bare_key_char(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
          c == '-';
+}
+
+// "; did you mean 'X'?" for the choice closest to v, or "".
+std::string did_you_mean(const std::string& v, const std::vector<std::string>& choices) {
+  const std::string near = closest_key(v, {choices.begin(), choices.end()});
+  return near.empty() ? "" : "; did you mean '" + near + "'?";
 }
 
 std::string shown(char c) {
@@ -247,24 +254,27 @@ std::string read_config_text(const std::filesystem::path& path, const std::strin
   return *text;
 }
 
-toml::table parse_toml_file(const std::filesystem::path& path, const std::string& example) {
-  return parse_toml(read_config_text(path, example), path.string());
-}
-
 struct TomlTable::Document {
   std::string text;
   toml::table table;
 };
 
 TomlTable::TomlTable(std::shared_ptr<const Document> root, const toml::table* table,
-                     std::filesystem::path file, std::string where)
-    : root_(std::move(root)), table_(table), file_(std::move(file)), where_(std::move(where)) {}
+                     std::filesystem::path file, std::string section)
+    : root_(std::move(root)),
+      table_(table),
+      file_(std::move(file)),
+      section_(std::move(section)),
+      where_(file_.string() + (section_.empty() ? "" : " " + section_)) {}
 
 TomlTable TomlTable::parse_file(const std::filesystem::path& path, const std::string& example) {
-  std::string text = read_config_text(path, example);
-  toml::table table = parse_toml(text, path.string());
+  return parse(read_config_text(path, example), path.string());
+}
+
+TomlTable TomlTable::parse(std::string text, const std::string& source) {
+  toml::table table = parse_toml(text, source);
   auto root = std::make_shared<const Document>(Document{std::move(text), std::move(table)});
-  return TomlTable(root, &root->table, path, path.string());
+  return TomlTable(root, &root->table, source, "");
 }
 
 const std::string& TomlTable::text() const { return root_->text; }
@@ -294,7 +304,16 @@ std::string closest_key(std::string_view key, const std::vector<std::string_view
 }
 
 void TomlTable::fail(const std::string& key, const std::string& what) const {
-  throw InputError(fmt::format("{}: key '{}' {}", where_, key, what));
+  const toml::node* n = table_->get(key);
+  fail_at(n != nullptr ? *n : *table_, key, what);
+}
+
+void TomlTable::fail_at(const toml::node& at, const std::string& key,
+                        const std::string& what) const {
+  const auto line = at.source().begin.line;
+  throw InputError(fmt::format("{}{}: key '{}'{} {}", file_.string(),
+                               line > 0 ? fmt::format(":{}", line) : "", key,
+                               section_.empty() ? "" : " in " + section_, what));
 }
 
 void TomlTable::missing(const std::string& key, const std::string& add) const {
@@ -326,9 +345,8 @@ std::string TomlTable::str(const std::string& key, std::optional<std::string> fa
 std::string TomlTable::choice(const std::string& key, const std::vector<std::string>& choices,
                               std::optional<std::string> fallback) {
   std::string v = str(key, std::move(fallback));
-  for (const auto& c : choices)
-    if (c == v) return v;
-  fail(key, "must be one of " + join(choices) + ", got '" + v + "'");
+  if (std::find(choices.begin(), choices.end(), v) != choices.end()) return v;
+  fail(key, "must be one of " + join(choices) + ", got '" + v + "'" + did_you_mean(v, choices));
 }
 
 std::int64_t TomlTable::integer(const std::string& key, std::int64_t lo, std::int64_t hi,
@@ -339,6 +357,12 @@ std::int64_t TomlTable::integer(const std::string& key, std::int64_t lo, std::in
   if (!n->is_integer() || **n->as_integer() < lo || **n->as_integer() > hi)
     fail(key, fmt::format("must be an integer in [{}, {}], got {}", lo, hi, shown(*n)));
   return **n->as_integer();
+}
+
+std::optional<std::int64_t> TomlTable::integer_if(const std::string& key, std::int64_t lo,
+                                                  std::int64_t hi) {
+  if (lookup(key, true, "") == nullptr) return std::nullopt;
+  return integer(key, lo, hi);
 }
 
 double TomlTable::number(const std::string& key, double lo, double hi,
@@ -376,7 +400,7 @@ std::vector<T> TomlTable::array(const std::string& key, const std::string& want,
 std::int64_t TomlTable::element(const std::string& key, const toml::node& e, std::int64_t lo,
                                 std::int64_t hi, const std::string& want) const {
   if (!e.is_integer() || **e.as_integer() < lo || **e.as_integer() > hi)
-    fail(key, "must be " + want + ", got element " + shown(e));
+    fail_at(e, key, "must be " + want + ", got element " + shown(e));
   return **e.as_integer();
 }
 
@@ -388,7 +412,7 @@ std::vector<std::int64_t> TomlTable::integers(const std::string& key, std::int64
   return array(key, want, std::move(fallback), [&](const toml::node& e, const auto& out) {
     const std::int64_t v = element(key, e, lo, hi, want);
     for (const auto x : out)
-      if (x == v) fail(key, fmt::format("lists {} twice; give each value once", v));
+      if (x == v) fail_at(e, key, fmt::format("lists {} twice; give each value once", v));
     return v;
   });
 }
@@ -398,12 +422,12 @@ std::vector<std::string> TomlTable::choices(const std::string& key,
                                             std::optional<std::vector<std::string>> fallback) {
   const std::string want = "a non-empty array of distinct strings from: " + join(allowed);
   return array(key, want, std::move(fallback), [&](const toml::node& e, const auto& out) {
-    if (!e.is_string()) fail(key, "must be " + want + ", got element " + shown(e));
+    if (!e.is_string()) fail_at(e, key, "must be " + want + ", got element " + shown(e));
     std::string v(**e.as_string());
     if (std::find(allowed.begin(), allowed.end(), v) == allowed.end())
-      fail(key, "must be " + want + ", got '" + v + "'");
+      fail_at(e, key, "must be " + want + ", got '" + v + "'" + did_you_mean(v, allowed));
     if (std::find(out.begin(), out.end(), v) != out.end())
-      fail(key, "lists '" + v + "' twice; give each value once");
+      fail_at(e, key, "lists '" + v + "' twice; give each value once");
     return v;
   });
 }
@@ -416,8 +440,8 @@ std::vector<TomlTable> TomlTable::tables(const std::string& key, bool required) 
     fail(key, "must be one or more [[" + key + "]] sections, got " + shown(*n));
   std::vector<TomlTable> out;
   for (std::size_t i = 0; i < a->size(); ++i)
-    out.push_back(TomlTable(root_, (*a)[i].as_table(), file_,
-                            fmt::format("{} [[{}]] #{}", file_.string(), key, i + 1)));
+    out.push_back(
+        TomlTable(root_, (*a)[i].as_table(), file_, fmt::format("[[{}]] #{}", key, i + 1)));
   return out;
 }
 
@@ -439,7 +463,7 @@ void TomlTable::finish() const {
 TomlTable TomlTable::table(const std::string& key) {
   const toml::node* n = lookup(key, false, "add the [" + key + "] table");
   if (!n->is_table()) fail(key, "must be a [" + key + "] table, got " + shown(*n));
-  return TomlTable(root_, n->as_table(), file_, fmt::format("{} [{}]", file_.string(), key));
+  return TomlTable(root_, n->as_table(), file_, "[" + key + "]");
 }
 
 std::vector<std::int64_t> TomlTable::integer_array(const std::string& key, std::int64_t lo,

@@ -1,6 +1,6 @@
 // Strict reading of TOML configuration files (tomlplusplus): every key a command reads is
 // declared by reading it, and finish() rejects any other key. Wrong types, out-of-range values
-// and unknown keys are InputErrors naming the file, the key (with its table) and the fix.
+// and unknown keys are InputErrors "FILE:LINE: key 'K' [in SECTION] <what>; <fix>".
 #pragma once
 
 #include <toml++/toml.h>
@@ -23,8 +23,6 @@ toml::table parse_toml(std::string_view text, const std::string& source);
 // A config file's text; a missing file (or a folder) is an InputError that names `example` as the
 // fix, or, for `example` itself run from another folder, the folder to run from.
 std::string read_config_text(const std::filesystem::path& path, const std::string& example);
-// The same parsed; a missing file is an InputError that names `example` as the fix.
-toml::table parse_toml_file(const std::filesystem::path& path, const std::string& example);
 
 // The valid key closest to `key` by edit distance ("" if none is reasonably close).
 std::string closest_key(std::string_view key, const std::vector<std::string_view>& valid);
@@ -34,6 +32,8 @@ class TomlTable {
   // Parses a whole file; a syntax error is an InputError with its line and column, a missing
   // file one that names `example` as the fix.
   static TomlTable parse_file(const std::filesystem::path& path, const std::string& example);
+  // Parses text; `source` names it in messages.
+  static TomlTable parse(std::string text, const std::string& source);
 
   std::string str(const std::string& key, std::optional<std::string> fallback = std::nullopt);
   // One of the listed choices.
@@ -41,6 +41,8 @@ class TomlTable {
                      std::optional<std::string> fallback = std::nullopt);
   std::int64_t integer(const std::string& key, std::int64_t lo, std::int64_t hi,
                        std::optional<std::int64_t> fallback = std::nullopt);
+  // The same, or std::nullopt where the key is absent.
+  std::optional<std::int64_t> integer_if(const std::string& key, std::int64_t lo, std::int64_t hi);
   // A float or an integer in [lo, hi].
   double number(const std::string& key, double lo, double hi,
                 std::optional<double> fallback = std::nullopt);
@@ -65,6 +67,9 @@ class TomlTable {
 
   // Throws InputError if the table holds a key nothing read.
   void finish() const;
+  // Throws the InputError "FILE:LINE: key 'K' [in SECTION] <what>", at the key's line (the
+  // table's where the key is absent).
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const;
   // "FILE" or "FILE [section #i]", for messages.
   const std::string& where() const { return where_; }
   const std::filesystem::path& file() const { return file_; }
@@ -74,8 +79,10 @@ class TomlTable {
  private:
   struct Document;
   TomlTable(std::shared_ptr<const Document> root, const toml::table* table,
-            std::filesystem::path file, std::string where);
-  [[noreturn]] void fail(const std::string& key, const std::string& what) const;
+            std::filesystem::path file, std::string section);
+  // fail() at the line of `at` (an element of the key's array).
+  [[noreturn]] void fail_at(const toml::node& at, const std::string& key,
+                            const std::string& what) const;
   // "key 'K' is missing; <add>", naming a key of the table nothing read that may be K misspelt
   // (both of three letters or more).
   [[noreturn]] void missing(const std::string& key, const std::string& add) const;
@@ -93,6 +100,7 @@ class TomlTable {
   std::shared_ptr<const Document> root_;  // keeps the parsed document and its text alive
   const toml::table* table_;
   std::filesystem::path file_;
+  std::string section_;  // "" at the top level, else e.g. "[[stream]] #1"
   std::string where_;
   std::set<std::string> known_;
 };

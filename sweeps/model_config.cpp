@@ -22,9 +22,7 @@ bool valid_name(const std::string& s) {
 
 std::string name_key(TomlTable& t, const std::string& key) {
   std::string v = t.str(key);
-  if (!valid_name(v))
-    throw InputError(
-        fmt::format("{}: key '{}' must match [a-z0-9_]+, got '{}'", t.where(), key, v));
+  if (!valid_name(v)) t.fail(key, "must match [a-z0-9_]+, got '" + v + "'");
   return v;
 }
 
@@ -172,9 +170,7 @@ void read_alternatives(TomlTable& t, const std::map<std::string, std::string>& i
     e.label = x.str("label");
     e.mlp_dim = x.integer("mlp_dim", 1, kMaxExtent, -1);
     e.input_dim = x.integer("input_dim", 1, kMaxExtent, -1);
-    if (ids.count(e.id) == 0)
-      throw InputError(fmt::format("{}: key 'id': '{}' is not the id of any [[printed]] entry",
-                                   x.where(), e.id));
+    if (ids.count(e.id) == 0) x.fail("id", "'" + e.id + "' is not the id of any [[printed]] entry");
     x.finish();
     r.alternatives.push_back(e);
   }

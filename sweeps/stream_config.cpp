@@ -39,10 +39,9 @@ Eigen::MatrixXd npy_matrix(TomlTable& t, const std::string& key, std::int64_t d,
   const std::filesystem::path rel = t.str(key);
   const std::filesystem::path path = rel.is_absolute() ? rel : t.file().parent_path() / rel;
   if (!std::filesystem::exists(path))
-    throw InputError(
-        fmt::format("{}: key '{}': no such file {}; give a .npy path relative to the "
-                    "config's folder, or an absolute one",
-                    t.where(), key, path.string()));
+    t.fail(key, fmt::format("names no such file {}; give a .npy path relative to the config's "
+                            "folder, or an absolute one",
+                            path.string()));
   const NpyArray a = read_npy(path);
   require_rank(a, 2, path.string(), "(T x d) of tokens");
   if (std::int64_t(a.shape[1]) != d)
@@ -72,9 +71,7 @@ void read_npy_stream(TomlTable& t, std::int64_t d, NamedStream& s) {
                     t.where()));
   for (const char* key : {"scale", "projection", "seed"})  // the token stream's, not q/k/v's
     if (t.has(key))
-      throw InputError(fmt::format(
-          "{}: key '{}' does not apply to q, k and v files, which are used as given; drop it",
-          t.where(), key));
+      t.fail(key, "does not apply to q, k and v files, which are used as given; drop it");
   auto qkv = std::make_shared<Qkv>();
   qkv->q = npy_matrix(t, "q", d, s.inputs);
   qkv->k = npy_matrix(t, "k", d, s.inputs);
@@ -91,10 +88,7 @@ NamedStream parse_stream(TomlTable& t, std::int64_t d) {
   NamedStream s;
   s.name = t.str("name");
   if (!plain_name(s.name))
-    throw InputError(
-        fmt::format("{}: key 'name' must be 1-64 characters from [A-Za-z0-9_-], "
-                    "got '{}'",
-                    t.where(), s.name));
+    t.fail("name", "must be 1-64 characters from [A-Za-z0-9_-], got '" + s.name + "'");
   const std::string kind =
       t.choice("kind", {"gaussian", "ar1", "periodic", "regime", "npy"}, "gaussian");
   s.spec.kind = *stream_kind(kind);
@@ -140,10 +134,10 @@ std::vector<NamedStream> parse_streams(TomlTable& root, std::int64_t d) {
 std::string parse_result_name(TomlTable& root) {
   std::string name = root.str("name");
   if (!plain_name(name))
-    throw InputError(
-        fmt::format("{}: key 'name' must be 1-64 characters from [A-Za-z0-9_-] (it "
-                    "names results/<name>/), got '{}'",
-                    root.where(), name));
+    root.fail("name",
+              "must be 1-64 characters from [A-Za-z0-9_-] (it names results/<name>/), "
+              "got '" +
+                  name + "'");
   return name;
 }
 

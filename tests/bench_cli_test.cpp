@@ -78,7 +78,8 @@ TEST(BenchCommand, RefusesABadTimingConfigNamingTheKey) {
   const std::string top = "[run]\nscalars = [\"float\"]\nwarmup_seconds = 0\n";
   const std::string shape = "[[shape]]\nname = \"s\"\nn = 8\nd = 8\nm = 2\nheads = 1\n";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {top + shape + "quik = true\n", "key 'quik' is not known here (did you mean 'quick'?)"},
+      {top + shape + "quik = true\n",
+       "t.toml:10: key 'quik' in [[shape]] #1 is not known here (did you mean 'quick'?)"},
       {top + shape + "variants = [\"co_sii\"]\n", "key 'variants'"},
       {top + "[[shape]]\nname = \"s\"\nn = 8\nd = 8\nm = 2\nheads = 3\n", "key 'heads'"},
       {top + "[fig4]\nd = 8\nm = 9\nheads = 1\nn = [8]\n", "key 'm'"},

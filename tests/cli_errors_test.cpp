@@ -92,7 +92,7 @@ void more_cases(std::vector<Case>& c, const std::string& tokens) {
                  "name = \"o\"\nn = 8\nd = 4\nm = 2\ncalibration = 16\nsteps = 8\n"
                  "variants = [\"co_si\"]\n[[stream]]\nname = \"f\"\nkind = \"npy\"\n"
                  "path = \"none.npy\"\n"}},
-               "[[stream]] #1: key 'path': no such file none.npy"});
+               "c.toml:11: key 'path' in [[stream]] #1 names no such file none.npy"});
   c.push_back({"report: not swept yet",
                {"report", "c.toml", "--out", "r"},
                {{"c.toml", kGood}},

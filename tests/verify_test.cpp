@@ -326,8 +326,8 @@ TEST_F(VerifyTest, BadValueNamesFileTableKeyAndRange) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
               config_.string() +
-                  " [exact]: key 'n' must be a non-empty array of integers in [1, 4096], got "
-                  "element 0");
+                  ":2: key 'n' in [exact] must be a non-empty array of integers in [1, 4096], "
+                  "got element 0");
   }
 }
 
