@@ -23,13 +23,6 @@
 namespace cosda::roofline {
 namespace {
 
-// Seconds on this thread's CPU clock, so time descheduled on a shared machine does not count.
-double thread_seconds() {
-  timespec ts;
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
-
 // Best rate over `reps` timed repetitions of f (which returns the work it did).
 template <class F>
 double best_rate(int reps, F&& f) {
@@ -184,13 +177,7 @@ void describe(Machine& m) {
   m.strings["command"] = "cosda roofline";
   m.strings["load_average"] = load_average();  // other processes lower what is measured
   m.strings["compiler"] = __VERSION__;
-#if defined(__AVX512F__)
-  m.strings["vector_isa"] = "AVX-512";
-#elif defined(__AVX2__)
-  m.strings["vector_isa"] = "AVX2";
-#else
-  m.strings["vector_isa"] = "SSE2";
-#endif
+  m.strings["vector_isa"] = kVectorIsa;
 #ifdef COSDA_HAVE_BLAS
   m.strings["openblas"] = std::string(openblas_get_config());
   m.strings["openblas_coretype"] = std::string(openblas_get_corename());

@@ -7,6 +7,7 @@
 // L2). The curve matters on shared VMs, where part of the reported L3 may stream from memory.
 #pragma once
 
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,6 +26,22 @@
 #include "io/errors.hpp"
 
 namespace cosda::roofline {
+
+// Seconds on this thread's CPU clock, so time descheduled on a shared machine does not count.
+inline double thread_seconds() {
+  timespec ts;
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+// The widest vector instruction set this build may use (-march), as recorded with figures.
+#if defined(__AVX512F__)
+inline constexpr const char* kVectorIsa = "AVX-512";
+#elif defined(__AVX2__)
+inline constexpr const char* kVectorIsa = "AVX2";
+#else
+inline constexpr const char* kVectorIsa = "SSE2";
+#endif
 
 // The first processor's model name from /proc/cpuinfo (or text in its format) with family, model
 // and stepping ("unknown" without a name): VMs often report a bare name ("AMD EPYC"), and the

@@ -25,13 +25,11 @@
 #include <charconv>
 #include <chrono>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
-#include <random>
 #include <sstream>
 
 #include "analysis/measure.hpp"
@@ -92,11 +90,7 @@ using Clock = std::chrono::steady_clock;
 // Seconds on this thread's CPU clock (one-thread cases: other processes sharing the cores do not
 // inflate it) or on the wall clock (all-core cases, whose work runs on several threads).
 double clock_seconds(bool thread_cpu) {
-  if (thread_cpu) {
-    timespec ts;
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-  }
+  if (thread_cpu) return roofline::thread_seconds();
   return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
 }
 
@@ -344,13 +338,7 @@ void add_context(const Options& o, const std::optional<roofline::Machine>& machi
     benchmark::AddCustomContext("OPENBLAS_CORETYPE", ct);
   if (const char* was = std::getenv("COSDA_OPENBLAS_CORETYPE_WAS"))
     benchmark::AddCustomContext("OPENBLAS_CORETYPE_environment", was);
-#if defined(__AVX512F__)
-  benchmark::AddCustomContext("cosda_vector_isa", "AVX-512");
-#elif defined(__AVX2__)
-  benchmark::AddCustomContext("cosda_vector_isa", "AVX2");
-#else
-  benchmark::AddCustomContext("cosda_vector_isa", "SSE2");
-#endif
+  benchmark::AddCustomContext("cosda_vector_isa", roofline::kVectorIsa);
 }
 
 // The cases of the config's (quick) shapes: each variant, scalar, thread setting (all cores only

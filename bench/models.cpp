@@ -8,7 +8,6 @@
 
 #include <map>
 #include <memory>
-#include <random>
 
 #include "analysis/model_cost.hpp"
 #include "analysis/model_report.hpp"
@@ -35,11 +34,8 @@ class ModelStreamBase {
 template <class T>
 class ModelStream final : public ModelStreamBase {
  public:
-  explicit ModelStream(const ModelSpec& s) : model_(s) {
-    std::mt19937_64 rng(7);
-    std::normal_distribution<double> normal(0.0, 1.0);
-    pool_.resize(97, s.input_dim > 0 ? s.input_dim : s.d);
-    for (std::int64_t i = 0; i < pool_.size(); ++i) pool_.data()[i] = T(0.5 * normal(rng));
+  explicit ModelStream(const ModelSpec& s)
+      : model_(s), pool_(seeded_tokens<T>(97, s.input_dim > 0 ? s.input_dim : s.d, 7)) {
     for (std::int64_t i = 0; i < s.n; ++i) step();  // warm-up: the n-th token gives an output
   }
   void step() override { model_.step(&pool_(next_++ % pool_.rows(), 0)); }

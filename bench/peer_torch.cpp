@@ -17,7 +17,6 @@
 #include <ctime>
 #include <functional>
 #include <optional>
-#include <random>
 
 #include "analysis/roofline_model.hpp"
 #include "attention/kernels/blas.hpp"
@@ -44,11 +43,8 @@ struct Row {
 // and as libtorch's (h, dh) views, and libtorch's windows over them.
 template <class T>
 struct Tokens {
-  Tokens(std::int64_t n, std::int64_t d, std::int64_t h) : n(n), h(h), dh(d / h), pool(97, d) {
-    std::mt19937_64 rng(5);
-    std::normal_distribution<double> normal(0.0, 1.0);
-    for (std::int64_t i = 0; i < pool.size(); ++i) pool.data()[i] = T(0.5 * normal(rng));
-  }
+  Tokens(std::int64_t n, std::int64_t d, std::int64_t h)
+      : n(n), h(h), dh(d / h), pool(seeded_tokens<T>(97, d, 5)) {}
   const T* token(std::int64_t t) const { return &pool(t % pool.rows(), 0); }
   // (h, dh) view of token t as a tensor (shares the pool's memory; cloned where kept).
   torch::Tensor tok(std::int64_t t) const {

@@ -6,11 +6,12 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <ctime>
 #include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include "analysis/roofline_model.hpp"
 
 namespace cosda::bench::peer {
 
@@ -24,14 +25,6 @@ struct Options {
   std::string command;
 };
 
-// Seconds on this thread's CPU clock: both sides run on this one thread, and other processes
-// sharing the cores must not inflate either.
-inline double thread_seconds() {
-  timespec ts;
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
-
 // Median over repetitions (about min_time each) of the mean time per call of each f. Repetitions
 // interleave (f0, f1, ..., f0, f1, ...) so a load burst hits every version alike; the clock is
 // read once per batch: a thread-CPU clock read is a system call, costlier than a small step.
@@ -40,22 +33,22 @@ inline std::vector<double> time_per_step(const std::vector<std::function<void()>
   // Warm-up of about min_time / 2 in doubling batches; it sizes each function's batch.
   std::vector<std::int64_t> batch;
   for (const auto& f : fs) {
-    const double w0 = thread_seconds();
+    const double w0 = roofline::thread_seconds();
     std::int64_t calls = 0;
     double warm = 0;
     for (std::int64_t size = 1; warm < o.min_time / 2 || calls < 2; size *= 2) {
       for (std::int64_t i = 0; i < size; ++i) f();
       calls += size;
-      warm = thread_seconds() - w0;
+      warm = roofline::thread_seconds() - w0;
     }
     batch.push_back(std::max<std::int64_t>(1, std::int64_t(double(calls) * o.min_time / warm)));
   }
   std::vector<std::vector<double>> reps(fs.size());
   for (int r = 0; r < o.repetitions; ++r)
     for (std::size_t i = 0; i < fs.size(); ++i) {
-      const double t0 = thread_seconds();
+      const double t0 = roofline::thread_seconds();
       for (std::int64_t k = 0; k < batch[i]; ++k) fs[i]();
-      reps[i].push_back((thread_seconds() - t0) / double(batch[i]));
+      reps[i].push_back((roofline::thread_seconds() - t0) / double(batch[i]));
     }
   std::vector<double> medians;
   for (auto& rs : reps) {

@@ -7,12 +7,12 @@
 
 #include <fstream>
 #include <map>
-#include <random>
 #include <stdexcept>
 
 #include "analysis/model_cost.hpp"
 #include "analysis/model_report.hpp"
 #include "analysis/roofline_model.hpp"
+#include "bench/timing_config.hpp"
 #include "bench/torch_model.hpp"
 #include "io/atomic_file.hpp"
 #include "sweeps/meta.hpp"
@@ -40,10 +40,7 @@ Result time_model(const Timed& m, const Options& o) {
   EncoderModel<Plain<T>> cm(s, w);
   TorchModel<T> tm(s, w);
   const std::int64_t width = s.input_dim > 0 ? s.input_dim : s.d;
-  Mat<T> pool(97, width);
-  std::mt19937_64 rng(9);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  for (std::int64_t i = 0; i < pool.size(); ++i) pool.data()[i] = T(0.5 * normal(rng));
+  const Mat<T> pool = seeded_tokens<T>(97, width, 9);
   const auto token = [&](std::int64_t t) { return &pool(t % pool.rows(), 0); };
 
   Result r;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -16,14 +15,10 @@
 
 namespace cosda::bench {
 
-// The tokens every stream of a case is fed: 97 rows of d seeded values.
+// The tokens every stream of a case is fed, the model's and the ring peer's alike.
 template <class T>
 Mat<T> token_pool(const Case& c) {
-  std::mt19937_64 rng(7);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  Mat<T> pool(97, c.shape->d);
-  for (std::int64_t i = 0; i < pool.size(); ++i) pool.data()[i] = T(0.5 * normal(rng));
-  return pool;
+  return seeded_tokens<T>(97, c.shape->d, 7);
 }
 
 class StreamBase {
@@ -74,11 +69,7 @@ class Stream final : public StreamBase {
     k.d = c.shape->d;
     k.m = find_variant(c.variant)->landmarks == LandmarkKind::kNone ? 1 : c.shape->m;
     if (find_variant(c.variant)->landmarks == LandmarkKind::kFixed) {
-      std::mt19937_64 rng(11);
-      std::normal_distribution<double> normal(0.0, 1.0);
-      k.fixed_q.resize(k.m, k.d);
-      for (std::int64_t i = 0; i < k.fixed_q.size(); ++i) k.fixed_q.data()[i] = 0.5 * normal(rng);
-      k.fixed_k = k.fixed_q;
+      k.fixed_q = k.fixed_k = seeded_tokens<double>(k.m, k.d, 11);
     }
     return k;
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,17 @@
 #include "io/strict_toml.hpp"
 
 namespace cosda::bench {
+
+// The tokens a timed stream is fed: rows x cols values 0.5 N(0, 1) from mt19937_64(seed), each
+// side of a comparison its own seed.
+template <class T>
+Mat<T> seeded_tokens(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  Mat<T> out(rows, cols);
+  for (std::int64_t i = 0; i < out.size(); ++i) out.data()[i] = T(0.5 * normal(rng));
+  return out;
+}
 
 struct TimingShape {
   std::string name, what;
