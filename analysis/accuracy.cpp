@@ -68,8 +68,7 @@ std::vector<ErrorSummary> approximation_errors(const Qkv& x, const ApproxSetup& 
   std::vector<std::unique_ptr<Attention<Plain<double>>>> runs(count);
   std::vector<bool> single(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const VariantTraits* t = find_variant(cases[i].variant);
-    if (t == nullptr) throw std::invalid_argument("accuracy: unknown variant " + cases[i].variant);
+    const VariantTraits* t = &variant(cases[i].variant);
     Config c{.n = n,
              .d = d,
              .m = t->landmarks == LandmarkKind::kNone ? 1 : cases[i].m,

@@ -29,9 +29,7 @@ double calibrate_shift(const std::string& variant, const Config& c, const Qkv& c
 
 std::pair<double, double> row_max_range(const std::string& variant, const Config& c,
                                         const Qkv& calibration, std::int64_t stride) {
-  const VariantTraits* found = find_variant(variant);
-  if (found == nullptr) throw std::invalid_argument("unknown variant '" + variant + "'");
-  const VariantTraits& t = *found;
+  const VariantTraits& t = cosda::variant(variant);
   const std::int64_t n = c.n, rows = calibration.rows();
   if (rows < n) throw std::invalid_argument("calibrate_shift: needs at least n tokens");
   if (stride < 1) throw std::invalid_argument("calibrate_shift: stride must be at least 1");

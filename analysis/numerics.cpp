@@ -13,12 +13,6 @@
 namespace cosda {
 namespace {
 
-const VariantTraits& traits(const std::string& id) {
-  const VariantTraits* t = find_variant(id);
-  if (t == nullptr) throw std::invalid_argument("unknown variant '" + id + "'");
-  return *t;
-}
-
 Qkv scaled(const Qkv& x, double a) { return {x.q * a, x.k * a, x.v * a}; }
 
 // Fixed landmarks for a Config: m-means of the calibration queries and keys (one set if q == k).
@@ -74,7 +68,7 @@ MatX<R> recompute(const VariantTraits& t, const Attention<Plain<T>>& var, const 
 
 template <class T>
 RunCheck check_run_as(const std::string& id, const Config& c, const Qkv& x) {
-  const VariantTraits& t = traits(id);
+  const VariantTraits& t = variant(id);
   auto var = make_variant<Plain<T>>(id, c);
   // The tokens as the variant sees them, rounded to T.
   const Eigen::MatrixXd q = x.q.cast<T>().template cast<double>();
@@ -101,7 +95,7 @@ RunCheck check_run_as(const std::string& id, const Config& c, const Qkv& x) {
 template <class T>
 DriftResult drift_as(const DriftSpec& spec, const StreamSpec& stream, Projection projection,
                      std::uint64_t projection_seed) {
-  const VariantTraits& t = traits(spec.variant);
+  const VariantTraits& t = variant(spec.variant);
   const std::int64_t n = spec.n, d = spec.d;
   TokenStream gen(stream, d);
   const Projector proj(projection, d, projection_seed);
@@ -181,7 +175,7 @@ RunCheck check_run(const std::string& variant, const Config& c, const Qkv& x, Pr
 }
 
 OverflowResult overflow_threshold(const OverflowSpec& spec, const Qkv& base) {
-  const VariantTraits& t = traits(spec.variant);
+  const VariantTraits& t = variant(spec.variant);
   if (base.rows() != spec.calibration + spec.n + spec.steps)
     throw std::invalid_argument("overflow: base tokens must be calibration + n + steps rows");
   const Qkv calib = base.middle_rows(0, spec.calibration);

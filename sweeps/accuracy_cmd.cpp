@@ -27,7 +27,7 @@ int cmd_accuracy(const Argv& argv) {
       "pseudo-inverse's error against the exact one. Random-feature variants run once per\n"
       "feature seed (median and min-max over the draws). Writes DIR/<name>/accuracy.csv,\n"
       "accuracy_draws.csv, pinv.csv, summary.md, meta.json (commit, CPU) and PNG figures,\n"
-      "all or none. See configs/accuracy.toml.\n\n");
+      "all or none. See configs/accuracy.toml.");
   if (!a) return 0;
   const AccuracyConfig c = read_config_as("accuracy", a->config, parse_accuracy_config);
   OutputTransaction out(a->out / c.name);  // checked before any work

@@ -80,7 +80,6 @@ class Args {
     }
   }
 
-  bool help() const { return help_; }
   // With --help: prints `text`, a blank line and the flags, and returns true.
   bool print_help(std::string_view text) const {
     if (help_) fmt::print("{}\n\n{}", text, usage());

@@ -1,28 +1,7 @@
 // Sweep configs (configs/*.toml, one per paper artifact): which variants to run at which shapes,
-// and the tables and figures drawn from the results; full reference: docs/configs.md. Keys (any
-// other is an error naming file, line and the closest valid key):
-//   name, title  [a-z0-9_]+, results go to <out>/<name>/; optional title of table and figures
-//   variants     ids from attention/registry.hpp
-//   n, d, m      non-empty lists of positive integers; d is all heads together (d / heads each);
-//                m, the rank (landmarks or random features), may be left out when no listed
-//                variant has one; a variant without a rank gets m = 1 whatever the list
-//   layers       list of 1 (one block) or 2 (the papers' two-block model), default [1]
-//   heads        list of positive integers, default [1]
-//   scalar       "double" (default) or "float": the scalar the heap bytes are measured with
-//   formulas     source of published_flops: "nystrom" (default, App. A) or "cotrans" (Sec.
-//                3.1-3.3 as mul + add + exp); published memory is always Nyström App. B
-//   convention   "all" (default), "mul", "mac" or "cotrans": how figures and table.md total
-//                executed FLOPs (--convention overrides); formulas are drawn beside executed
-//                counts in the paper's own convention (mac: App. A, cotrans: CoTrans Sec. 3)
-//   [[grid]]     further grids of any of variants, n, d, m, layers, heads (the rest from the
-//                top level); the points are the union of all grids, without repeats
-//   [[table]]    kind = "points" (executed next to the formula), "printed" (with printed =
-//                "nystrom_table3" or "nystrom_table4") or "cotrans_ratios" (CoTrans Sec. 3.4);
-//                optional title. Default: one "points" table
-//   [[figure]]   file ([a-z0-9_]+), title, x (n|d|m), y (flops|peak|valley|heap_peak_bytes|
-//                update_flops|plain_flops), optional variants, and values of the coordinates
-//                (layers, heads, n, d, m) other than x; each with several values in the grid
-//                must be fixed, so that each variant is one line
+// and the tables and figures drawn from the results. Keys, defaults and ranges: docs/configs.md;
+// each is read by TomlTable (io/strict_toml.hpp), so any other key is an error naming file, line
+// and the closest valid key.
 // Canonical point order, whatever --jobs: variant as listed, then layers, heads, n, d, m ascending.
 #pragma once
 

@@ -22,7 +22,7 @@ int cmd_drift(const Argv& argv) {
       "Streams many steps through the continual variants and measures how far their running\n"
       "sums drift from a from-scratch recomputation of the same window, in float and double,\n"
       "with and without the stabilised mode. Writes DIR/<name>/drift.csv, drift.md,\n"
-      "drift_<stream>.png and meta.json (commit, CPU), all or none. See configs/drift.toml.\n\n");
+      "drift_<stream>.png and meta.json (commit, CPU), all or none. See configs/drift.toml.");
   if (!a) return 0;
   const DriftConfig c = read_config_as("drift", a->config, parse_drift_config);
   OutputTransaction out(a->out / c.name);  // checked before any work

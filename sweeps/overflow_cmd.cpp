@@ -20,7 +20,7 @@ int cmd_overflow(const Argv& argv) {
       "For each variant, scalar type and mode (plain, stabilised), the score scale\n"
       "max |q.k|/sqrt(d) at which the variant's output first holds an inf or a NaN.\n"
       "Writes DIR/<name>/overflow.csv, overflow.md and meta.json (commit, CPU), all or none.\n"
-      "See configs/overflow.toml.\n\n");
+      "See configs/overflow.toml.");
   if (!a) return 0;
   const OverflowConfig c = read_config_as("overflow", a->config, parse_overflow_config);
   OutputTransaction out(a->out / c.name);  // checked before any work

@@ -1,21 +1,7 @@
 // The results record of a sweep: one SweepRow per point, and its file points.csv, one row per
-// variant x layers x heads x n x d x m in grid_points() order. Columns (empty cell: no value):
-//   variant,layers,heads,n,d,m       the point
-//   flops,mul,add,div,exp,other      executed operations per steady-state step, amortized over a
-//                                    landmark cycle (flops = sum of the buckets)
-//   valley,peak                      logical memory, elements (all heads, both blocks)
-//   heap_peak_bytes                  heap high-water mark of a step (-1: hooks off); may differ by
-//                                    bytes to pages between runs that order points differently:
-//                                    malloc_usable_size depends on the allocator's history
-//   published_flops                  the published formula per step (sweeps/published_cost.hpp)
-//   published_valley,published_peak  Nyström paper App. B, elements
-//   exact_flops                      our exact closed form (analysis/exact.hpp), amortized like
-//                                    flops; one-layer points only
-//   update_flops,plain_flops         flops of a landmark-update step and of a step without one
-//                                    (empty when the cycle has none)
-//   cycle_steps,update_steps         steps measured and how many updated landmarks
-//   skip_reason                      why the point was not run ("" if it was); published kept
-// Each column is declared once, in points_columns(); header, writer, reader and value() use it.
+// variant x layers x heads x n x d x m in grid_points() order (empty cell: no value). What each
+// column holds: docs/counting.md and docs/sweeps.md. Each column is declared once, in
+// points_columns(); header, writer, reader and value() use it.
 #pragma once
 
 #include <cstdint>

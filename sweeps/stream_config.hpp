@@ -1,12 +1,6 @@
-// The configs of cosda accuracy, drift and overflow (configs/{accuracy,drift,overflow}.toml), read
-// strictly into the studies' structs (full reference: docs/configs.md). A [[stream]] section:
-//   name = "gaussian"        label in results and file names ([A-Za-z0-9_-], unique)
-//   kind = "gaussian"        gaussian | ar1 | periodic | regime | npy (analysis/streams.hpp)
-//   scale = 1.0              multiplies every token: scores grow as scale^2
-//   seed = 1                 the stream's seed (the projections use seed + 1)
-//   projection = "projected" projected (q, k, v = x Wq, x Wk, x Wv, random orthogonal) | shared
-// and for its kind only: ar_coefficient (ar1); period, periodic_noise (periodic); regime_length,
-// regime_mean, regime_scale (regime); path, or q, k and v (npy: T x d, relative to the config).
+// The configs of cosda accuracy, drift and overflow (configs/{accuracy,drift,overflow}.toml) and
+// their [[stream]] sections (analysis/streams.hpp), read strictly into the studies' structs. Keys,
+// defaults and ranges: docs/configs.md.
 #pragma once
 
 #include <cstdint>

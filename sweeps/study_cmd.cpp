@@ -20,10 +20,7 @@ std::optional<StudyArgs> parse_study_args(const Argv& argv, const std::string& c
     flags.push_back({"no-plots", "", "the old name of --no-figures, read for one more release"});
   }
   Args a(command, flags, argv);
-  if (a.help()) {
-    fmt::print("{}{}", help, a.usage());
-    return std::nullopt;
-  }
+  if (a.print_help(help)) return std::nullopt;
   if (a.positional().size() != 1)
     throw InputError(
         fmt::format("cosda {0}: expected one CONFIG.toml argument (see cosda {0} "

@@ -46,23 +46,20 @@ std::string clock_text(double seconds) {
   return fmt::format("{}:{:02}", s / 60, s % 60);
 }
 
-void print_help(const Args& a) {
-  fmt::print(
-      "usage: cosda sweep CONFIG [--out DIR] [--jobs N] [--no-report | --no-figures]\n"
-      "                  [--resume | --fresh] [--shard K/N] [--memory-limit BYTES]\n"
-      "                  [--convention C] [--quiet]\n"
-      "Measures every point of the config's grid by executing the kernels under counting\n"
-      "(fast path) and writes DIR/<name>/points.csv (one row per variant x layers x heads x\n"
-      "n x d x m, in the same order whatever --jobs), meta.json (provenance) and then, as\n"
-      "cosda report does, table.md and the figures. Points a variant cannot run are rows\n"
-      "with a skip_reason. Progress goes to stderr (a line redrawn on a terminal, else a\n"
-      "line every 10 s and a final one; --quiet: none); the time left weighs the points by\n"
-      "their cost predicted from the exact closed forms.\n"
-      "Each finished point is journaled (DIR/<name>/.points.journal); after Ctrl-C or a kill,\n"
-      "--resume runs only the rest and gives the same points.csv. --shard K/N writes\n"
-      "DIR/<name>/shard-K-of-N/ (no report); cosda merge joins the N shard folders.\n\n{}",
-      a.usage());
-}
+constexpr const char* kHelp =
+    "usage: cosda sweep CONFIG [--out DIR] [--jobs N] [--no-report | --no-figures]\n"
+    "                  [--resume | --fresh] [--shard K/N] [--memory-limit BYTES]\n"
+    "                  [--convention C] [--quiet]\n"
+    "Measures every point of the config's grid by executing the kernels under counting\n"
+    "(fast path) and writes DIR/<name>/points.csv (one row per variant x layers x heads x\n"
+    "n x d x m, in the same order whatever --jobs), meta.json (provenance) and then, as\n"
+    "cosda report does, table.md and the figures. Points a variant cannot run are rows\n"
+    "with a skip_reason. Progress goes to stderr (a line redrawn on a terminal, else a\n"
+    "line every 10 s and a final one; --quiet: none); the time left weighs the points by\n"
+    "their cost predicted from the exact closed forms.\n"
+    "Each finished point is journaled (DIR/<name>/.points.journal); after Ctrl-C or a kill,\n"
+    "--resume runs only the rest and gives the same points.csv. --shard K/N writes\n"
+    "DIR/<name>/shard-K-of-N/ (no report); cosda merge joins the N shard folders.";
 
 // Progress on stderr: on a terminal a line redrawn per point, else a line every 10 s and a final
 // one. Time left: this run's rate per predicted_cost(), applied to the cost of the rest.
@@ -153,10 +150,7 @@ int cmd_sweep(const Argv& argv) {
            "how figures and table.md total executed FLOPs (default: the config's, else all)"},
           {"quiet", "", "no progress lines on stderr"}},
          argv);
-  if (a.help()) {
-    print_help(a);
-    return 0;
-  }
+  if (a.print_help(kHelp)) return 0;
   if (a.positional().size() != 1)
     throw InputError(
         "cosda sweep: give exactly one config file, e.g. cosda sweep "
