@@ -6,7 +6,6 @@
 
 #include <atomic>
 #include <cerrno>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -180,14 +179,27 @@ void check_output_dir(const fs::path& dir) {
   check_parent(dir);
 }
 
-std::optional<std::string> read_file(const fs::path& path) {
-  std::error_code ec;
-  std::ifstream in(path, std::ios::binary);
-  if (!in || fs::is_directory(path, ec)) return std::nullopt;
+std::optional<std::string> read_file(const fs::path& path, std::string* why) {
+  const auto failed = [why](const char* what, int error) {
+    if (why != nullptr) *why = what + std::generic_category().message(error);
+    return std::nullopt;
+  };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return failed("cannot open file: ", errno);
   std::string text;
   char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) text.append(chunk, in.gcount());
-  if (in.bad()) return std::nullopt;  // a read error midway, not the end of the file
+  while (true) {  // a folder opens, then fails to read (EISDIR)
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n == 0) break;
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      ::close(fd);
+      return failed("cannot read file: ", error);
+    }
+    text.append(chunk, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
   return text;
 }
 

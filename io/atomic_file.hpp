@@ -25,8 +25,9 @@ void check_output_file(const std::filesystem::path& path);
 // The same for a folder: a writable directory (or a link to one), or new below a writable one.
 void check_output_dir(const std::filesystem::path& dir);
 
-// The whole file's bytes; nullopt if it cannot be opened and read (missing, a folder, no access).
-std::optional<std::string> read_file(const std::filesystem::path& path);
+// The whole file's bytes; nullopt if it cannot be opened and read (missing, a folder, no access),
+// with `why` ("cannot open file: <reason>" or "cannot read file: <reason>") where given.
+std::optional<std::string> read_file(const std::filesystem::path& path, std::string* why = nullptr);
 
 // Whether both paths exist and are one file (same st_dev, st_ino), e.g. an input by another name.
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);

@@ -1,17 +1,11 @@
 #include "io/npy.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <bit>
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -113,28 +107,10 @@ NpyArray parse_npy(std::string_view bytes, std::string_view name) {
 }
 
 NpyArray read_npy(const std::filesystem::path& path) {
-  const std::string name = path.string();
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail(name, "cannot open file: " + std::generic_category().message(errno));
-  std::string bytes;
-  struct stat info {};
-  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
-    bytes.reserve(static_cast<std::size_t>(info.st_size));
-  }
-  char buffer[1 << 16];
-  while (true) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n == 0) break;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int error = errno;
-      ::close(fd);
-      fail(name, "cannot read file: " + std::generic_category().message(error));
-    }
-    bytes.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  return parse_npy(bytes, name);
+  std::string why;
+  const std::optional<std::string> bytes = read_file(path, &why);
+  if (!bytes) fail(path.string(), why);
+  return parse_npy(*bytes, path.string());
 }
 
 std::string encode_npy(const std::vector<std::size_t>& shape, std::span<const double> data,

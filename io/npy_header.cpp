@@ -1,6 +1,9 @@
 // The .npy header dict: parsed into values with their byte ranges, then checked key by key.
 #include "io/npy_header.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -52,35 +55,22 @@ class HeaderParser {
   std::vector<DictEntry> parse_dict() {
     std::vector<DictEntry> entries;
     skip_space();
-    if (at_end() || peek() != '{') error("expected '{' at the start of the header");
-    ++pos_;
+    if (!eat('{')) error("expected '{' at the start of the header");
     while (true) {
       skip_space();
-      if (!at_end() && peek() == '}') {
-        ++pos_;
-        break;
-      }
+      if (eat('}')) break;
       if (at_end() || (peek() != '\'' && peek() != '"')) error("expected a quoted key or '}'");
       DictEntry entry;
       entry.key = parse_string();
       skip_space();
-      if (at_end() || peek() != ':') {
-        error("expected ':' after the key " + excerpt(entry.key.text));
-      }
-      ++pos_;
+      if (!eat(':')) error("expected ':' after the key " + excerpt(entry.key.text));
       skip_space();
       entry.value = parse_value(1);
       skip_space();
       const std::string key = excerpt(entry.key.text);
       entries.push_back(std::move(entry));
-      if (!at_end() && peek() == ',') {
-        ++pos_;
-      } else if (!at_end() && peek() == '}') {
-        ++pos_;
-        break;
-      } else {
-        error("expected ',' or '}' after the value of the key " + key);
-      }
+      if (eat('}')) break;
+      if (!eat(',')) error("expected ',' or '}' after the value of the key " + key);
     }
     skip_space();
     if (!at_end()) error("unexpected text after the closing '}'");
@@ -90,6 +80,8 @@ class HeaderParser {
  private:
   bool at_end() const { return pos_ >= header_.size(); }
   char peek() const { return header_[pos_]; }
+  // Moves past c if it is next.
+  bool eat(char c) { return !at_end() && peek() == c && (++pos_, true); }
 
   void skip_space() {
     while (!at_end() && is_space(peek())) ++pos_;
@@ -200,22 +192,13 @@ class HeaderParser {
     bool trailing_comma = false;
     while (true) {
       skip_space();
-      if (!at_end() && peek() == close) {
-        ++pos_;
-        break;
-      }
+      if (eat(close)) break;
       value.items.push_back(parse_value(depth + 1));
       skip_space();
-      if (!at_end() && peek() == ',') {
-        ++pos_;
-        trailing_comma = true;
-      } else if (!at_end() && peek() == close) {
-        ++pos_;
-        trailing_comma = false;
-        break;
-      } else {
-        error(std::string("expected ',' or '") + close + "'");
-      }
+      trailing_comma = eat(',');
+      if (trailing_comma) continue;
+      if (!eat(close)) error(std::string("expected ',' or '") + close + "'");
+      break;
     }
     value.end = pos_;
     if (close == ')' && value.items.size() == 1 && !trailing_comma) {
@@ -245,10 +228,7 @@ std::string excerpt(std::string_view text) {
     if (byte >= 0x20 && byte < 0x7f) {
       out.push_back(text[i]);
     } else {
-      constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out.push_back(kHex[byte >> 4]);
-      out.push_back(kHex[byte & 0xf]);
+      out += fmt::format("\\x{:02x}", byte);
     }
   }
   out += "'";
@@ -406,14 +386,7 @@ namespace cosda {
 using npy_detail::fail;
 
 std::string format_shape(const std::vector<std::size_t>& shape) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += std::to_string(shape[i]);
-  }
-  if (shape.size() == 1) out += ",";
-  out += ")";
-  return out;
+  return fmt::format("({}{})", fmt::join(shape, ", "), shape.size() == 1 ? "," : "");
 }
 
 template <class T>
