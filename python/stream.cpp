@@ -164,16 +164,9 @@ py::array stream(const std::string& variant, const py::array& x, std::int64_t n,
                  std::int64_t heads, std::int64_t layers, const std::string& scalar,
                  bool exact_pinv, std::optional<double> exp_shift, bool exp_shift_auto,
                  std::optional<std::int64_t> feature_seed) {
-  RunRequest r;
-  r.variant = variant;
-  r.n = n;
-  r.m = m;
-  r.heads = heads;
-  r.layers = layers;
-  r.feature_seed = feature_seed;
-  r.landmarks = landmarks.has_value();
+  RunRequest r = python_request(variant, n, std::nullopt, m, heads, layers, feature_seed,
+                                landmarks.has_value(), exp_shift.has_value());
   r.exact_pinv = exact_pinv;
-  r.exp_shift = exp_shift.has_value();
   const Setup s = check_args(r, scalar);
   check_tokens(x, s);
   const std::int64_t d = x.shape(x.ndim() - 1);

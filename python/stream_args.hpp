@@ -27,14 +27,18 @@ struct Setup : RunPlan {
   bool single = false;  // float arithmetic
 };
 
-// A Python call's variant and shape as a RunRequest (the rest as each caller sets it).
-inline RunRequest python_request(const std::string& variant, std::int64_t n, std::int64_t d,
-                                 std::optional<std::int64_t> m, std::int64_t heads,
-                                 std::int64_t layers, std::optional<std::int64_t> feature_seed) {
+// A Python call's variant, shape and options as a RunRequest (d: nullopt where the data's
+// width gives it); the rest as each caller sets it.
+inline RunRequest python_request(const std::string& variant, std::int64_t n,
+                                 std::optional<std::int64_t> d, std::optional<std::int64_t> m,
+                                 std::int64_t heads, std::int64_t layers,
+                                 std::optional<std::int64_t> feature_seed, bool landmarks = false,
+                                 bool exp_shift = false) {
   RunRequest r;
   r.variant = variant;
   r.n = n, r.d = d, r.m = m, r.heads = heads, r.layers = layers;
   r.feature_seed = feature_seed;
+  r.landmarks = landmarks, r.exp_shift = exp_shift;
   return r;
 }
 

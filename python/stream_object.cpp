@@ -29,8 +29,8 @@ class Stream {
          std::int64_t heads, std::int64_t layers, std::optional<py::array> landmarks,
          const std::string& scalar, std::optional<double> exp_shift,
          std::optional<std::int64_t> feature_seed)
-      : s_(check_args(request(variant, n, d, m, heads, layers, landmarks.has_value(),
-                              exp_shift.has_value(), feature_seed),
+      : s_(check_args(python_request(variant, n, d, m, heads, layers, feature_seed,
+                                     landmarks.has_value(), exp_shift.has_value()),
                       scalar)),
         d_(d),
         stabilised_(exp_shift.has_value()) {
@@ -95,16 +95,6 @@ class Stream {
   }
 
  private:
-  static RunRequest request(const std::string& variant, std::int64_t n, std::int64_t d,
-                            std::optional<std::int64_t> m, std::int64_t heads, std::int64_t layers,
-                            bool landmarks, bool exp_shift,
-                            std::optional<std::int64_t> feature_seed) {
-    RunRequest r = python_request(variant, n, d, m, heads, layers, feature_seed);
-    r.landmarks = landmarks;
-    r.exp_shift = exp_shift;
-    return r;
-  }
-
   // f() under the stream's lock, taken with the GIL released as step() takes it: a thread that
   // held the GIL while it waited for the lock would wait on one that waits for the GIL.
   template <class F>
