@@ -17,6 +17,11 @@ std::int64_t max_live(const std::vector<Poly>& phases, std::int64_t n, std::int6
   return best;
 }
 
+// One head's valley and the live beside it on plain and update steps, at (n, d, m).
+struct OneHead {
+  std::int64_t valley, plain_live, update_live;
+};
+
 }  // namespace
 
 bool valley_exact(const Point& p) {
@@ -53,15 +58,6 @@ Buckets cycle_forms(const Forms& f) {
           cycle(f.update->div, f.step.div), cycle(f.update->exp, f.step.exp),
           cycle(f.update->other, f.step.other)};
 }
-
-namespace {
-
-// One head's valley and the live beside it on plain and update steps, at (n, d, m).
-struct OneHead {
-  std::int64_t valley, plain_live, update_live;
-};
-
-}  // namespace
 
 Cost evaluate(const Point& p) {
   if (std::string why = skip_reason(p); !why.empty()) throw std::invalid_argument(why);

@@ -56,15 +56,6 @@ ModelCost run_model(const ModelSpec& spec) {
   return c;
 }
 
-}  // namespace
-
-ModelCost measure_model(const ModelSpec& spec, Counting counting) {
-  // Whole models are counted in double (Exact counts the same operations at scalar level).
-  return with_policy(counting, Precision::kDouble, [&]<class E>() { return run_model<E>(spec); });
-}
-
-namespace {
-
 // What every counter profile shares: the model's sizes, the per-level multiplications, and the
 // biases ptflops adds once per call (one per output feature of a biased nn.Linear).
 struct CounterInputs {
@@ -218,6 +209,11 @@ void regular_t_terms(const CounterInputs& x, std::vector<CounterTerm>& t) {
 }
 
 }  // namespace
+
+ModelCost measure_model(const ModelSpec& spec, Counting counting) {
+  // Whole models are counted in double (Exact counts the same operations at scalar level).
+  return with_policy(counting, Precision::kDouble, [&]<class E>() { return run_model<E>(spec); });
+}
 
 std::vector<CounterTerm> counter_terms(const ModelCost& c, CounterProfile profile) {
   const CounterInputs x(c);

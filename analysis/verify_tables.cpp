@@ -201,9 +201,51 @@ void table4_heads(Text& r, const pub::TableSetting& s4, std::int64_t d4) {
       one / 1e6, d4, split / 1e6, h, d4 / h));
 }
 
-struct Setting;
-// The two-block ranking of Sec. V-A and Tables III/IV against the executed two-block streams.
-void ranking_finding(Text& r, Runs& runs, const Setting& a, const Setting& b);
+// The printed two-layer FLOPs (M) of a one-layer variant's row in a table; 0 if none.
+double printed_two_layer(std::string_view table, std::string_view id) {
+  for (const pub::PrintedCell& c : pub::printed_cells())
+    if (c.table == table && c.variant_1layer == id && c.layers == 2) return c.flops_millions;
+  return 0;
+}
+
+// Per artifact: the executed two-block continual Nystrom streams against Att_Co's (mac, d as one
+// head), the margin, and the paper's ranking (its printed cells; Fig. 4(b) prints no numbers,
+// Sec. V-A's text ranks the Nyström models below).
+void ranking_finding(Text& r, Runs& runs, const Setting& a, const Setting& b) {
+  if (!two_block_available()) return;
+  std::string parts;
+  const Setting fig4{"Fig. 4(b)", 200, 200, 8, 1};
+  for (const Setting& st : {a, b, fig4}) {
+    const bool fig = st.table == fig4.table;
+    std::string co_id, row, paper;
+    double co = 0;
+    for (const VariantTraits& v : kVariants)
+      if (&second_block(v) == &v && v.continual && v.family == Family::kSoftmax) co_id = v.id;
+    co = amortized(runs.get({co_id, st.n, st.d, 1, 1, 2}), Convention::kMac);
+    const double co_printed = fig ? 0 : printed_two_layer(st.table, co_id);
+    for (const VariantTraits& v : kVariants) {
+      if (&second_block(v) != &v || !v.continual || v.family != Family::kNystrom ||
+          !has_two_block_model(v))
+        continue;
+      const std::string id(v.id);
+      const double x = amortized(runs.get({id, st.n, st.d, st.m, 1, 2}), Convention::kMac);
+      row += fmt::format("{}{} {:.3f} M ({:+.1f}%)", row.empty() ? "" : ", ", id, x / 1e6,
+                         100 * (x / co - 1));
+      const double p = fig ? 0 : printed_two_layer(st.table, id);
+      if (!fig && p > 0)
+        paper += fmt::format("{}{:.2f} M ({})", paper.empty() ? "" : ", ", p,
+                             p < co_printed ? "below" : "above");
+    }
+    const std::string name = st.table == pub::kTable3   ? "Table III"
+                             : st.table == pub::kTable4 ? "Table IV"
+                                                        : "Fig. 4(b)";
+    parts += fmt::format("{}{} (n = {}, d = {}, m = {}): {} vs Att_Co {:.3f} M; the paper: {}",
+                         parts.empty() ? "" : "; ", name, st.n, st.d, st.m, row, co / 1e6,
+                         fig ? std::string("below (Sec. V-A's text; the figure prints no numbers)")
+                             : fmt::format("{} vs Att_Co {:.2f} M", paper, co_printed));
+  }
+  r.findings.push_back(fmt::format(fmt::runtime(required_note("ranking finding")), parts));
+}
 
 }  // namespace
 
@@ -290,60 +332,6 @@ void section_two_block(Text& r, Runs& runs, const Grid& g) {
   else
     r.findings.push_back("Two-block models: executed stream not available in this build.");
 }
-
-}  // namespace cosda::verify
-
-namespace cosda::verify {
-
-namespace {
-
-// The printed two-layer FLOPs (M) of a one-layer variant's row in a table; 0 if none.
-double printed_two_layer(std::string_view table, std::string_view id) {
-  for (const pub::PrintedCell& c : pub::printed_cells())
-    if (c.table == table && c.variant_1layer == id && c.layers == 2) return c.flops_millions;
-  return 0;
-}
-
-// Per artifact: the executed two-block continual Nystrom streams against Att_Co's (mac, d as one
-// head), the margin, and the paper's ranking (its printed cells; Fig. 4(b) prints no numbers,
-// Sec. V-A's text ranks the Nyström models below).
-void ranking_finding(Text& r, Runs& runs, const Setting& a, const Setting& b) {
-  if (!two_block_available()) return;
-  std::string parts;
-  const Setting fig4{"Fig. 4(b)", 200, 200, 8, 1};
-  for (const Setting& st : {a, b, fig4}) {
-    const bool fig = st.table == fig4.table;
-    std::string co_id, row, paper;
-    double co = 0;
-    for (const VariantTraits& v : kVariants)
-      if (&second_block(v) == &v && v.continual && v.family == Family::kSoftmax) co_id = v.id;
-    co = amortized(runs.get({co_id, st.n, st.d, 1, 1, 2}), Convention::kMac);
-    const double co_printed = fig ? 0 : printed_two_layer(st.table, co_id);
-    for (const VariantTraits& v : kVariants) {
-      if (&second_block(v) != &v || !v.continual || v.family != Family::kNystrom ||
-          !has_two_block_model(v))
-        continue;
-      const std::string id(v.id);
-      const double x = amortized(runs.get({id, st.n, st.d, st.m, 1, 2}), Convention::kMac);
-      row += fmt::format("{}{} {:.3f} M ({:+.1f}%)", row.empty() ? "" : ", ", id, x / 1e6,
-                         100 * (x / co - 1));
-      const double p = fig ? 0 : printed_two_layer(st.table, id);
-      if (!fig && p > 0)
-        paper += fmt::format("{}{:.2f} M ({})", paper.empty() ? "" : ", ", p,
-                             p < co_printed ? "below" : "above");
-    }
-    const std::string name = st.table == pub::kTable3   ? "Table III"
-                             : st.table == pub::kTable4 ? "Table IV"
-                                                        : "Fig. 4(b)";
-    parts += fmt::format("{}{} (n = {}, d = {}, m = {}): {} vs Att_Co {:.3f} M; the paper: {}",
-                         parts.empty() ? "" : "; ", name, st.n, st.d, st.m, row, co / 1e6,
-                         fig ? std::string("below (Sec. V-A's text; the figure prints no numbers)")
-                             : fmt::format("{} vs Att_Co {:.2f} M", paper, co_printed));
-  }
-  r.findings.push_back(fmt::format(fmt::runtime(required_note("ranking finding")), parts));
-}
-
-}  // namespace
 
 void section_fig4d(Text& r, Runs& runs) {
   if (!two_block_available()) return;

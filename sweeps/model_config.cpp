@@ -32,77 +32,6 @@ CounterProfile profile_of(const std::string& id) {
   return CounterProfile::kOadtr;
 }
 
-}  // namespace
-
-ModelConfig load_model_config(const std::filesystem::path& path) {
-  TomlTable t = TomlTable::parse_file(path, "configs/models/gtzan_cotrans_b1.toml");
-  ModelConfig m;
-  m.source = path.string();
-  m.name = name_key(t, "name");
-  m.title = t.str("title", m.name);
-  ModelSpec& s = m.spec;
-  s.n = t.integer("n", 1, kMaxExtent);
-  s.d = t.integer("embed_dim", 1, kMaxExtent);
-  s.heads = t.integer("heads", 1, kMaxExtent);
-  s.mlp = t.integer("mlp_dim", 1, kMaxExtent);
-  s.input_dim = t.integer("input_dim", 0, kMaxExtent, 0);
-  s.classes = t.integer("classes", 0, kMaxExtent, 0);
-  const std::int64_t blocks = t.integer("blocks", 1, 64);
-  std::vector<TomlTable> bt = t.tables("block", true);
-  if (std::int64_t(bt.size()) != blocks)
-    throw InputError(
-        fmt::format("{}: key 'blocks' is {} but the file has {} [[block]] sections; "
-                    "give one [[block]] per block",
-                    m.source, blocks, bt.size()));
-  for (auto& b : bt) {
-    s.attention.push_back(b.choice("attention", {kVariantIds.begin(), kVariantIds.end()}));
-    b.finish();
-  }
-  s.m = t.integer("landmarks", 0, kMaxExtent, 0);
-  s.pinv_iterations = int(t.integer("pinv_iterations", 1, 100, 6));
-  s.activation = t.choice("activation", {"gelu", "relu"}, "gelu") == "relu" ? Activation::kRelu
-                                                                            : Activation::kGelu;
-  s.norm = t.choice("norm", {"post", "pre"}, "post") == "pre" ? NormPlacement::kPre
-                                                              : NormPlacement::kPost;
-  s.final_norm = t.boolean("final_norm", false);
-  s.qkv_bias = t.boolean("qkv_bias", true);
-  s.last_row_only = t.boolean("last_row_only", false);
-  const std::string pos = t.choice("positional", {"none", "recycling", "absolute"}, "none");
-  s.positional.kind = pos == "recycling"  ? PositionalKind::kRecycling
-                      : pos == "absolute" ? PositionalKind::kAbsolute
-                                          : PositionalKind::kNone;
-  m.positions_2n = t.choice("positions", {"n", "2n-1"}, "n") == "2n-1";
-  m.position_count = t.integer("position_count", 1, kMaxExtent, 0);
-  s.positional.given = t.choice("encodings", {"fixed", "given"}, "fixed") == "given";
-  s.class_token_block = t.integer("class_token_block", 0, 64, 0);
-  s.seed = std::uint64_t(t.integer("seed", 0, std::int64_t{1} << 40, 1));
-  for (auto& p : t.tables("printed", false)) {
-    PrintedEntry e;
-    e.id = name_key(p, "id");
-    e.table = p.str("table");
-    e.row = p.str("row");
-    e.flops_m = p.number("flops_m", 0.0, 1e9);
-    e.counter = profile_of(p.choice(
-        "counter", std::vector<std::string>(kCounterProfileIds.begin(), kCounterProfileIds.end())));
-    e.input_dim = p.integer("input_dim", 1, kMaxExtent, -1);
-    e.note = p.str("note", "");
-    e.log_flops = p.integer("log_flops", 0, std::int64_t{1} << 50, -1);
-    e.log_source = p.str("log_source", "");
-    e.params_k = p.number("params_k", 0.0, 1e12, -1.0);
-    p.finish();
-    m.printed.push_back(e);
-  }
-  t.finish();
-  m.spec = spec_at(m, s.n);
-  if (const std::string why = check(m.spec); !why.empty()) throw InputError(m.source + ": " + why);
-  for (const auto& e : m.printed)
-    if (const std::string why = check(spec_at(m, s.n, e.input_dim)); !why.empty())
-      throw InputError(m.source + ": [[printed]] '" + e.id + "': " + why);
-  return m;
-}
-
-namespace {
-
 // Every other *.toml beside report.toml, by file name; names and printed ids (into `ids`) unique.
 std::vector<ModelConfig> read_models(const std::filesystem::path& report_toml,
                                      std::map<std::string, std::string>& ids) {
@@ -208,6 +137,72 @@ void read_figures(TomlTable& t, ReportConfig& r) {
 }
 
 }  // namespace
+
+ModelConfig load_model_config(const std::filesystem::path& path) {
+  TomlTable t = TomlTable::parse_file(path, "configs/models/gtzan_cotrans_b1.toml");
+  ModelConfig m;
+  m.source = path.string();
+  m.name = name_key(t, "name");
+  m.title = t.str("title", m.name);
+  ModelSpec& s = m.spec;
+  s.n = t.integer("n", 1, kMaxExtent);
+  s.d = t.integer("embed_dim", 1, kMaxExtent);
+  s.heads = t.integer("heads", 1, kMaxExtent);
+  s.mlp = t.integer("mlp_dim", 1, kMaxExtent);
+  s.input_dim = t.integer("input_dim", 0, kMaxExtent, 0);
+  s.classes = t.integer("classes", 0, kMaxExtent, 0);
+  const std::int64_t blocks = t.integer("blocks", 1, 64);
+  std::vector<TomlTable> bt = t.tables("block", true);
+  if (std::int64_t(bt.size()) != blocks)
+    t.fail("blocks", fmt::format("is {} but the file has {} [[block]] sections; give one "
+                                 "[[block]] per block",
+                                 blocks, bt.size()));
+  for (auto& b : bt) {
+    s.attention.push_back(b.choice("attention", {kVariantIds.begin(), kVariantIds.end()}));
+    b.finish();
+  }
+  s.m = t.integer("landmarks", 0, kMaxExtent, 0);
+  s.pinv_iterations = int(t.integer("pinv_iterations", 1, 100, 6));
+  s.activation = t.choice("activation", {"gelu", "relu"}, "gelu") == "relu" ? Activation::kRelu
+                                                                            : Activation::kGelu;
+  s.norm = t.choice("norm", {"post", "pre"}, "post") == "pre" ? NormPlacement::kPre
+                                                              : NormPlacement::kPost;
+  s.final_norm = t.boolean("final_norm", false);
+  s.qkv_bias = t.boolean("qkv_bias", true);
+  s.last_row_only = t.boolean("last_row_only", false);
+  const std::string pos = t.choice("positional", {"none", "recycling", "absolute"}, "none");
+  s.positional.kind = pos == "recycling"  ? PositionalKind::kRecycling
+                      : pos == "absolute" ? PositionalKind::kAbsolute
+                                          : PositionalKind::kNone;
+  m.positions_2n = t.choice("positions", {"n", "2n-1"}, "n") == "2n-1";
+  m.position_count = t.integer("position_count", 1, kMaxExtent, 0);
+  s.positional.given = t.choice("encodings", {"fixed", "given"}, "fixed") == "given";
+  s.class_token_block = t.integer("class_token_block", 0, 64, 0);
+  s.seed = std::uint64_t(t.integer("seed", 0, std::int64_t{1} << 40, 1));
+  for (auto& p : t.tables("printed", false)) {
+    PrintedEntry e;
+    e.id = name_key(p, "id");
+    e.table = p.str("table");
+    e.row = p.str("row");
+    e.flops_m = p.number("flops_m", 0.0, 1e9);
+    e.counter = profile_of(p.choice(
+        "counter", std::vector<std::string>(kCounterProfileIds.begin(), kCounterProfileIds.end())));
+    e.input_dim = p.integer("input_dim", 1, kMaxExtent, -1);
+    e.note = p.str("note", "");
+    e.log_flops = p.integer("log_flops", 0, std::int64_t{1} << 50, -1);
+    e.log_source = p.str("log_source", "");
+    e.params_k = p.number("params_k", 0.0, 1e12, -1.0);
+    p.finish();
+    m.printed.push_back(e);
+  }
+  t.finish();
+  m.spec = spec_at(m, s.n);
+  if (const std::string why = check(m.spec); !why.empty()) throw InputError(m.source + ": " + why);
+  for (const auto& e : m.printed)
+    if (const std::string why = check(spec_at(m, s.n, e.input_dim)); !why.empty())
+      throw InputError(m.source + ": [[printed]] '" + e.id + "': " + why);
+  return m;
+}
 
 ReportConfig load_report_config(const std::filesystem::path& report_toml) {
   TomlTable t = TomlTable::parse_file(report_toml, "configs/models/report.toml");

@@ -254,28 +254,6 @@ std::int64_t coord(const Point& p, const std::string& c) {
   return p.heads;
 }
 
-}  // namespace
-
-std::string table_md(const SweepConfig& c, const std::vector<SweepRow>& rows) {
-  std::string out = preamble(c);
-  for (const TableSpec& t : c.tables) {
-    if (t.kind == "printed")
-      out += printed_table(t, rows);
-    else if (t.kind == "cotrans_ratios")
-      out += ratios_table(t, rows);
-    else
-      out += points_table(c, t, rows);
-  }
-  if (!c.figures.empty()) {
-    out += "\n## Figures\n\n";
-    for (const FigureSpec& f : c.figures)
-      out += fmt::format("- `{}.png` (`.pdf`, script `{}.gp`): {}\n", f.file, f.file, md(f.title));
-  }
-  return out;
-}
-
-namespace {
-
 // A figure's inline data and plot clauses (executed and formula lines per variant), and its xs.
 struct FigureLines {
   std::string data, plots, formulas;
@@ -362,6 +340,24 @@ FigureLines figure_lines(const SweepConfig& c, const FigureSpec& f,
 }
 
 }  // namespace
+
+std::string table_md(const SweepConfig& c, const std::vector<SweepRow>& rows) {
+  std::string out = preamble(c);
+  for (const TableSpec& t : c.tables) {
+    if (t.kind == "printed")
+      out += printed_table(t, rows);
+    else if (t.kind == "cotrans_ratios")
+      out += ratios_table(t, rows);
+    else
+      out += points_table(c, t, rows);
+  }
+  if (!c.figures.empty()) {
+    out += "\n## Figures\n\n";
+    for (const FigureSpec& f : c.figures)
+      out += fmt::format("- `{}.png` (`.pdf`, script `{}.gp`): {}\n", f.file, f.file, md(f.title));
+  }
+  return out;
+}
 
 std::string gnuplot_script(const SweepConfig& c, const FigureSpec& f,
                            const std::vector<SweepRow>& rows) {

@@ -44,27 +44,6 @@ double cost_proxy(const Point& p) {
   return n * n * d * double(p.layers) * (cycle ? n : 1.0);
 }
 
-}  // namespace
-
-double predicted_cost(const Point& p) {
-  if (!skip_reason(p).empty()) return 0;
-  Point one = p;
-  one.layers = 1;
-  one.stabilised = false;
-  try {
-    return double(exact::evaluate(one).cycle_total.flops()) * double(p.layers);
-  } catch (const std::exception&) {
-    return cost_proxy(p);  // a point the forms do not cover
-  }
-}
-
-std::optional<double> eta_seconds(double elapsed, double cost_ran, double cost_left) {
-  if (!(cost_ran > 0)) return std::nullopt;
-  return elapsed * cost_left / cost_ran;
-}
-
-namespace {
-
 // One run of a plan: the grid, the shard's share of it and the rows found so far.
 struct Run {
   std::vector<Point> points;
@@ -164,7 +143,34 @@ bool measure_points(const SweepConfig& c, const SweepPlan& plan,
   return stopped;
 }
 
+// The config the results folder `dir` was swept with, from its meta.json; nullopt without one
+// (or for an older cosda's config that no longer parses).
+std::optional<SweepConfig> swept_config(const std::filesystem::path& dir) {
+  if (const auto text = meta_string(read_file(dir / "meta.json").value_or(""), "config_text")) try {
+      return parse_config(*text, (dir / "meta.json").string());
+    } catch (const InputError&) {  // an older cosda's config that no longer parses
+    }
+  return std::nullopt;
+}
+
 }  // namespace
+
+double predicted_cost(const Point& p) {
+  if (!skip_reason(p).empty()) return 0;
+  Point one = p;
+  one.layers = 1;
+  one.stabilised = false;
+  try {
+    return double(exact::evaluate(one).cycle_total.flops()) * double(p.layers);
+  } catch (const std::exception&) {
+    return cost_proxy(p);  // a point the forms do not cover
+  }
+}
+
+std::optional<double> eta_seconds(double elapsed, double cost_ran, double cost_left) {
+  if (!(cost_ran > 0)) return std::nullopt;
+  return elapsed * cost_left / cost_ran;
+}
 
 std::vector<SweepRow> run_sweep(const SweepConfig& c, int jobs,
                                 const std::function<void(const SweepProgress&)>& progress) {
@@ -220,20 +226,6 @@ std::filesystem::path sweep_dir(const std::filesystem::path& root, const SweepCo
   if (!shard.whole()) dir /= fmt::format("shard-{}-of-{}", shard.k, shard.n);
   return dir;
 }
-
-namespace {
-
-// The config the results folder `dir` was swept with, from its meta.json; nullopt without one
-// (or for an older cosda's config that no longer parses).
-std::optional<SweepConfig> swept_config(const std::filesystem::path& dir) {
-  if (const auto text = meta_string(read_file(dir / "meta.json").value_or(""), "config_text")) try {
-      return parse_config(*text, (dir / "meta.json").string());
-    } catch (const InputError&) {  // an older cosda's config that no longer parses
-    }
-  return std::nullopt;
-}
-
-}  // namespace
 
 std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesystem::path& dir) {
   const std::filesystem::path csv = dir / "points.csv";
