@@ -119,20 +119,6 @@ std::int64_t parameter_count(const ModelSpec& spec);
 
 namespace encoder_detail {
 
-template <class S>
-Mat<S> cast(const Mat<double>& m) {
-  Mat<S> out(m.rows(), m.cols());
-  for (std::int64_t i = 0; i < m.size(); ++i) out.data()[i] = S(m.data()[i]);
-  return out;
-}
-template <class S>
-std::vector<S> cast(const std::vector<double>& v) {
-  std::vector<S> out;
-  out.reserve(v.size());
-  for (double x : v) out.push_back(S(x));
-  return out;
-}
-
 // Adds the operations executed during its lifetime to one part (counting policies only).
 template <class E>
 class PartScope {
@@ -158,7 +144,7 @@ class Linear {
  public:
   using S = typename E::Scalar;
   Linear() = default;
-  explicit Linear(const LinearWeights& w) : w_(cast<S>(w.w)), b_(cast<S>(w.b)) {}
+  explicit Linear(const LinearWeights& w) : w_(w.w.template cast<S>()), b_(w.b.begin(), w.b.end()) {}
   std::int64_t out() const { return w_.rows(); }
   void apply(MatCRef<S> x, Mat<S>& y) const {
     y.resize(x.rows(), out());
@@ -179,8 +165,8 @@ class LayerNorm {
   using S = typename E::Scalar;
   LayerNorm() = default;
   explicit LayerNorm(const NormWeights& w)
-      : gamma_(cast<S>(w.gamma)),
-        beta_(cast<S>(w.beta)),
+      : gamma_(w.gamma.begin(), w.gamma.end()),
+        beta_(w.beta.begin(), w.beta.end()),
         inv_d_(1.0 / double(w.gamma.size())),
         eps_(1e-5) {}
   void apply(Mat<S>& x) const {
@@ -376,8 +362,8 @@ class EncoderModel {
         embed_(w.embed),
         head_(w.head),
         final_norm_(w.final_norm),
-        cls_(encoder_detail::cast<S>(w.class_token)),
-        pos_(encoder_detail::cast<S>(w.positions)) {
+        cls_(w.class_token.begin(), w.class_token.end()),
+        pos_(w.positions.template cast<S>()) {
     for (std::size_t b = 0; b < plans_.size(); ++b)
       blocks_.push_back(std::make_unique<EncoderBlock<E>>(spec, plans_[b], w.blocks[b], w.landmarks,
                                                           &parts_[b + 1]));

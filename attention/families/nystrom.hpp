@@ -51,11 +51,8 @@ struct FixedLandmarks {
                 c.fixed_k.cols() == c.d,
             "fixed landmarks: expected m x d landmark matrices");
     const Mat<S> q = c.fixed_q.cast<S>();  // raw: Gamma's scores scaled once, through kt
-    for (std::int64_t i = 0; i < c.m; ++i)
-      for (std::int64_t j = 0; j < c.d; ++j) {
-        qt(i, j) = S(c.fixed_q(i, j) / std::sqrt(double(c.d)));
-        kt(i, j) = S(c.fixed_k(i, j) / std::sqrt(double(c.d)));
-      }
+    qt = (c.fixed_q / std::sqrt(double(c.d))).template cast<S>();
+    kt = (c.fixed_k / std::sqrt(double(c.d))).template cast<S>();
     Pinv<E> pinv(c.m, c.pinv_iterations, c.exact_pinv);
     Mat<S> gamma(c.m, c.m);
     std::vector<S> sums(static_cast<std::size_t>(c.m));

@@ -98,8 +98,7 @@ class FeatureMap {
     require(c.m >= 1, "random features: needs m >= 1");
     const Mat<double> w = draw_random_features(c.d, c.m, c.feature_seed);
     const double s = 1.0 / std::sqrt(std::sqrt(double(c.d)));
-    for (std::int64_t i = 0; i < m_; ++i)
-      for (std::int64_t j = 0; j < d_; ++j) w_(i, j) = S(w(i, j) * s);
+    w_ = (w * s).template cast<S>();
   }
 
   // The features w_i / d^(1/4) (m x d) and 1 / (2 sqrt(d)), the keys' offset per unit of k . k.
