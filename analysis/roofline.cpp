@@ -12,7 +12,6 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <string>
 #include <vector>

@@ -14,7 +14,6 @@
 #include <torch/torch.h>
 
 #include <cstring>
-#include <ctime>
 #include <functional>
 #include <optional>
 

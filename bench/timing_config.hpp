@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "attention/exec.hpp"
 #include "attention/registry.hpp"
 #include "io/errors.hpp"
 #include "io/strict_toml.hpp"
@@ -45,14 +46,14 @@ struct TimingConfig {
   std::vector<TimingShape> shapes;
 };
 
-// A shape's cross-field checks, in the words of TomlTable's messages (`where`: its section).
-inline void check_shape(const TimingShape& s, const std::string& where) {
+// A shape's cross-field checks, failing at the key in `t` (its [[shape]] or [fig4] table).
+inline void check_shape(const TimingShape& s, const TomlTable& t) {
   if (s.d % s.heads != 0)
-    throw InputError(where + ": key 'heads' must divide d (d = " + std::to_string(s.d) +
-                     ", heads = " + std::to_string(s.heads) + ")");
+    t.fail("heads", "must divide d (d = " + std::to_string(s.d) +
+                        ", heads = " + std::to_string(s.heads) + ")");
   if (s.m > s.n)
-    throw InputError(where + ": key 'm' must be at most n (m = " + std::to_string(s.m) +
-                     ", n = " + std::to_string(s.n) + ")");
+    t.fail("m",
+           "must be at most n (m = " + std::to_string(s.m) + ", n = " + std::to_string(s.n) + ")");
 }
 
 // Read through the strict reader every config kind uses (io/strict_toml.hpp): unknown keys,
@@ -79,7 +80,7 @@ inline TimingConfig load_timing_config(const std::string& file) {
     s.variants =
         t.choices("variants", {kVariantIds.begin(), kVariantIds.end()}, std::vector<std::string>{});
     t.finish();
-    check_shape(s, t.where());
+    check_shape(s, t);
     c.shapes.push_back(s);
   }
   if (root.has("fig4")) {
@@ -91,7 +92,7 @@ inline TimingConfig load_timing_config(const std::string& file) {
       s.n = n;
       s.name = "fig4_n" + std::to_string(n);
       s.what = "Nyström paper Fig. 4, n = " + std::to_string(n);
-      check_shape(s, fig.where());
+      check_shape(s, fig);
       c.shapes.push_back(s);
     }
     fig.finish();

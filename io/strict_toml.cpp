@@ -1,6 +1,7 @@
 #include "io/strict_toml.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,9 +16,7 @@ namespace cosda {
 namespace {
 
 std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
+  return fmt::format("{}", fmt::join(v, ", "));
 }
 
 std::string shown(const toml::node& n) {
@@ -310,10 +309,10 @@ void TomlTable::fail(const std::string& key, const std::string& what) const {
 
 void TomlTable::fail_at(const toml::node& at, const std::string& key,
                         const std::string& what) const {
-  const auto line = at.source().begin.line;
+  const auto line = at.source().begin.line;  // none for a key missing at the top level
   throw InputError(fmt::format("{}{}: key '{}'{} {}", file_.string(),
-                               line > 0 ? fmt::format(":{}", line) : "", key,
-                               section_.empty() ? "" : " in " + section_, what));
+                               line > 0 && &at != &root_->table ? fmt::format(":{}", line) : "",
+                               key, section_.empty() ? "" : " in " + section_, what));
 }
 
 void TomlTable::missing(const std::string& key, const std::string& add) const {
@@ -344,6 +343,7 @@ std::string TomlTable::str(const std::string& key, std::optional<std::string> fa
 
 std::string TomlTable::choice(const std::string& key, const std::vector<std::string>& choices,
                               std::optional<std::string> fallback) {
+  if (!fallback && !has(key)) missing(key, "add it (one of " + join(choices) + ")");
   std::string v = str(key, std::move(fallback));
   if (std::find(choices.begin(), choices.end(), v) != choices.end()) return v;
   fail(key, "must be one of " + join(choices) + ", got '" + v + "'" + did_you_mean(v, choices));
@@ -436,6 +436,7 @@ std::vector<TomlTable> TomlTable::tables(const std::string& key, bool required) 
   const toml::node* n = lookup(key, !required, "add at least one [[" + key + "]] section");
   if (n == nullptr) return {};
   const toml::array* a = n->as_array();
+  if (a != nullptr && a->empty() && !required) return {};  // `key = []`: none, as if absent
   if (a == nullptr || !a->is_array_of_tables() || a->empty())
     fail(key, "must be one or more [[" + key + "]] sections, got " + shown(*n));
   std::vector<TomlTable> out;
@@ -450,10 +451,13 @@ void TomlTable::finish() const {
     const std::string key(k.str());
     if (known_.count(key) == 0) {
       const std::vector<std::string> allowed(known_.begin(), known_.end());
-      std::vector<std::string_view> near_ones;  // of three letters or more, as in missing()
+      // Of three letters or more, as in missing(), or a shorter key that begins `key` ('nn': 'n').
+      std::vector<std::string_view> near_ones;
       for (const std::string& a : allowed)
         if (key.size() >= 3 && a.size() >= 3) near_ones.push_back(a);
-      const std::string near = closest_key(key, near_ones);
+      std::string near = closest_key(key, near_ones);
+      for (const std::string& a : allowed)
+        if (near.empty() && a.size() < 3 && key.size() <= 3 && key.rfind(a, 0) == 0) near = a;
       fail(key, "is not known here" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
                     "; allowed keys: " + join(allowed));
     }

@@ -144,7 +144,8 @@ class Linear {
  public:
   using S = typename E::Scalar;
   Linear() = default;
-  explicit Linear(const LinearWeights& w) : w_(w.w.template cast<S>()), b_(w.b.begin(), w.b.end()) {}
+  explicit Linear(const LinearWeights& w)
+      : w_(w.w.template cast<S>()), b_(w.b.begin(), w.b.end()) {}
   std::int64_t out() const { return w_.rows(); }
   void apply(MatCRef<S> x, Mat<S>& y) const {
     y.resize(x.rows(), out());

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -23,7 +24,7 @@ bool is_stem(const std::string& s) {
   });
 }
 
-std::vector<std::int64_t>& coordinate(SweepGrid& g, std::string_view c) {
+const std::vector<std::int64_t>& coordinate(const SweepGrid& g, std::string_view c) {
   if (c == "n") return g.n;
   if (c == "d") return g.d;
   if (c == "m") return g.m;
@@ -39,10 +40,9 @@ SweepGrid read_grid(TomlTable& t, SweepGrid g, bool top_has_m) {
   auto over = [](const auto& v) { return v.empty() ? std::nullopt : std::optional(v); };
   g.variants = t.choices("variants", kIds, over(g.variants));
   // The ranges of cosda count (sweeps/run_checks.hpp): a grid point is a count's arguments.
-  for (std::string_view key : kCoordinates) {
-    std::vector<std::int64_t>& list = coordinate(g, key);
-    list = t.integers(std::string(key), range_of(key).lo, range_of(key).hi, over(list));
-  }
+  for (const auto& [key, list] :
+       {std::pair{"n", &g.n}, {"d", &g.d}, {"m", &g.m}, {"layers", &g.layers}, {"heads", &g.heads}})
+    *list = t.integers(key, range_of(key).lo, range_of(key).hi, over(*list));
   t.finish();
   for (const std::string& v : g.variants)
     if (!has_m && find_variant(v)->landmarks != LandmarkKind::kNone)
@@ -71,7 +71,7 @@ void read_tables(std::vector<TomlTable>& tables, SweepConfig& c) {
     s.title = t.str("title", "");
     if (s.kind == "printed")
       s.printed = t.choice("printed", {"nystrom_table3", "nystrom_table4"});
-    else if (t.has("printed"))
+    else if (!t.str("printed", "").empty() || t.has("printed"))  // read: a known key here
       t.fail("printed", "only applies to kind = \"printed\"; remove it");
     t.finish();
     c.tables.push_back(s);
@@ -80,7 +80,7 @@ void read_tables(std::vector<TomlTable>& tables, SweepConfig& c) {
 }
 
 // The coordinates a figure fixes; all but x with several grid values must be (one line a variant).
-void read_fixed(TomlTable& t, SweepConfig& c, FigureSpec& f) {
+void read_fixed(TomlTable& t, const SweepConfig& c, FigureSpec& f) {
   for (std::string_view coord : kCoordinates) {
     const std::string key(coord);
     if (const auto v = t.integer_if(key, range_of(key).lo, range_of(key).hi)) f.fixed[key] = *v;
@@ -91,7 +91,7 @@ void read_fixed(TomlTable& t, SweepConfig& c, FigureSpec& f) {
   for (std::string_view coord : kCoordinates) {
     const std::string key(coord);
     std::set<std::int64_t> values;
-    for (SweepGrid& g : c.grids)
+    for (const SweepGrid& g : c.grids)
       for (std::int64_t v : coordinate(g, coord)) values.insert(v);
     if (const auto it = f.fixed.find(key); it != f.fixed.end()) {
       if (!values.count(it->second))  // else every point is swept, then the figure has none
@@ -105,7 +105,7 @@ void read_fixed(TomlTable& t, SweepConfig& c, FigureSpec& f) {
   }
 }
 
-FigureSpec read_figure(TomlTable& t, SweepConfig& c) {
+FigureSpec read_figure(TomlTable& t, const SweepConfig& c) {
   FigureSpec f;
   f.file = t.str("file");
   if (!is_stem(f.file))
@@ -117,7 +117,12 @@ FigureSpec read_figure(TomlTable& t, SweepConfig& c) {
   f.x = t.choice("x", {"n", "d", "m"});
   f.y =
       t.choice("y", {"flops", "peak", "valley", "heap_peak_bytes", "update_flops", "plain_flops"});
-  f.variants = t.choices("variants", c.variants, std::vector<std::string>{});
+  f.variants = t.choices("variants", kIds, std::vector<std::string>{});
+  for (const std::string& id : f.variants)
+    if (std::find(c.variants.begin(), c.variants.end(), id) == c.variants.end())
+      t.fail("variants", "lists '" + id +
+                             "', which is not in the config's variants; add it "
+                             "there or drop it");
   read_fixed(t, c, f);
   return f;
 }

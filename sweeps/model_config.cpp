@@ -68,12 +68,12 @@ void read_ratios(TomlTable& t, const std::map<std::string, std::string>& ids, Re
     e.numerator = x.str("numerator");
     e.denominator = x.str("denominator");
     e.source = x.str("source", "");
-    for (const std::string* id : {&e.numerator, &e.denominator})
+    for (const auto& [key, id] :
+         {std::pair{"numerator", &e.numerator}, {"denominator", &e.denominator}})
       if (ids.count(*id) == 0)
-        throw InputError(
-            fmt::format("{}: '{}' is not the id of any [[printed]] entry; use one "
-                        "of the model files' printed ids",
-                        x.where(), *id));
+        x.fail(key, "'" + *id +
+                        "' is not the id of any [[printed]] entry; use one of the model "
+                        "files' printed ids");
     x.finish();
     r.ratios.push_back(e);
   }
@@ -108,8 +108,7 @@ void read_alternatives(TomlTable& t, const std::map<std::string, std::string>& i
 // At most one [[figure]]; each of its models must run at each of its n.
 void read_figures(TomlTable& t, ReportConfig& r) {
   std::vector<TomlTable> figs = t.tables("figure", false);
-  if (figs.size() > 1)
-    throw InputError(r.source + ": key 'figure': give at most one [[figure]] section");
+  if (figs.size() > 1) t.fail("figure", "must be at most one [[figure]] section");
   std::vector<std::string> model_names;
   for (const auto& m : r.models) model_names.push_back(m.name);
   std::sort(model_names.begin(), model_names.end());

@@ -65,10 +65,9 @@ void read_npy_stream(TomlTable& t, std::int64_t d, NamedStream& s) {
     return;
   }
   if (t.has("path") || !t.has("q") || !t.has("k") || !t.has("v"))
-    throw InputError(
-        fmt::format("{}: a kind = \"npy\" stream takes path (tokens) or all three "
-                    "of q, k and v (files of one shape, T x d), not both",
-                    t.where()));
+    t.fail(t.has("path") ? "path" : "q",
+           "of a kind = \"npy\" stream: give path (tokens) or all three of q, k and v (files "
+           "of one shape, T x d), not both");
   for (const char* key : {"scale", "projection", "seed"})  // the token stream's, not q/k/v's
     if (t.has(key))
       t.fail(key, "does not apply to q, k and v files, which are used as given; drop it");
@@ -77,8 +76,8 @@ void read_npy_stream(TomlTable& t, std::int64_t d, NamedStream& s) {
   qkv->k = npy_matrix(t, "k", d, s.inputs);
   qkv->v = npy_matrix(t, "v", d, s.inputs);
   if (qkv->k.rows() != qkv->q.rows() || qkv->v.rows() != qkv->q.rows())
-    throw InputError(fmt::format("{}: q, k and v have {}, {} and {} rows; give one length",
-                                 t.where(), qkv->q.rows(), qkv->k.rows(), qkv->v.rows()));
+    t.fail("q", fmt::format("has {} rows, k {} and v {}; give one length", qkv->q.rows(),
+                            qkv->k.rows(), qkv->v.rows()));
   s.qkv = std::move(qkv);
 }
 
@@ -125,8 +124,7 @@ std::vector<NamedStream> parse_streams(TomlTable& root, std::int64_t d) {
     out.push_back(parse_stream(t, d));
     for (std::size_t i = 0; i + 1 < out.size(); ++i)
       if (out[i].name == out.back().name)
-        throw InputError(fmt::format("{}: stream name '{}' is used twice; names must be unique",
-                                     t.where(), out.back().name));
+        t.fail("name", "'" + out.back().name + "' is used by two streams; names must be unique");
   }
   return out;
 }
@@ -165,10 +163,9 @@ AccuracyConfig parse_accuracy_config(const std::filesystem::path& path) {
   t.finish();
   const std::int64_t max_m = *std::max_element(c.ms.begin(), c.ms.end());
   if (max_m > c.calibration)
-    throw InputError(
-        fmt::format("{}: key 'calibration' ({}) must be at least the largest m "
-                    "({}): fixed landmarks are m-means of the calibration tokens",
-                    path.string(), c.calibration, max_m));
+    t.fail("calibration", fmt::format("({}) must be at least the largest m ({}): fixed "
+                                      "landmarks are m-means of the calibration tokens",
+                                      c.calibration, max_m));
   return c;
 }
 
@@ -189,14 +186,11 @@ DriftConfig parse_drift_config(const std::filesystem::path& path) {
   c.modes = t.choices("modes", {"plain", "stabilised"}, std::vector<std::string>{"plain"});
   c.streams = parse_streams(t, c.d);
   t.finish();
-  if (c.m > c.n)
-    throw InputError(
-        fmt::format("{}: key 'm' ({}) must be at most n ({})", path.string(), c.m, c.n));
+  if (c.m > c.n) t.fail("m", fmt::format("({}) must be at most n ({})", c.m, c.n));
   if (c.calibration < std::max(c.n, c.m))
-    throw InputError(
-        fmt::format("{}: key 'calibration' ({}) must be at least n ({}): the "
-                    "stabilised mode's shift is calibrated over whole windows",
-                    path.string(), c.calibration, c.n));
+    t.fail("calibration", fmt::format("({}) must be at least n ({}): the stabilised mode's "
+                                      "shift is calibrated over whole windows",
+                                      c.calibration, c.n));
   return c;
 }
 
@@ -220,14 +214,12 @@ OverflowConfig parse_overflow_config(const std::filesystem::path& path) {
   c.streams = parse_streams(t, c.d);
   t.finish();
   if (c.sigma_max <= c.sigma_min)
-    throw InputError(fmt::format("{}: key 'sigma_max' ({}) must exceed sigma_min ({})",
-                                 path.string(), c.sigma_max, c.sigma_min));
+    t.fail("sigma_max", fmt::format("({}) must exceed sigma_min ({})", c.sigma_max, c.sigma_min));
   if (c.m > c.n || c.m > c.calibration)
-    throw InputError(fmt::format("{}: key 'm' ({}) must be at most n ({}) and calibration ({})",
-                                 path.string(), c.m, c.n, c.calibration));
+    t.fail("m", fmt::format("({}) must be at most n ({}) and calibration ({})", c.m, c.n,
+                            c.calibration));
   if (c.calibration < c.n)
-    throw InputError(fmt::format("{}: key 'calibration' ({}) must be at least n ({})",
-                                 path.string(), c.calibration, c.n));
+    t.fail("calibration", fmt::format("({}) must be at least n ({})", c.calibration, c.n));
   return c;
 }
 
