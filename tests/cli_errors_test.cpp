@@ -93,6 +93,12 @@ void more_cases(std::vector<Case>& c, const std::string& tokens) {
                  "variants = [\"co_si\"]\n[[stream]]\nname = \"f\"\nkind = \"npy\"\n"
                  "path = \"none.npy\"\n"}},
                "c.toml:11: key 'path' in [[stream]] #1 names no such file none.npy"});
+  c.push_back({"overflow: calibration shorter than n",
+               {"overflow", "c.toml", "--out", "r"},
+               {{"c.toml",
+                 "name = \"o\"\nn = 8\nd = 4\nm = 2\ncalibration = 4\nsteps = 8\n"
+                 "variants = [\"co_si\"]\n[[stream]]\nname = \"f\"\n"}},
+               "c.toml:5: key 'calibration' (4) must be at least n (8)"});
   c.push_back({"report: not swept yet",
                {"report", "c.toml", "--out", "r"},
                {{"c.toml", kGood}},

@@ -147,6 +147,29 @@ TEST(SweepConfig, WrongTypesAreOneLineErrorsNamingTheKey) {
       std::string::npos);
 }
 
+// The sweep config is read by TomlTable like every config: the line of the key (none for a key
+// missing at the top level), the closest key or choice, and an empty section list as none.
+TEST(SweepConfig, ErrorsNameTheKeysLineAndTheClosestKey) {
+  EXPECT_EQ(config_error(std::string(kSmall) + "nn = [1]\n")
+                .rfind("t.toml:6: key 'nn' is not known here (did you mean 'n'?)", 0),
+            0u);
+  EXPECT_EQ(config_error(std::string(kSmall) + "[[table]]\nkind = \"points\"\nprnted = 1\n")
+                .rfind("t.toml:8: key 'prnted' in [[table]] #1 is not known here (did you mean "
+                       "'printed'?)",
+                       0),
+            0u);
+  std::string no_name = kSmall;
+  no_name.erase(0, no_name.find('\n') + 1);
+  EXPECT_EQ(config_error(no_name).rfind("t.toml: key 'name' is missing", 0), 0u);
+  EXPECT_NE(config_error(std::string(kSmall) + "[[figure]]\nfile = \"f\"\ny = \"flops\"\n")
+                .find("key 'x' in [[figure]] #1 is missing; add it (one of n, d, m)"),
+            std::string::npos);
+  for (const char* none : {"grid = []\n", "table = []\n", "figure = []\n"}) {
+    EXPECT_EQ(config_error(std::string(kSmall) + none), "") << none;
+    EXPECT_EQ(parse_config(std::string(kSmall) + none, "t.toml").grids.size(), 1u) << none;
+  }
+}
+
 TEST(SweepConfig, FigureMustFixEveryCoordinateWithSeveralValues) {
   const std::string figure = "[[figure]]\nfile = \"f\"\nx = \"d\"\ny = \"flops\"\n";
   const std::string e = config_error(std::string(kSmall) + figure);
