@@ -260,11 +260,7 @@ struct TomlTable::Document {
 
 TomlTable::TomlTable(std::shared_ptr<const Document> root, const toml::table* table,
                      std::filesystem::path file, std::string section)
-    : root_(std::move(root)),
-      table_(table),
-      file_(std::move(file)),
-      section_(std::move(section)),
-      where_(file_.string() + (section_.empty() ? "" : " " + section_)) {}
+    : root_(std::move(root)), table_(table), file_(std::move(file)), section_(std::move(section)) {}
 
 TomlTable TomlTable::parse_file(const std::filesystem::path& path, const std::string& example) {
   return parse(read_config_text(path, example), path.string());

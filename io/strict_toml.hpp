@@ -57,7 +57,7 @@ class TomlTable {
   // An array of tables ([[key]] sections), each strict in turn; empty if absent and not required.
   std::vector<TomlTable> tables(const std::string& key, bool required);
   bool has(const std::string& key) const;
-  // A [key] table, strict in turn; where() names it "FILE [key]".
+  // A [key] table, strict in turn; its messages name it "in [key]".
   TomlTable table(const std::string& key);
   // A non-empty array of integers in [lo, hi], repeats allowed.
   std::vector<std::int64_t> integer_array(const std::string& key, std::int64_t lo, std::int64_t hi);
@@ -70,8 +70,6 @@ class TomlTable {
   // Throws the InputError "FILE:LINE: key 'K' [in SECTION] <what>", at the key's line (the
   // table's where the key is absent).
   [[noreturn]] void fail(const std::string& key, const std::string& what) const;
-  // "FILE" or "FILE [section #i]", for messages.
-  const std::string& where() const { return where_; }
   const std::filesystem::path& file() const { return file_; }
   // The whole file as parsed: what a results folder's meta.json records.
   const std::string& text() const;
@@ -101,7 +99,6 @@ class TomlTable {
   const toml::table* table_;
   std::filesystem::path file_;
   std::string section_;  // "" at the top level, else e.g. "[[stream]] #1"
-  std::string where_;
   std::set<std::string> known_;
 };
 

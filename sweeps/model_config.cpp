@@ -129,7 +129,7 @@ void read_figures(TomlTable& t, ReportConfig& r) {
                                    [&](const ModelConfig& m) { return m.name == name; });
       for (const std::int64_t n : f.n)
         if (const std::string why = check(spec_at(*it, n)); !why.empty())
-          throw InputError(fmt::format("{}: model '{}' at n = {}: {}", x.where(), name, n, why));
+          x.fail("n", fmt::format("holds {}, at which model '{}' cannot run: {}", n, name, why));
     }
     r.figures.push_back(f);
   }
