@@ -113,6 +113,16 @@ Cost evaluate(const Point& p) {
   return c;
 }
 
+std::optional<Cost> evaluate_block(Point p) {
+  p.layers = 1;
+  p.stabilised = false;
+  try {
+    return evaluate(p);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 HeadsMemory heads_memory(const Point& p) {
   Point head = p;
   head.d = p.d / p.heads, head.heads = 1;

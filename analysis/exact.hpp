@@ -40,6 +40,8 @@ bool memory_exact(const Point& p);
 // costliest update (size c), a step kind the cycle lacks is zero, heap fields -1. Throws
 // std::invalid_argument for a point with a skip reason, layers != 1 or the stabilised mode.
 Cost evaluate(const Point& p);
+// evaluate() of one block of p (one layer, not stabilised); nullopt where it throws.
+std::optional<Cost> evaluate_block(Point p);
 
 // One batched object's memory for p.heads > 1 heads (Forms::heads): valley and plain-step live.
 // Throws std::invalid_argument where evaluate() would, and without a batched kernel.

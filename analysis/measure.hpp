@@ -20,6 +20,7 @@ struct Point {
   std::int64_t n = 0, d = 0, m = 1, heads = 1, layers = 1;
   // The stabilised mode (Config::exp_shift, continual variants); counts do not depend on C.
   bool stabilised = false;
+  bool operator==(const Point&) const = default;
 };
 
 inline std::ostream& operator<<(std::ostream& os, const Point& p) {

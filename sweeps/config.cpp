@@ -167,17 +167,13 @@ std::vector<Point> grid_points(const SweepConfig& c) {
         for (std::int64_t heads : g.heads)
           for (std::int64_t n : g.n)
             for (std::int64_t d : g.d)
-              for (std::int64_t m : g.m) {
-                Point p;
-                p.variant = v;
-                p.layers = layers;
-                p.heads = heads;
-                p.n = n;
-                p.d = d;
-                // A variant without landmarks has no rank m: one row, m = 1 (as count).
-                p.m = uses_landmarks(v) ? m : 1;
-                out.push_back(p);
-              }
+              for (std::int64_t m : g.m)  // no landmarks, no rank m: one row, m = 1 (as count)
+                out.push_back({.variant = v,
+                               .n = n,
+                               .d = d,
+                               .m = uses_landmarks(v) ? m : 1,
+                               .heads = heads,
+                               .layers = layers});
   auto rank = [&](const std::string& id) {
     return std::find(c.variants.begin(), c.variants.end(), id) - c.variants.begin();
   };

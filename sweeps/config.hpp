@@ -25,6 +25,7 @@ struct TableSpec {
   std::string kind;     // "points", "printed" or "cotrans_ratios"
   std::string printed;  // for "printed": "nystrom_table3" or "nystrom_table4"
   std::string title;
+  bool operator==(const TableSpec&) const = default;
 };
 
 struct FigureSpec {
@@ -33,6 +34,7 @@ struct FigureSpec {
   std::string x, y;
   std::vector<std::string> variants;          // empty: all of the config's
   std::map<std::string, std::int64_t> fixed;  // coordinate -> value
+  bool operator==(const FigureSpec&) const = default;
 };
 
 struct SweepConfig {

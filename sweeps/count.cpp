@@ -5,7 +5,6 @@
 #include "analysis/exact.hpp"
 #include "attention/registry.hpp"
 #include "sweeps/run_checks.hpp"
-#include "sweeps/variant_lists.hpp"
 
 namespace cosda {
 namespace {
@@ -74,35 +73,6 @@ CountOutput count_output(const Point& p, const Cost& c, conventions::Convention 
   o.heap_retained_bytes = c.heap_retained_bytes;
   o.heap_allocations = c.steady_allocations;
   return o;
-}
-
-Args count_args(const Argv& argv) {
-  return Args(
-      "count",
-      {{"variant", "V", "variant id: " + variant_list()},
-       {"n", "N", "window length (tokens)"},
-       {"d", "D", "feature width of all heads together (one head's: d_head = d / heads)"},
-       {"m", "M", "landmarks or random features (only " + landmark_patterns() + "; default 1)"},
-       {"heads", "H", "heads, dividing d (default 1)"},
-       {"layers", "1|2", "1 block, or the papers' two-block model (default 1)"},
-       {"scalar", "double|float", "scalar type for the heap measurement (default double)"},
-       {"exact", "", "count at scalar level (Counted scalars) instead of the fast path"},
-       {"format", "json|csv|tsv", "one JSON object, or a header and one row (default json)"},
-       {"convention", "all|mul|mac|cotrans",
-        "how flops counts (default all: every executed operation; mac: a multiply-add once)"},
-       {"feature-seed", "S",
-        "seed of the random features (only random-feature variants; counts do not depend on it)"},
-       {"memory-limit", "BYTES",
-        "refuse a point needing more (K, M, G, T suffixes; default: available memory)"}},
-      argv);
-}
-
-Point count_point(const Args& a) {
-  RunRequest r = request_of(a);
-  const Range d = range_of("d");
-  r.d = a.integer("d", d.lo, d.hi);
-  r.default_m = 1;
-  return point_of(check_run(r, Spelling::command_line("count")));
 }
 
 Point point_of(const RunPlan& p) {

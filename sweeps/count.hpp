@@ -10,8 +10,6 @@
 
 #include "analysis/conventions.hpp"
 #include "analysis/measure.hpp"
-#include "sweeps/args.hpp"
-#include "sweeps/commands.hpp"
 #include "sweeps/points.hpp"
 
 namespace cosda {
@@ -26,11 +24,7 @@ struct CountOutput {
   std::int64_t heap_retained_bytes = -1, heap_allocations = -1;
 };
 
-// count's flags (with their help texts).
-Args count_args(const Argv& argv);
-
-// The point of the flags, checked by sweeps/run_checks.hpp (InputError naming the flag).
-Point count_point(const Args& a);
+// The point of a checked run (sweeps/run_checks.hpp).
 Point point_of(const RunPlan& p);
 
 // --convention all|mul|mac|cotrans (InputError naming `subject` otherwise).

@@ -18,6 +18,19 @@ namespace {
 constexpr std::string_view kMagic = "cosda-journal 2 ";
 constexpr std::string_view kConfigTag = "config ";
 
+// 64-bit FNV-1a of this build's executable file (read once).
+std::uint64_t build_hash() {
+  static const std::uint64_t hash = [] {
+    std::ifstream in("/proc/self/exe", std::ios::binary);
+    std::uint64_t h = fnv1a("cosda-build");
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0)
+      h = fnv1a(std::string_view(buffer, std::size_t(in.gcount())), h);
+    return h;
+  }();
+  return hash;
+}
+
 // The journal's header line and each row's hash tie it to the config text and the build.
 std::string journal_header(const SweepConfig& c) {
   return fmt::format("{}{:016x} {:016x}", kMagic, fnv1a(c.text), build_hash());
@@ -82,19 +95,8 @@ std::string config_change(const SweepConfig& now, const SweepConfig& was) {
         !what.empty())
       return what;
   if (now.title != was.title) return "key 'title'";
-  if (now.tables.size() != was.tables.size()) return "the [[table]] sections";
-  for (std::size_t i = 0; i < now.tables.size(); ++i)
-    if (now.tables[i].kind != was.tables[i].kind ||
-        now.tables[i].printed != was.tables[i].printed ||
-        now.tables[i].title != was.tables[i].title)
-      return "the [[table]] sections";
-  if (now.figures.size() != was.figures.size()) return "the [[figure]] sections";
-  for (std::size_t i = 0; i < now.figures.size(); ++i) {
-    const FigureSpec &a = now.figures[i], &b = was.figures[i];
-    if (a.file != b.file || a.title != b.title || a.x != b.x || a.y != b.y ||
-        a.variants != b.variants || a.fixed != b.fixed)
-      return "the [[figure]] sections";
-  }
+  if (now.tables != was.tables) return "the [[table]] sections";
+  if (now.figures != was.figures) return "the [[figure]] sections";
   return "its comments or layout";
 }
 
@@ -153,18 +155,6 @@ SweepRow journal_row(const SweepConfig& c, const std::filesystem::path& path, st
 std::string point_key(const Point& p) {
   return fmt::format("{}/{}/{}/{}/{}/{}{}", p.variant, p.layers, p.heads, p.n, p.d, p.m,
                      p.stabilised ? "/stabilised" : "");
-}
-
-std::uint64_t build_hash() {
-  static const std::uint64_t hash = [] {
-    std::ifstream in("/proc/self/exe", std::ios::binary);
-    std::uint64_t h = fnv1a("cosda-build");
-    char buffer[1 << 16];
-    while (in.read(buffer, sizeof buffer) || in.gcount() > 0)
-      h = fnv1a(std::string_view(buffer, std::size_t(in.gcount())), h);
-    return h;
-  }();
-  return hash;
 }
 
 std::string row_defect(const SweepRow& r) {

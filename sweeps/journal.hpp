@@ -29,8 +29,6 @@ inline std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 14695981039
 
 // Identity of a point for the journal and for merging shards.
 std::string point_key(const Point& p);
-// 64-bit FNV-1a of this build's executable file (read once).
-std::uint64_t build_hash();
 
 // Why no measurement can produce `r` ("" if one can): flops must be the buckets' sum,
 // 0 <= update_steps <= cycle_steps, update_flops given iff update_steps > 0; skipped: no counts.

@@ -7,8 +7,6 @@
 
 namespace cosda {
 
-// Bytes a point needs while measured: a bound, the exact forms' peak elements doubled for buffers.
-double point_memory_bytes(const Point& p);
 // InputError naming the largest point if the `jobs` largest do not fit in `available_bytes`.
 void check_memory(const SweepConfig& c, const Shard& shard, int jobs, double available_bytes);
 

@@ -103,12 +103,6 @@ std::string study_meta_json(std::string_view command, std::string_view name,
                      files, seconds);
 }
 
-std::vector<std::string> stream_inputs(const std::vector<NamedStream>& streams) {
-  std::vector<std::string> files;
-  for (const NamedStream& s : streams) files.insert(files.end(), s.inputs.begin(), s.inputs.end());
-  return files;
-}
-
 std::optional<std::string> reported_meta_json(std::string_view meta, const SweepConfig& c) {
   const std::optional<std::string> swept = meta_string(meta, "config_text");
   if (!swept || *swept == c.text) return std::nullopt;  // no meta.json, or c's text already

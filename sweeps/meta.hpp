@@ -6,7 +6,6 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/streams.hpp"
 #include "sweeps/config.hpp"
 #include "sweeps/shard.hpp"
 
@@ -23,9 +22,6 @@ std::string meta_json(const SweepConfig& c, int jobs, double seconds, const Shar
 std::string study_meta_json(std::string_view command, std::string_view name,
                             std::string_view source, std::string_view text,
                             const std::vector<std::string>& inputs, double seconds);
-
-// The .npy files a study's streams read, as study_meta_json's inputs.
-std::vector<std::string> stream_inputs(const std::vector<NamedStream>& streams);
 
 // The commit this binary was built from (cmake/provenance.cmake): 40 hex digits, followed by
 // " (with uncommitted changes)" when tracked files differed, or "unknown" outside git.

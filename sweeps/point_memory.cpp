@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <exception>
 #include <fstream>
 #include <string>
 
@@ -25,14 +24,9 @@ std::string size_text(double bytes) {
 
 std::optional<double> kernel_peak_bytes(const Point& p, double scalar_bytes) {
   if (!skip_reason(p).empty()) return std::nullopt;
-  Point one = p;
-  one.layers = 1;
-  one.stabilised = false;
-  try {
-    return double(exact::evaluate(one).peak) * scalar_bytes * double(p.layers);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  const std::optional<Cost> c = exact::evaluate_block(p);
+  if (!c) return std::nullopt;
+  return double(c->peak) * scalar_bytes * double(p.layers);
 }
 
 double available_memory_bytes() {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 #include "analysis/published.hpp"
 #include "attention/registry.hpp"
@@ -20,6 +21,12 @@ std::optional<double> block_flops(const std::string& id, double n, double d, dou
     return pub::total_flops(*t).eval(n, d, m);  // CoTrans Sec. 3.4: FLOPs = mul + add + exp
   }
   return pub::amortized_flops(id, n, d, m);  // App. A, a landmark cycle averaged (Sec. IV-A, B)
+}
+
+// The two blocks the published two-layer composition adds, for an id.
+std::pair<std::string, std::string> two_layer_blocks(const std::string& id) {
+  const VariantTraits& v = variant(id);
+  return {std::string(first_block(v).id), std::string(second_block(v).id)};
 }
 
 using BlockFn = std::function<std::optional<double>(const std::string&, double, double, double)>;
@@ -46,11 +53,6 @@ std::optional<double> memory(const pub::Published* (*table)(std::string_view),
 }
 
 }  // namespace
-
-std::pair<std::string, std::string> two_layer_blocks(const std::string& id) {
-  const VariantTraits& v = variant(id);
-  return {std::string(first_block(v).id), std::string(second_block(v).id)};
-}
 
 std::optional<double> published_flops(const Point& p, const std::string& formulas) {
   return composed(p, [&](const std::string& id, double n, double d, double m) {

@@ -12,7 +12,6 @@
 
 #include <optional>
 #include <string>
-#include <utility>
 
 #include "analysis/measure.hpp"
 
@@ -22,8 +21,5 @@ namespace cosda {
 std::optional<double> published_flops(const Point& p, const std::string& formulas);
 std::optional<double> published_valley(const Point& p);
 std::optional<double> published_peak(const Point& p);
-
-// The two blocks the published two-layer composition adds, for an id.
-std::pair<std::string, std::string> two_layer_blocks(const std::string& id);
 
 }  // namespace cosda

@@ -216,11 +216,8 @@ std::string ratios_table(const TableSpec& t, const std::vector<SweepRow>& rows) 
     return nullptr;
   };
   for (const pub::QuotedRatio& q : pub::cotrans_ratios()) {
-    Point a, b;
-    a.variant = std::string(q.numerator_id);
-    b.variant = std::string(q.denominator_id);
-    a.n = b.n = q.n;
-    a.d = b.d = q.d;
+    const Point a{.variant = std::string(q.numerator_id), .n = q.n, .d = q.d};
+    const Point b{.variant = std::string(q.denominator_id), .n = q.n, .d = q.d};
     const auto fa = published_flops(a, "cotrans"), fb = published_flops(b, "cotrans");
     const int decimals = 0;  // printed as whole numbers ("31x")
     std::string formula, executed = "not in the grid";

@@ -81,8 +81,7 @@ void read_npy_stream(TomlTable& t, std::int64_t d, NamedStream& s) {
   s.qkv = std::move(qkv);
 }
 
-}  // namespace
-
+// Reads one [[stream]] section (strict: finish() is called). d is the token width.
 NamedStream parse_stream(TomlTable& t, std::int64_t d) {
   NamedStream s;
   s.name = t.str("name");
@@ -118,6 +117,19 @@ NamedStream parse_stream(TomlTable& t, std::int64_t d) {
   return s;
 }
 
+// The results name: [A-Za-z0-9_-]+ (it becomes results/<name>/).
+std::string parse_result_name(TomlTable& root) {
+  std::string name = root.str("name");
+  if (!plain_name(name))
+    root.fail("name",
+              "must be 1-64 characters from [A-Za-z0-9_-] (it names results/<name>/), "
+              "got '" +
+                  name + "'");
+  return name;
+}
+
+}  // namespace
+
 std::vector<NamedStream> parse_streams(TomlTable& root, std::int64_t d) {
   std::vector<NamedStream> out;
   for (TomlTable& t : root.tables("stream", true)) {
@@ -127,16 +139,6 @@ std::vector<NamedStream> parse_streams(TomlTable& root, std::int64_t d) {
         t.fail("name", "'" + out.back().name + "' is used by two streams; names must be unique");
   }
   return out;
-}
-
-std::string parse_result_name(TomlTable& root) {
-  std::string name = root.str("name");
-  if (!plain_name(name))
-    root.fail("name",
-              "must be 1-64 characters from [A-Za-z0-9_-] (it names results/<name>/), "
-              "got '" +
-                  name + "'");
-  return name;
 }
 
 AccuracyConfig parse_accuracy_config(const std::filesystem::path& path) {

@@ -16,13 +16,8 @@
 
 namespace cosda {
 
-// Reads one [[stream]] section (strict: finish() is called). d is the token width.
-NamedStream parse_stream(TomlTable& t, std::int64_t d);
 // All [[stream]] sections, names unique.
 std::vector<NamedStream> parse_streams(TomlTable& root, std::int64_t d);
-
-// The results name: [A-Za-z0-9_-]+ (it becomes results/<name>/).
-std::string parse_result_name(TomlTable& root);
 
 // Whole configs; InputError naming the file and key for anything wrong or unknown.
 AccuracyConfig parse_accuracy_config(const std::filesystem::path& path);

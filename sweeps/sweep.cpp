@@ -1,13 +1,13 @@
 #include "sweeps/sweep.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ostream.h>
 #include <omp.h>
 
 #include <algorithm>
 #include <exception>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 
 #include "analysis/exact.hpp"
@@ -157,14 +157,8 @@ std::optional<SweepConfig> swept_config(const std::filesystem::path& dir) {
 
 double predicted_cost(const Point& p) {
   if (!skip_reason(p).empty()) return 0;
-  Point one = p;
-  one.layers = 1;
-  one.stabilised = false;
-  try {
-    return double(exact::evaluate(one).cycle_total.flops()) * double(p.layers);
-  } catch (const std::exception&) {
-    return cost_proxy(p);  // a point the forms do not cover
-  }
+  const std::optional<Cost> c = exact::evaluate_block(p);  // none: the forms do not cover p
+  return c ? double(c->cycle_total.flops()) * double(p.layers) : cost_proxy(p);
 }
 
 std::optional<double> eta_seconds(double elapsed, double cost_ran, double cost_left) {
@@ -187,11 +181,9 @@ SweepOutcome run_sweep(const SweepConfig& c, const SweepPlan& plan) {
   std::optional<JournalWriter> journal = open_journal(c, plan.journal, run);
   out.interrupted = measure_points(c, plan, expensive_first(run), journal, out.kept, run);
   for (const std::size_t k : run.mine)
-    if (!run.errors[k].empty()) {
-      std::ostringstream where;
-      where << run.points[k];
-      throw std::runtime_error("measuring " + where.str() + ": " + run.errors[k]);
-    }
+    if (!run.errors[k].empty())
+      throw std::runtime_error(
+          fmt::format("measuring {}: {}", fmt::streamed(run.points[k]), run.errors[k]));
   for (const std::size_t k : run.mine)
     if (run.have[k]) out.rows.push_back(std::move(run.rows[k]));
   return out;
@@ -202,12 +194,10 @@ void check_some_point_runs(const SweepConfig& c) {
   for (const Point& p : points)
     if (skip_reason(p).empty()) return;
   if (points.empty()) return;
-  std::ostringstream first;
-  first << points.front();
-  throw InputError(c.source + ": every point of the grid is skipped, so the sweep would " +
-                   "measure nothing (the first, " + first.str() + ": " +
-                   skip_reason(points.front()) +
-                   "); change n, d, m or heads so that some point runs");
+  throw InputError(fmt::format(
+      "{}: every point of the grid is skipped, so the sweep would measure nothing (the first, "
+      "{}: {}); change n, d, m or heads so that some point runs",
+      c.source, fmt::streamed(points.front()), skip_reason(points.front())));
 }
 
 void check_sweep_outputs(const std::filesystem::path& dir, const std::filesystem::path& input) {
@@ -237,13 +227,8 @@ std::vector<SweepRow> read_sweep_points(const SweepConfig& c, const std::filesys
     throw InputError("cosda report: " + csv.string() + " not found; run " + sweep + " first");
   std::vector<SweepRow> rows = read_points_csv(*text, csv.string());
   const std::vector<Point> grid = grid_points(c);
-  bool same = grid.size() == rows.size();
-  for (std::size_t i = 0; same && i < grid.size(); ++i) {
-    const Point &p = grid[i], &q = rows[i].point;
-    same = p.variant == q.variant && p.layers == q.layers && p.heads == q.heads && p.n == q.n &&
-           p.d == q.d && p.m == q.m;
-  }
-  if (!same)
+  if (!std::equal(grid.begin(), grid.end(), rows.begin(), rows.end(),
+                  [](const Point& p, const SweepRow& r) { return p == r.point; }))
     throw InputError("cosda report: " + csv.string() + " holds other points than " + c.source +
                      " describes; rerun " + sweep);
   // points.csv has no column for the formulas or the scalar it was swept with: its meta.json says.
