@@ -114,10 +114,6 @@ struct LandmarkCycle {
     return replay && s >= 2 && !at(s - 2) && s + 2 < std::int64_t(due.size()) && !at(s + 1) &&
            !at(s + 2);
   }
-  // Step s's allocations: a replay's are the first plain step's.
-  std::int64_t allocations(bool replay, std::int64_t measured) const {
-    return replay ? plain_allocations : measured;
-  }
   void check(std::int64_t s, bool updated, const OpCounts& ops, std::int64_t allocations,
              const Cost& cost) {
     if (!on) return;
@@ -237,7 +233,8 @@ class Run {
     }
     const std::int64_t bytes = record_ ? footprint.stop() : 0;
     const OpCounts ops = thread_counts() - before;
-    const std::int64_t allocations = cycle_.allocations(replay, heap::allocations() - a0);
+    // A replay's allocations are the first plain step's.
+    const std::int64_t allocations = replay ? cycle_.plain_allocations : heap::allocations() - a0;
     allocs_ += allocations;
     heap_peak_ = std::max(heap_peak_, heap::peak() - heap0_);
     cost.cycle_total += ops;

@@ -150,17 +150,9 @@ inline Bound bound(const Machine& m, bool single, bool all, int cores, double fl
     bw = m.read_gbs(level, all);
     where = level + " bandwidth";
   }
-  Bound b;
-  b.ridge = bw > 0 ? peak / bw : 0;
+  const double ridge = bw > 0 ? peak / bw : 0;
   const double mem = bytes > 0 ? flops / bytes * bw : peak;
-  if (mem < peak) {
-    b.gflops = mem;
-    b.limit = where;
-  } else {
-    b.gflops = peak;
-    b.limit = "compute";
-  }
-  return b;
+  return mem < peak ? Bound{mem, where, ridge} : Bound{peak, "compute", ridge};
 }
 
 inline std::string json_escape(const std::string& s) {

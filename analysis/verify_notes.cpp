@@ -1,4 +1,6 @@
 // The report's prose and open questions: analysis/verification_notes.md, compiled in, as entries.
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -57,11 +59,7 @@ std::vector<std::string> note_list(std::string_view key) {
   return it == entries().end() ? std::vector<std::string>{} : it->second;
 }
 
-std::string note(std::string_view key) {
-  std::string out;
-  for (const std::string& p : note_list(key)) out += (out.empty() ? "" : " ") + p;
-  return out;
-}
+std::string note(std::string_view key) { return fmt::format("{}", fmt::join(note_list(key), " ")); }
 
 std::vector<std::string> open_questions() {
   std::vector<std::string> keys;

@@ -142,13 +142,11 @@ void section_orders(Text& r, Runs& runs, const Grid& g) {
       "form but are not asymptotic at these sizes, {} differ.\n\n",
       tally.agree, tally.local, tally.differ);
   r.p("Why they differ: {}\n\n", explain("table1", "differs"));
-  std::string list;
-  for (const std::string& s : tally.differs) list += (list.empty() ? "" : "; ") + s;
   r.findings.push_back(fmt::format(
       "Table I: of {} exponent fits, {} match the published power, {} have it in our exact form "
       "but are not asymptotic at the sizes run, {} differ: {}.",
       tally.agree + tally.local + tally.differ, tally.agree, tally.local, tally.differ,
-      list.empty() ? "none" : list));
+      tally.differs.empty() ? "none" : fmt::format("{}", fmt::join(tally.differs, "; "))));
 }
 
 }  // namespace cosda::verify

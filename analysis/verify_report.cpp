@@ -102,14 +102,14 @@ void class_summary(Text& head, const std::vector<Classified>& classes) {
 }
 
 // The last section: every class key with its section, rows, class and detail.
-void section_classes(std::string& md, const std::vector<Classified>& classes) {
+std::string section_classes(const std::vector<Classified>& classes) {
   Text t;
   t.p("## 11. Class of every compared key\n\n{}\n\n| section | key | rows | class | detail "
       "|\n|---|---|---|---|---|\n",
       required_note("classes table"));
   for (const Classified& k : classes)
     t.p("| {} | `{}` | {} | {} | {} |\n", k.section, k.key, k.rows, k.cls, k.detail);
-  md = t.md + "\n";
+  return t.md + "\n";
 }
 
 // Sections 2-9, in report order; section 1 (the checks) is written last, once all are run.
@@ -168,9 +168,7 @@ Report build_report(const Grid& g, const fs::path& config, const fs::path& corre
   for (const std::string& f : body.findings) head.p("- {}\n", f);
   for (const std::string& f : note_list("findings")) head.p("- {}\n", f);
   class_summary(head, body.classes);
-  std::string classes_md;
-  section_classes(classes_md, body.classes);
-  out.markdown = head.md + "\n" + body.md + sections_md + classes_md;
+  out.markdown = head.md + "\n" + body.md + sections_md + section_classes(body.classes);
   out.csv = body.csv.text();
   return out;
 }

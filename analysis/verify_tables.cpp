@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "analysis/published.hpp"
 #include "analysis/verify_sections.hpp"
@@ -178,27 +179,10 @@ void table_cell(Text& r, Runs& runs, const Setting& st, const pub::PrintedCell& 
             r.cls("tables", cell_key, r_ok ? "reproduced" : "not reproduced"));
 }
 
-// Table III's reference model with d as one head and as `heads` heads of d / heads (returned).
-double heads_paragraph(Text& r, const pub::TableSetting& s3) {
+// App. A's reference total at (n, d, m) with d as one head, and as h heads of d / h.
+std::pair<double, double> att_heads(double n, double d, double m, int h) {
   const pub::Published& att = *pub::flops(reference_id());
-  const double one = att.total.eval(s3.n, s3.d, s3.m);
-  const int d_head = s3.d / s3.heads;
-  const double split = double(s3.heads) * att.total.eval(s3.n, d_head, s3.m);
-  r.p(fmt::runtime(required_note("tables heads") + "\n\n"), one / 1e6, split / 1e6);
-  return split;
-}
-
-// Table IV with the heads its model records: d = 1024 as 8 heads of 128.
-void table4_heads(Text& r, const pub::TableSetting& s4, std::int64_t d4) {
-  const pub::Published& att = *pub::flops(reference_id());
-  const int h = pub::kTable4RecordedHeads;
-  const double one = att.total.eval(s4.n, double(d4), s4.m);
-  const double split = double(h) * att.total.eval(s4.n, double(d4) / h, s4.m);
-  r.p(fmt::runtime(required_note("tables heads iv") + "\n\n"), one / 1e6, h, d4 / h, split / 1e6);
-  r.findings.push_back(fmt::format(
-      "Table IV also counts d as one head: App. A's Att total gives {:.4f} M with d = {} as one "
-      "head (printed 8.46 M) and {:.4f} M as the {} heads of {} that CoOadTR has.",
-      one / 1e6, d4, split / 1e6, h, d4 / h));
+  return {att.total.eval(n, d, m), double(h) * att.total.eval(n, d / h, m)};
 }
 
 // The printed two-layer FLOPs (M) of a one-layer variant's row in a table; 0 if none.
@@ -218,10 +202,9 @@ void ranking_finding(Text& r, Runs& runs, const Setting& a, const Setting& b) {
   for (const Setting& st : {a, b, fig4}) {
     const bool fig = st.table == fig4.table;
     std::string co_id, row, paper;
-    double co = 0;
     for (const VariantTraits& v : kVariants)
       if (&second_block(v) == &v && v.continual && v.family == Family::kSoftmax) co_id = v.id;
-    co = amortized(runs.get({co_id, st.n, st.d, 1, 1, 2}), Convention::kMac);
+    const double co = amortized(runs.get({co_id, st.n, st.d, 1, 1, 2}), Convention::kMac);
     const double co_printed = fig ? 0 : printed_two_layer(st.table, co_id);
     for (const VariantTraits& v : kVariants) {
       if (&second_block(v) != &v || !v.continual || v.family != Family::kNystrom ||
@@ -271,15 +254,21 @@ void section_tables(Text& r, Runs& runs) {
       if (c.table == st.table) table_cell(r, runs, st, c, cells);
     r.p("\n");
   }
-  const double split = heads_paragraph(r, s3);
-  table4_heads(r, s4, d4);
+  // Table III with d as one head and as its heads; Table IV with the heads its model records.
+  const auto [one3, split] = att_heads(s3.n, s3.d, s3.m, s3.heads);
+  r.p(fmt::runtime(required_note("tables heads") + "\n\n"), one3 / 1e6, split / 1e6);
+  const int h = pub::kTable4RecordedHeads;
+  const auto [one4, split4] = att_heads(s4.n, double(d4), s4.m, h);
+  r.p(fmt::runtime(required_note("tables heads iv") + "\n\n"), one4 / 1e6, h, d4 / h, split4 / 1e6);
+  r.findings.push_back(fmt::format(
+      "Table IV also counts d as one head: App. A's Att total gives {:.4f} M with d = {} as one "
+      "head (printed 8.46 M) and {:.4f} M as the {} heads of {} that CoOadTR has.",
+      one4 / 1e6, d4, split4 / 1e6, h, d4 / h));
   ranking_finding(r, runs, settings[0], settings[1]);
-  std::string list;
-  for (const std::string& s : cells.not_reproduced) list += (list.empty() ? "" : "; ") + s;
   r.findings.push_back(fmt::format(
       "Tables III/IV: {} of {} printed FLOPs/Rel. cells follow from Appendix A (d = 192 and "
       "d = {} as one head); not: {}.",
-      cells.reproduced, cells.total, d4, list));
+      cells.reproduced, cells.total, d4, fmt::join(cells.not_reproduced, "; ")));
   r.findings.push_back(fmt::format(
       "Table III heads: the printed Att 5.57 M needs d = 192 as one head ({:.2f} M as 16 heads "
       "of 12).",

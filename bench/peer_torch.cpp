@@ -174,41 +174,35 @@ Row run_shape(const TimingShape& s, const Options& o) {
   // cosda att and co_si, warmed up: t counts the tokens fed.
   MultiHead<Plain<T>> att("att", c, h), cosi("co_si", c, h);
   std::int64_t t_att = 0, t_cosi = 0;
-  for (; t_att < n; ++t_att) att.step(token(t_att), token(t_att), token(t_att));
-  for (; t_cosi < n; ++t_cosi) cosi.step(token(t_cosi), token(t_cosi), token(t_cosi));
+  const auto cosda_att_step = [&] {
+    att.step(token(t_att), token(t_att), token(t_att));
+    ++t_att;
+  };
+  const auto cosda_cosi_step = [&] {
+    cosi.step(token(t_cosi), token(t_cosi), token(t_cosi));
+    ++t_cosi;
+  };
+  for (std::int64_t i = 0; i < n; ++i) cosda_att_step();
+  for (std::int64_t i = 0; i < n; ++i) cosda_cosi_step();
 
   torch::NoGradGuard no_grad;
   TorchAtt<T> tatt(tk, scale);
   TorchCosiCat<T> tcat(tk, scale);
   TorchCosiRing<T> tring(tk, scale);
 
-  // Same outputs: one step of each on the same next token, compared with cosda.
-  att.step(token(t_att), token(t_att), token(t_att));
-  ++t_att;
+  // Same outputs: one step of each on the same next token, compared with cosda (n x d and 1 x d,
+  // heads side by side).
+  cosda_att_step();
   tatt.step();
-  cosi.step(token(t_cosi), token(t_cosi), token(t_cosi));
-  ++t_cosi;
+  cosda_cosi_step();
   tcat.step();
   tring.step();
-  {
-    const Mat<T> ao = att.output(), co = cosi.output();  // n x d and 1 x d, heads side by side
-    check_outputs(tk, ao, co, tatt, tcat, tring, s.name, row);
-  }
+  check_outputs<T>(tk, att.output(), cosi.output(), tatt, tcat, tring, s.name, row);
 
-  const auto cosda_att_step = [&] {
-    att.step(token(t_att), token(t_att), token(t_att));
-    ++t_att;
-  };
-  const auto torch_att_step = [&] { tatt.step(); };
-  const auto att_times = time_per_step({cosda_att_step, torch_att_step}, o);
+  const auto att_times = time_per_step({cosda_att_step, [&] { tatt.step(); }}, o);
   row.cosda_att = att_times[0], row.torch_att = att_times[1];
-  const auto cosda_cosi_step = [&] {
-    cosi.step(token(t_cosi), token(t_cosi), token(t_cosi));
-    ++t_cosi;
-  };
-  const auto torch_cosi_cat = [&] { tcat.step(); };
-  const auto torch_cosi_ring = [&] { tring.step(); };
-  const auto cosi_times = time_per_step({cosda_cosi_step, torch_cosi_cat, torch_cosi_ring}, o);
+  const auto cosi_times =
+      time_per_step({cosda_cosi_step, [&] { tcat.step(); }, [&] { tring.step(); }}, o);
   row.cosda_cosi = cosi_times[0], row.torch_cosi_cat = cosi_times[1],
   row.torch_cosi_ring = cosi_times[2];
   fmt::print(stderr,

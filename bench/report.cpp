@@ -222,11 +222,6 @@ double realized_time(const Lookup& find, const std::string& id, const TimingShap
   auto [c, r] = find(id, s, single, all, realized_kind(id), ring);
   return c && r ? r->median() : 0;
 }
-double wall_time(const Lookup& find, const std::string& id, const TimingShape& s, bool single,
-                 bool all) {
-  auto [c, r] = find(id, s, single, all, realized_kind(id));
-  return c && r ? r->wall_median() : 0;
-}
 
 std::string ratio_cell(double num, double den) {
   return num > 0 && den > 0 ? fmt::format("{:.2f}", num / den) : "n/a";
@@ -333,8 +328,9 @@ std::string threads_table(const Lookup& find, const TimingConfig& cfg) {
       std::string cells;
       bool any = false;
       for (const bool single : {true, false}) {
-        const double one = wall_time(find, id, s, single, false);
+        const Measured* r1 = find(id, s, single, false, realized_kind(id)).second;
         const Measured* r = find(id, s, single, true, realized_kind(id)).second;
+        const double one = r1 != nullptr ? r1->wall_median() : 0;
         const double all = r != nullptr ? r->wall_median() : 0;
         const double share = r != nullptr ? Measured::median_of(r->parallel) : 0;
         const bool both = one > 0 && all > 0;

@@ -29,15 +29,17 @@ constexpr int kMaxTempAttempts = 100;
                                     ": " + std::generic_category().message(error)));
 }
 
-// Owns the temporary file until it has been renamed into place.
-class TempFile {
- public:
+// Owns the temporary file until it has been renamed into place (then `path` is cleared).
+struct TempFile {
+  int fd = -1;
+  fs::path path;
+
   TempFile() = default;
   TempFile(const TempFile&) = delete;
   TempFile& operator=(const TempFile&) = delete;
   ~TempFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!path_.empty()) ::unlink(path_.c_str());
+    if (fd >= 0) ::close(fd);
+    if (!path.empty()) ::unlink(path.c_str());
   }
 
   // Creates a fresh temporary file next to `target`; returns errno on failure (0 on success).
@@ -47,10 +49,10 @@ class TempFile {
     const std::string prefix = "." + stem + ".tmp." + std::to_string(::getpid()) + ".";
     for (int attempt = 0; attempt < kMaxTempAttempts; ++attempt) {
       fs::path candidate = target.parent_path() / (prefix + std::to_string(counter++));
-      const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-      if (fd >= 0) {
-        fd_ = fd;
-        path_ = std::move(candidate);
+      const int opened = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (opened >= 0) {
+        fd = opened;
+        path = std::move(candidate);
         return 0;
       }
       if (errno != EEXIST) return errno;
@@ -61,7 +63,7 @@ class TempFile {
   // Writes everything, retrying short writes and EINTR; returns errno on failure.
   int write_all(std::string_view bytes) const {
     while (!bytes.empty()) {
-      const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+      const ssize_t n = ::write(fd, bytes.data(), bytes.size());
       if (n < 0) {
         if (errno == EINTR) continue;
         return errno;
@@ -70,34 +72,7 @@ class TempFile {
     }
     return 0;
   }
-
-  int sync() const { return ::fsync(fd_) == 0 ? 0 : errno; }
-
-  int close() {
-    const int fd = std::exchange(fd_, -1);
-    // The descriptor is released even when close() reports an error, so never retry it.
-    return ::close(fd) == 0 ? 0 : errno;
-  }
-
-  int rename_to(const fs::path& target) {
-    if (::rename(path_.c_str(), target.c_str()) != 0) return errno;
-    path_.clear();
-    return 0;
-  }
-
- private:
-  int fd_ = -1;
-  fs::path path_;
 };
-
-void sync_directory(const fs::path& dir) {
-  const fs::path name = dir.empty() ? fs::path(".") : dir;
-  const int fd = ::open(name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  // Best effort: the rename has already happened, and some file systems reject fsync here.
-  (void)::fsync(fd);
-  ::close(fd);
-}
 
 // What a non-regular file is, for messages.
 std::string kind(mode_t mode) {
@@ -203,6 +178,14 @@ std::optional<std::string> read_file(const fs::path& path, std::string* why) {
   return text;
 }
 
+void sync_path(const fs::path& p, bool dir) {
+  const fs::path name = p.empty() ? fs::path(".") : p;
+  const int fd = ::open(name.c_str(), (dir ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)::fsync(fd);  // best effort: some file systems refuse fsync on folders
+  ::close(fd);
+}
+
 bool same_file(const fs::path& a, const fs::path& b) {
   struct stat sa {
   }, sb{};
@@ -225,10 +208,12 @@ void write_file_atomic(const fs::path& path, std::string_view bytes) {
   TempFile temp;
   if (const int error = temp.create(path)) fail(path, "creating a temporary file", error);
   if (const int error = temp.write_all(bytes)) fail(path, "writing", error);
-  if (const int error = temp.sync()) fail(path, "flushing to disk", error);
-  if (const int error = temp.close()) fail(path, "closing", error);
-  if (const int error = temp.rename_to(path)) fail(path, "renaming into place", error);
-  sync_directory(parent);
+  if (::fsync(temp.fd) != 0) fail(path, "flushing to disk", errno);
+  // The descriptor is released even when close() reports an error, so never retry it.
+  if (::close(std::exchange(temp.fd, -1)) != 0) fail(path, "closing", errno);
+  if (::rename(temp.path.c_str(), path.c_str()) != 0) fail(path, "renaming into place", errno);
+  temp.path.clear();
+  sync_path(parent, true);  // the rename has happened: best effort
 }
 
 }  // namespace cosda

@@ -29,6 +29,9 @@ void check_output_dir(const std::filesystem::path& dir);
 // with `why` ("cannot open file: <reason>" or "cannot read file: <reason>") where given.
 std::optional<std::string> read_file(const std::filesystem::path& path, std::string* why = nullptr);
 
+// fsync() of a file or folder (an empty path: the current folder), best effort.
+void sync_path(const std::filesystem::path& p, bool dir);
+
 // Whether both paths exist and are one file (same st_dev, st_ino), e.g. an input by another name.
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 

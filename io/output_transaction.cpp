@@ -10,7 +10,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <stdexcept>
 #include <system_error>
 #include <vector>
@@ -41,14 +40,8 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 
 // The last bytes of a file (at most `n`).
 std::string tail(const fs::path& path, std::size_t n) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  const std::streamoff size = in.tellg();
-  if (size <= 0) return {};
-  const std::streamoff from = size > std::streamoff(n) ? size - std::streamoff(n) : 0;
-  std::string out(std::size_t(size - from), '\0');
-  in.seekg(from);
-  in.read(out.data(), std::streamsize(out.size()));
-  return in ? out : std::string();
+  const std::string text = read_file(path).value_or("");
+  return text.substr(text.size() - std::min(n, text.size()));
 }
 
 // Removes stages of `target` whose run no longer exists (killed before or just after the swap).
@@ -80,13 +73,6 @@ void bring_over(const fs::path& src, const fs::path& dst, const fs::path& shown)
   if (ec)
     throw std::runtime_error(one_line("cannot write " + shown.string() + ": keeping its entry " +
                                       src.filename().string() + ": " + ec.message()));
-}
-
-void sync_path(const fs::path& p, bool dir) {
-  const int fd = ::open(p.c_str(), (dir ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC);
-  if (fd < 0) return;
-  (void)::fsync(fd);  // best effort: some file systems refuse fsync on folders
-  ::close(fd);
 }
 
 // Swaps two existing folders in one step; falls back to two renames where the file system
@@ -215,7 +201,7 @@ void OutputTransaction::commit(const std::set<std::string>& drop) {
     throw std::runtime_error("cannot write into " + shown_.string() +
                              ": moving the finished files into place: " + errno_text(error));
   committed_ = true;
-  sync_path(target_.parent_path().empty() ? fs::path(".") : target_.parent_path(), true);
+  sync_path(target_.parent_path(), true);
   std::error_code ec;
   if (exists) fs::remove_all(stage_, ec);  // the stage's path now holds the old folder
 }
