@@ -18,30 +18,6 @@
 
 namespace cosda {
 
-// Warm-up token t (< n): scaled query qs and key k (d each) summed into its segment's rows of qt
-// and kt (m x d), divided by the segment's size at its last token (Sec. IV-C).
-template <class E>
-void warm_landmark(const std::vector<std::int64_t>& sizes, std::int64_t t,
-                   const typename E::Scalar* qs, const typename E::Scalar* k, std::int64_t d,
-                   typename E::Scalar* qt, typename E::Scalar* kt) {
-  using S = typename E::Scalar;
-  std::int64_t seg = 0, start = 0;
-  while (t >= start + sizes[std::size_t(seg)]) start += sizes[std::size_t(seg++)];
-  S *q_row = qt + seg * d, *k_row = kt + seg * d;
-  if (t == start) {
-    ops::copy<E>(qs, qs + d, q_row);
-    ops::copy<E>(k, k + d, k_row);
-  } else {
-    ops::add<E>(qs, q_row, d);
-    ops::add<E>(k, k_row, d);
-  }
-  const std::int64_t size = sizes[std::size_t(seg)];
-  if (t == start + size - 1) {
-    ops::divide<E>(q_row, d, S(double(size)));
-    ops::divide<E>(k_row, d, S(double(size)));
-  }
-}
-
 // The continual landmarks of h heads, head-minor, replaced on the same steps: landmark l is row l
 // of qt and kt (m x d; head i's feature b at b h + i); Gamma, phi(Gamma), Gamma_phi^+ per head.
 template <class E>
@@ -78,9 +54,24 @@ class ContinualLandmarks {
   const Mat<S>& qt_matrix() const { return qt_; }
   const Mat<S>& kt_matrix() const { return kt_; }
 
-  // Warm-up token t (< n): its scaled query and key (head-minor) into its segment's landmark.
+  // Warm-up token t (< n): its scaled query qs and key k (head-minor) summed into its segment's
+  // rows of Qt and Kt, divided by the segment's size at its last token (Sec. IV-C).
   void warm(const S* qs, const S* k, std::int64_t t) {
-    warm_landmark<E>(sizes_, t, qs, k, d_, qt_.data(), kt_.data());
+    std::int64_t seg = 0, start = 0;
+    while (t >= start + sizes_[std::size_t(seg)]) start += sizes_[std::size_t(seg++)];
+    S *q_row = &qt_(seg, 0), *k_row = &kt_(seg, 0);
+    if (t == start) {
+      ops::copy<E>(qs, qs + d_, q_row);
+      ops::copy<E>(k, k + d_, k_row);
+    } else {
+      ops::add<E>(qs, q_row, d_);
+      ops::add<E>(k, k_row, d_);
+    }
+    const std::int64_t size = sizes_[std::size_t(seg)];
+    if (t == start + size - 1) {
+      ops::divide<E>(q_row, d_, S(double(size)));
+      ops::divide<E>(k_row, d_, S(double(size)));
+    }
   }
 
   // At the end of the first window: Gamma, phi(Gamma), Gamma_phi^+ (Eq. 16).

@@ -20,22 +20,6 @@ namespace cosda {
 
 const exact::Forms& closed_forms_att();
 
-// out = Att(q, k, v) over a window of n tokens, q a ring whose oldest row is `oldest`, with
-// a (n x n) and rs (n) for A and its row sums: one head of att by rows.
-template <class E>
-void attend_rows(MatCRef<typename E::Scalar> q, MatCRef<typename E::Scalar> k,
-                 MatCRef<typename E::Scalar> v, std::int64_t oldest, typename E::Scalar inv_sqrt_d,
-                 MatRef<typename E::Scalar> a, typename E::Scalar* rs,
-                 MatRef<typename E::Scalar> out) {
-  const std::int64_t n = a.rows();
-  scale_in_window_order<E>(q, oldest, inv_sqrt_d, out);
-  ops::gemm_nt<E>(out, k, a);   // A = exp(Q K^T / sqrt(d))
-  ops::exp_row_sums<E>(a, rs);  // D = diag(A 1)
-  ops::gemm_nn<E>(a, v, out);   // A V
-  ops::reciprocals<E>(rs, rs, n);
-  ops::scale_rows<E>(out, rs);  // D^-1 A V
-}
-
 template <class E>
 class Att final : public Attention<E> {
  public:
@@ -122,11 +106,17 @@ class Att final : public Attention<E> {
     ops::heads_panels_enter<E>(h_, dh_, n_, v, v_.data(), slot);
     return ++seen_ >= n_;
   }
-  // Head i by attend_rows on its columns (q's oldest row `oldest`)  (CoTrans Eq. 1).
+  // Head i's columns of out = Att(q, k, v), q's oldest row `oldest`, with a_ and rs_ for A and
+  // its row sums  (CoTrans Eq. 1).
   void attend_head(std::int64_t i, MatCRef<S> q, std::int64_t oldest, MatCRef<S> k, MatCRef<S> v) {
     const std::int64_t f = i * dh_;
-    attend_rows<E>(q.middleCols(f, dh_), k.middleCols(f, dh_), v.middleCols(f, dh_), oldest,
-                   inv_sqrt_dh_, a_, rs_.data(), out_.middleCols(f, dh_));
+    const MatRef<S> out = out_.middleCols(f, dh_);
+    scale_in_window_order<E>(q.middleCols(f, dh_), oldest, inv_sqrt_dh_, out);
+    ops::gemm_nt<E>(out, k.middleCols(f, dh_), a_);  // A = exp(Q K^T / sqrt(d))
+    ops::exp_row_sums<E>(a_, rs_.data());            // D = diag(A 1)
+    ops::gemm_nn<E>(a_, v.middleCols(f, dh_), out);  // A V
+    ops::reciprocals<E>(rs_.data(), rs_.data(), n_);
+    ops::scale_rows<E>(out, rs_.data());  // D^-1 A V
   }
   // Thread t's scratch, made for threads 0..t on first use.
   S* scratch(std::int64_t t) {

@@ -5,22 +5,14 @@
 
 namespace cosda {
 
-namespace {
-using exact::Buckets, exact::f;
-
-// The plain step; the fixed-landmark variant's every step is this less q / sqrt(d) (d mul).
-Buckets retroactive_nystrom_step() {  // the same with n output rows
-  return {f({{1, 1, 1, 1}, {6, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 1}, {1, 0, 0, 1}}),
-          f({{1, 1, 1, 1}, {-1, 1, 1}, {5, 0, 1, 1}, {1, 0, 0, 2}, {-1, 0, 0, 1}, {-1}}),
-          f({{1, 0, 0, 1}, {1}}), f({{3, 0, 0, 1}}), f({})};
-}
-
-}  // namespace
-
 // Exact forms: update steps also recompute B's replaced column and all of B_phi Gamma_phi^+.
 const exact::Forms& closed_forms_cony_re_cont() {
+  using exact::Buckets, exact::f;
   static const exact::Forms forms{
-      retroactive_nystrom_step(),
+      // The plain step; the fixed-landmark variant's every step is this less q / sqrt(d) (d mul).
+      Buckets{f({{1, 1, 1, 1}, {6, 0, 1, 1}, {1, 0, 0, 2}, {1, 0, 1}, {1, 0, 0, 1}}),
+              f({{1, 1, 1, 1}, {-1, 1, 1}, {5, 0, 1, 1}, {1, 0, 0, 2}, {-1, 0, 0, 1}, {-1}}),
+              f({{1, 0, 0, 1}, {1}}), f({{3, 0, 0, 1}}), f({})},
       Buckets{f({{1, 1, 1, 1},
                  {1, 1, 0, 2},
                  {24, 0, 0, 3},

@@ -5,21 +5,16 @@
 
 namespace cosda {
 
-namespace {
-
-exact::HeadsMemory heads_memory_cony_re_fix(std::int64_t, std::int64_t, std::int64_t,
-                                            std::int64_t h, exact::HeadsMemory one) {
-  return {h * one.valley, h * *one.live};
-}
-
-}  // namespace
-
 // Exact forms: cony_re_cont's plain step (a query's row on arrival) less q / sqrt(d) (Kt is
 // scaled) and less the leaving key's scores (dm mul, dm - m add, m exps: they are kept). Valley:
 // the V ring (nd) and the scores ring (nm) where cony_re_cont keeps K's (nd).
 const exact::Forms& closed_forms_cony_re_fix() {
   using exact::Buckets, exact::f;
   static const Buckets cont = closed_forms_cony_re_cont().step;
+  constexpr exact::HeadsForm heads = [](std::int64_t, std::int64_t, std::int64_t, std::int64_t h,
+                                        exact::HeadsMemory one) -> exact::HeadsMemory {
+    return {h * one.valley, h * *one.live};
+  };
   static const exact::Forms forms{
       Buckets{f(cont.mul.base - Poly{{1, 0, 1}, {1, 0, 1, 1}}),
               f(cont.add.base - Poly{{1, 0, 1, 1}, {-1, 0, 0, 1}}), cont.div,
@@ -30,7 +25,7 @@ const exact::Forms& closed_forms_cony_re_fix() {
       // next slot's row (m), read there for the last time.
       {Poly{{1, 1, 1}, {1, 0, 1, 1}, {1, 0, 0, 1}}},
       {},
-      heads_memory_cony_re_fix};
+      heads};
   return forms;
 }
 
