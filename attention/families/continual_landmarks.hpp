@@ -25,26 +25,25 @@ class ContinualLandmarks {
  public:
   using S = typename E::Scalar;
 
-  ContinualLandmarks(std::int64_t n, std::int64_t dh, std::int64_t m, std::int64_t h,
-                     int iterations, bool exact, const ops::Shift<S>& shift)
-      : m_(m),
+  ContinualLandmarks(const Config& c, std::int64_t h)
+      : m_(c.m),
         h_(h),
-        dh_(dh),
-        d_(h * dh),
-        iterations_(iterations),
-        sizes_(segment_sizes(n, m)),
-        qt_(m, d_),
-        kt_(m, d_),
-        gamma_(m, h * m),
-        gphi_(1, h * m * m),
-        g_(1, h * m * m),
-        phi_(m, h),
-        inv_(1, h * m),
-        col_(m, h),
-        work_(1, 3 * h * m * m),
-        shift_(shift) {
-    require(m >= 1 && m <= n, "continual landmarks: needs 1 <= m <= n");
-    if (exact) pinv_.emplace_back(m, iterations, true);
+        dh_(head_width(c, h)),
+        d_(c.d),
+        iterations_(c.pinv_iterations),
+        sizes_(segment_sizes(c.n, c.m)),
+        qt_(m_, d_),
+        kt_(m_, d_),
+        gamma_(m_, h * m_),
+        gphi_(1, h * m_ * m_),
+        g_(1, h * m_ * m_),
+        phi_(m_, h),
+        inv_(1, h * m_),
+        col_(m_, h),
+        work_(1, 3 * h * m_ * m_),
+        shift_(ops::shift_of<S>(c.exp_shift)) {
+    require(c.m >= 1 && c.m <= c.n, "continual landmarks: needs 1 <= m <= n");
+    if (c.exact_pinv) pinv_.emplace_back(c.m, c.pinv_iterations, true);
   }
 
   const S* qt() const { return qt_.data(); }

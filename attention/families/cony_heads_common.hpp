@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include "attention/counting/chain_tally.hpp"
 #include "attention/families/nystrom.hpp"
@@ -190,6 +191,36 @@ class FixedLandmarkRows {
  private:
   std::int64_t h_, dh_, m_;
   Mat<S> qt_, kt_, g_, q_, beta_, sums_, row_;
+};
+
+// What the four continual Nyström variants share: the shape, the steps seen, Delta V and
+// phi(Delta) (DeltaHeads) and the landmarks L (ContinualLandmarks, or FixedLandmarkRows, whose
+// tokens keep their scores rather than their keys).
+template <class E, class L>
+class ContinualNystrom : public Attention<E> {
+ public:
+  using S = typename E::Scalar;
+
+  bool updated_landmarks() const override { return updated_; }
+  // One head's landmarks (head-minor for h > 1).
+  const Mat<S>* landmarks_q_scaled() const override { return &lm_.qt_matrix(); }
+  const Mat<S>* landmarks_k() const override { return &lm_.kt_matrix(); }
+
+ protected:
+  ContinualNystrom(const Config& c, std::int64_t heads)
+      : n_(c.n),
+        d_(c.d),
+        h_(heads),
+        dh_(head_width(c, heads)),
+        m_(c.m),
+        lm_(c, heads),
+        delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift),
+               std::is_same_v<L, FixedLandmarkRows<E>>) {}
+
+  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
+  bool updated_ = false;  // continual landmarks: this step replaced one
+  L lm_;
+  DeltaHeads<E> delta_;
 };
 
 }  // namespace cosda

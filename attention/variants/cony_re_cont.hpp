@@ -17,7 +17,10 @@ namespace cosda {
 const exact::Forms& closed_forms_cony_re_cont();
 
 template <class E>
-class CoNyReCont final : public Attention<E> {
+class CoNyReCont final : public ContinualNystrom<E, ContinualLandmarks<E>> {
+  using B = ContinualNystrom<E, ContinualLandmarks<E>>;
+  using B::n_, B::d_, B::h_, B::dh_, B::m_, B::seen_, B::updated_, B::lm_, B::delta_;
+
  public:
   using S = typename E::Scalar;
   static constexpr VariantTraits kTraits{.id = "cony_re_cont",
@@ -30,14 +33,8 @@ class CoNyReCont final : public Attention<E> {
                                          .closed_forms = &closed_forms_cony_re_cont};
 
   explicit CoNyReCont(const Config& c, std::int64_t heads = 1)
-      : n_(c.n),
-        d_(c.d),
-        h_(heads),
-        dh_(head_width(c, heads)),
-        m_(c.m),
+      : B(c, heads),
         inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
-        lm_(n_, dh_, m_, h_, c.pinv_iterations, c.exact_pinv, ops::shift_of<S>(c.exp_shift)),
-        delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift)),
         q_(n_, d_),
         b_(n_, h_ * m_),
         phi_b_(n_, h_),
@@ -89,10 +86,6 @@ class CoNyReCont final : public Attention<E> {
     return true;
   }
   MatCRef<S> output() const override { return out_; }
-  bool updated_landmarks() const override { return updated_; }
-  // One head's landmarks (head-minor for h > 1).
-  const Mat<S>* landmarks_q_scaled() const override { return &lm_.qt_matrix(); }
-  const Mat<S>* landmarks_k() const override { return &lm_.kt_matrix(); }
 
  private:
   // Row i of B_phi Gamma_phi^+ head-minor: its own row in bg_ at h = 1, else in bg_minor_.
@@ -140,11 +133,7 @@ class CoNyReCont final : public Attention<E> {
         ops::heads_minor_to_heads<E>(h_, m_, &bg_minor_(i, 0), &bg_(i, 0));
   }
 
-  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
-  bool updated_ = false;
   S inv_sqrt_dh_;
-  ContinualLandmarks<E> lm_;
-  DeltaHeads<E> delta_;
   Mat<S> q_, b_, phi_b_, inv_, bphi_, bg_minor_, bg_, col_, new_, dvn_, out_;
 };
 

@@ -15,7 +15,10 @@ namespace cosda {
 const exact::Forms& closed_forms_cony_re_fix();
 
 template <class E>
-class CoNyReFix final : public Attention<E> {
+class CoNyReFix final : public ContinualNystrom<E, FixedLandmarkRows<E>> {
+  using B = ContinualNystrom<E, FixedLandmarkRows<E>>;
+  using B::n_, B::d_, B::h_, B::dh_, B::m_, B::seen_, B::lm_, B::delta_;
+
  public:
   using S = typename E::Scalar;
   static constexpr VariantTraits kTraits{.id = "cony_re_fix",
@@ -29,16 +32,7 @@ class CoNyReFix final : public Attention<E> {
 
   // c.fixed_q and c.fixed_k are m x d, sliced per head as MultiHead slices them.
   explicit CoNyReFix(const Config& c, std::int64_t heads = 1)
-      : n_(c.n),
-        d_(c.d),
-        h_(heads),
-        dh_(head_width(c, heads)),
-        m_(c.m),
-        delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift), true),
-        lm_(c, heads),
-        bg_(n_, h_ * m_),
-        dvn_(h_ > 1 ? h_ * m_ : 0, dh_),
-        out_(n_, d_) {}
+      : B(c, heads), bg_(n_, h_ * m_), dvn_(h_ > 1 ? h_ * m_ : 0, dh_), out_(n_, d_) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     const std::int64_t j = seen_ % n_;
@@ -60,14 +54,8 @@ class CoNyReFix final : public Attention<E> {
     return true;
   }
   MatCRef<S> output() const override { return out_; }
-  // One head's landmarks (head-minor for h > 1).
-  const Mat<S>* landmarks_q_scaled() const override { return &lm_.qt_matrix(); }
-  const Mat<S>* landmarks_k() const override { return &lm_.kt_matrix(); }
 
  private:
-  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
-  DeltaHeads<E> delta_;
-  FixedLandmarkRows<E> lm_;
   Mat<S> bg_, dvn_, out_;
 };
 

@@ -16,7 +16,10 @@ namespace cosda {
 const exact::Forms& closed_forms_cony_si_cont();
 
 template <class E>
-class CoNySiCont final : public Attention<E> {
+class CoNySiCont final : public ContinualNystrom<E, ContinualLandmarks<E>> {
+  using B = ContinualNystrom<E, ContinualLandmarks<E>>;
+  using B::n_, B::d_, B::h_, B::dh_, B::m_, B::seen_, B::updated_, B::lm_, B::delta_;
+
  public:
   using S = typename E::Scalar;
   static constexpr VariantTraits kTraits{.id = "cony_si_cont",
@@ -29,14 +32,8 @@ class CoNySiCont final : public Attention<E> {
                                          .closed_forms = &closed_forms_cony_si_cont};
 
   explicit CoNySiCont(const Config& c, std::int64_t heads = 1)
-      : n_(c.n),
-        d_(c.d),
-        h_(heads),
-        dh_(head_width(c, heads)),
-        m_(c.m),
+      : B(c, heads),
         inv_sqrt_dh_(1.0 / std::sqrt(double(dh_))),
-        lm_(n_, dh_, m_, h_, c.pinv_iterations, c.exact_pinv, ops::shift_of<S>(c.exp_shift)),
-        delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift)),
         beta_(1, h_ * m_),
         row_(1, h_ * m_),
         sums_(1, h_ * m_),
@@ -82,17 +79,9 @@ class CoNySiCont final : public Attention<E> {
     return true;
   }
   MatCRef<S> output() const override { return out_; }
-  bool updated_landmarks() const override { return updated_; }
-  // One head's landmarks (head-minor for h > 1).
-  const Mat<S>* landmarks_q_scaled() const override { return &lm_.qt_matrix(); }
-  const Mat<S>* landmarks_k() const override { return &lm_.kt_matrix(); }
 
  private:
-  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
-  bool updated_ = false;
   S inv_sqrt_dh_;
-  ContinualLandmarks<E> lm_;
-  DeltaHeads<E> delta_;
   Mat<S> beta_, row_, sums_, qs_, qsum_, new_, out_minor_, out_;
 };
 

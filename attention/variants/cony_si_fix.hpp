@@ -12,7 +12,10 @@ namespace cosda {
 const exact::Forms& closed_forms_cony_si_fix();
 
 template <class E>
-class CoNySiFix final : public Attention<E> {
+class CoNySiFix final : public ContinualNystrom<E, FixedLandmarkRows<E>> {
+  using B = ContinualNystrom<E, FixedLandmarkRows<E>>;
+  using B::n_, B::d_, B::h_, B::dh_, B::m_, B::seen_, B::lm_, B::delta_;
+
  public:
   using S = typename E::Scalar;
   static constexpr VariantTraits kTraits{.id = "cony_si_fix",
@@ -26,15 +29,7 @@ class CoNySiFix final : public Attention<E> {
 
   // c.fixed_q and c.fixed_k are m x d, sliced per head as MultiHead slices them.
   explicit CoNySiFix(const Config& c, std::int64_t heads = 1)
-      : n_(c.n),
-        d_(c.d),
-        h_(heads),
-        dh_(head_width(c, heads)),
-        m_(c.m),
-        delta_(n_, dh_, m_, h_, ops::shift_of<S>(c.exp_shift), true),
-        lm_(c, heads),
-        out_minor_(h_ > 1 ? 1 : 0, d_),
-        out_(1, d_) {}
+      : B(c, heads), out_minor_(h_ > 1 ? 1 : 0, d_), out_(1, d_) {}
 
   bool step(const S* q, const S* k, const S* v) override {
     delta_.slide(seen_, lm_.qt(), k, v, -1);  // (Eqs. 24, 25)
@@ -47,14 +42,8 @@ class CoNySiFix final : public Attention<E> {
     return true;
   }
   MatCRef<S> output() const override { return out_; }
-  // One head's landmarks (head-minor for h > 1).
-  const Mat<S>* landmarks_q_scaled() const override { return &lm_.qt_matrix(); }
-  const Mat<S>* landmarks_k() const override { return &lm_.kt_matrix(); }
 
  private:
-  std::int64_t n_, d_, h_, dh_, m_, seen_ = 0;
-  DeltaHeads<E> delta_;
-  FixedLandmarkRows<E> lm_;
   Mat<S> out_minor_, out_;
 };
 
