@@ -203,6 +203,7 @@ class CollectingReporter : public benchmark::ConsoleReporter {
     return text.substr(0, text.find_last_not_of(" \n") + 1);
   }
   void ReportRuns(const std::vector<Run>& runs) override {
+    reported += runs.size();
     for (const auto& r : runs) {
       if (r.run_type != Run::RT_Iteration || r.error_occurred || r.iterations == 0) continue;
       // Manual time (plain, update, cycle) and real time (all cores) are in real_accumulated_time;
@@ -219,7 +220,8 @@ class CollectingReporter : public benchmark::ConsoleReporter {
     }
     ConsoleReporter::ReportRuns(runs);
   }
-  std::map<std::string, Measured> results;
+  std::map<std::string, Measured> results;  // each repetition's time, by case
+  std::size_t reported = 0;                 // runs of any kind, aggregates too
 
  private:
   std::ostringstream held_;
@@ -458,12 +460,17 @@ int run_main(int argc, char** argv) {
   o.load_after = roofline::load_average();
   benchmark::Shutdown();
   // Nothing timed (no match, or --benchmark_list_tests): no result file, not even an empty one.
-  const bool timed = !reporter.results.empty();
+  const bool timed = reporter.reported > 0;
   if (timed && !o.out.empty() && std::filesystem::exists(out_tmp.path))
     std::filesystem::rename(out_tmp.path, o.out);
   if (matched == 0)
     throw InputError("cosda-bench: flag --benchmark_filter: " + reporter.held() +
                      "; list the benchmarks with --benchmark_list_tests=true");
+  if (!o.report.empty() && timed && reporter.results.empty())
+    throw InputError(
+        "cosda-bench: flag --cosda_report: no repetition's time reached the report (every run "
+        "failed, or --benchmark_report_aggregates_only or --benchmark_display_aggregates_only "
+        "kept them back); drop those flags");
   if (!o.report.empty() && timed) write_reports(o, cfg, cases, reporter.results, machine);
   return 0;
 }

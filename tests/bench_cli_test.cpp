@@ -71,6 +71,25 @@ TEST(BenchCommand, RefusesBeforeTimingAndWritesNoEmptyResult) {
   fs::remove_all(dir);
 }
 
+// Google Benchmark's aggregates-only flags keep each repetition from cosda-bench's reporter: the
+// --benchmark_out file is still written, and the report, which needs the repetitions, is refused.
+TEST(BenchCommand, KeepsTheResultFileWhenOnlyAggregatesAreReported) {
+  const fs::path dir = fs::temp_directory_path() / "cosda_bench_cli_aggregates_test";
+  for (const std::string flag :
+       {"--benchmark_report_aggregates_only=true", "--benchmark_display_aggregates_only=true"}) {
+    SCOPED_TRACE(flag);
+    const Outcome r = bench({flag, "--benchmark_filter=^co_si/table3/double/one/step",
+                             "--benchmark_repetitions=2", "--benchmark_min_time=0.001"},
+                            dir);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("flag --cosda_report"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(flag.substr(0, flag.find('='))), std::string::npos) << r.err;
+    EXPECT_EQ(written(dir, {}), std::vector<std::string>{"bench.json"}) << r.err;
+    EXPECT_NE(read(dir / "bench.json").find("co_si/table3/double/one/step"), std::string::npos);
+  }
+  fs::remove_all(dir);
+}
+
 // A timing config is read as strictly as every other config: a misspelt or unknown key, an unknown
 // variant id and a bad cross-field value each get one line naming the key, before any timing.
 TEST(BenchCommand, RefusesABadTimingConfigNamingTheKey) {
