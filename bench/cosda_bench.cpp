@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cstring>
@@ -231,8 +232,9 @@ class CollectingReporter : public benchmark::ConsoleReporter {
 // Google Benchmark 1.7 prints its usage and exits 0 on a format it does not know, prints two lines
 // on a --benchmark_min_time that is no number, and fails mid-run on repetitions below 1; and
 // cosda-bench's own console table and units leave --benchmark_format and --benchmark_time_unit
-// without effect. Such a flag is refused here, in one line, before anything is timed.
-void check_benchmark_value(const std::string& a) {
+// without effect. Such a flag is refused here, in one line, before anything is timed. Returns
+// whether `a` sets an aggregates-only flag, which keeps each repetition from cosda's reporter.
+bool check_benchmark_value(const std::string& a) {
   const auto eq = a.find('=');
   const std::string flag = a.substr(0, eq), v = eq == std::string::npos ? "" : a.substr(eq + 1);
   auto one_of = [&](std::initializer_list<std::string_view> allowed, std::string_view words) {
@@ -259,10 +261,15 @@ void check_benchmark_value(const std::string& a) {
   else if (flag == "--benchmark_min_time" && !number(0.0))
     throw InputError(fmt::format(
         "cosda-bench: flag {} must be a positive number of seconds, got '{}'", flag, v));
+  std::string low = v;  // Google Benchmark's false: 0, f, n, false, no, off, any case
+  for (char& ch : low) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return flag.ends_with("_aggregates_only") &&
+         !(low == "0" || low == "f" || low == "n" || low == "false" || low == "no" || low == "off");
 }
 
 Options parse_own_flags(int* argc, char** argv) {
   Options o;
+  std::string hides;  // an aggregates-only flag, which keeps the repetitions from the reporter
   for (int i = 0; i < *argc; ++i) o.command += (i ? " " : "") + std::string(argv[i]);
   int w = 1;
   for (int i = 1; i < *argc; ++i) {
@@ -294,11 +301,15 @@ Options parse_own_flags(int* argc, char** argv) {
                        "--cosda_machine=FILE, --cosda_report=DIR, --cosda_quick (see "
                        "--cosda_help)");
     } else {
-      check_benchmark_value(a);
+      if (check_benchmark_value(a)) hides = a.substr(0, a.find('='));
       argv[w++] = argv[i];
     }
   }
   *argc = w;
+  if (!o.report.empty() && !hides.empty())
+    throw InputError("cosda-bench: flag " + hides +
+                     " keeps each repetition from --cosda_report, which needs them; drop one of "
+                     "the two");
   return o;
 }
 
@@ -467,10 +478,7 @@ int run_main(int argc, char** argv) {
     throw InputError("cosda-bench: flag --benchmark_filter: " + reporter.held() +
                      "; list the benchmarks with --benchmark_list_tests=true");
   if (!o.report.empty() && timed && reporter.results.empty())
-    throw InputError(
-        "cosda-bench: flag --cosda_report: no repetition's time reached the report (every run "
-        "failed, or --benchmark_report_aggregates_only or --benchmark_display_aggregates_only "
-        "kept them back); drop those flags");
+    throw std::runtime_error("every run failed: no time for --cosda_report");
   if (!o.report.empty() && timed) write_reports(o, cfg, cases, reporter.results, machine);
   return 0;
 }

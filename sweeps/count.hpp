@@ -1,5 +1,5 @@
-// One `cosda count` point as the command prints it and the Python module returns it: the
-// flags to a checked Point, the measurement to the columns of a sweep's points.csv.
+// One `cosda count` point as the command prints it and the Python module returns it: a checked
+// run's Point, the measurement to the columns of a sweep's points.csv.
 #pragma once
 
 #include <cstdint>

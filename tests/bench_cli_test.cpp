@@ -72,18 +72,28 @@ TEST(BenchCommand, RefusesBeforeTimingAndWritesNoEmptyResult) {
 }
 
 // Google Benchmark's aggregates-only flags keep each repetition from cosda-bench's reporter: the
-// --benchmark_out file is still written, and the report, which needs the repetitions, is refused.
+// --benchmark_out file is written all the same, and --cosda_report, which needs the repetitions,
+// is refused with them before anything is timed.
 TEST(BenchCommand, KeepsTheResultFileWhenOnlyAggregatesAreReported) {
   const fs::path dir = fs::temp_directory_path() / "cosda_bench_cli_aggregates_test";
   for (const std::string flag :
-       {"--benchmark_report_aggregates_only=true", "--benchmark_display_aggregates_only=true"}) {
+       {"--benchmark_report_aggregates_only", "--benchmark_display_aggregates_only=true"}) {
     SCOPED_TRACE(flag);
-    const Outcome r = bench({flag, "--benchmark_filter=^co_si/table3/double/one/step",
-                             "--benchmark_repetitions=2", "--benchmark_min_time=0.001"},
-                            dir);
-    EXPECT_EQ(r.status, 2) << r.err;
-    EXPECT_NE(r.err.find("flag --cosda_report"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find(flag.substr(0, flag.find('='))), std::string::npos) << r.err;
+    const std::vector<std::string> timing = {
+        flag, "--benchmark_filter=^co_si/table3/double/one/step", "--benchmark_repetitions=2",
+        "--benchmark_min_time=0.001"};
+    const Outcome refused = bench(timing, dir);
+    EXPECT_EQ(refused.status, 2) << refused.err;
+    EXPECT_EQ(refused.err.find('\n'), refused.err.size() - 1) << "not one line: " << refused.err;
+    EXPECT_NE(refused.err.find(flag.substr(0, flag.find('='))), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("--cosda_report"), std::string::npos) << refused.err;
+    EXPECT_EQ(refused.out, "") << "timed before refusing";
+    EXPECT_EQ(written(dir, {}), std::vector<std::string>{}) << refused.err;
+    std::vector<std::string> args = timing;
+    args.insert(args.end(), {"--cosda_config=" COSDA_SOURCE_DIR "/configs/timing.toml",
+                             "--cosda_models=none", "--benchmark_out=bench.json", "--cosda_quick"});
+    const Outcome r = run(args, dir, COSDA_BENCH_BIN);
+    EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(written(dir, {}), std::vector<std::string>{"bench.json"}) << r.err;
     EXPECT_NE(read(dir / "bench.json").find("co_si/table3/double/one/step"), std::string::npos);
   }
