@@ -222,6 +222,17 @@ inline std::optional<Machine> read_machine(const std::string& path) {
   return m;
 }
 
+// "" if `m`, read from `path`, was measured on this CPU with `cores` cores; else why its peaks
+// and bandwidths cannot bound steps timed here.
+inline std::string measured_elsewhere(const Machine& m, const std::string& path, int cores) {
+  const auto cpu = m.strings.find("cpu");
+  const std::string its = (cpu == m.strings.end() ? std::string("an unnamed CPU") : cpu->second) +
+                          ", " + std::to_string(int(m.get("cores"))) + " cores";
+  const std::string here = cpu_name() + ", " + std::to_string(cores) + " cores";
+  return its == here ? ""
+                     : path + " is the roofline of " + its + ", not of this machine (" + here + ")";
+}
+
 // One measured step on the roofline figure (results/timing/points.tsv, written by cosda-bench).
 struct MeasuredPoint {
   std::string variant, shape, scalar;

@@ -36,6 +36,7 @@ inline const char* kind_name(Kind k) {
 struct Options {
   std::string config = "configs/timing.toml";
   std::string machine = "results/roofline/machine.json";
+  std::string machine_elsewhere;  // why `machine` was not used: another machine's roofline
   std::string models = "configs/models/report.toml";  // whole models; "none": no models
   std::string report;  // DIR for timing/realized.md and timing/points.tsv; empty: none
   std::string out;     // --benchmark_out, written atomically
@@ -104,6 +105,10 @@ struct Measured {
 
 // Registers model/<name>/<scalar>/one/step for the report config's models (bench/models.cpp).
 void register_model_cases(const std::string& report_toml, const TimingConfig& cfg);
+
+// The roofline in o.machine, or nullopt if it is missing or another machine's (the bound
+// counters and columns are then left out; o.machine_elsewhere and stderr say why).
+std::optional<roofline::Machine> read_this_machine(Options& o);
 
 // Refuses (InputError), before any timing, a DIR/timing/ (DIR = o.report) that write_reports
 // could not write.

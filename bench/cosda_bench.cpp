@@ -324,7 +324,7 @@ bool print_help(int argc, char** argv) {
           "  --cosda_config=FILE   shapes to time (default configs/timing.toml)\n"
           "  --cosda_quick         only the shapes marked quick (the make reproduce pass)\n"
           "  --cosda_models=FILE   whole models (default configs/models/report.toml; none)\n"
-          "  --cosda_machine=FILE  roofline for the bound counters (default "
+          "  --cosda_machine=FILE  this machine's roofline, for the bound counters (default "
           "results/roofline/machine.json)\n"
           "  --cosda_report=DIR    write DIR/timing/realized.md and DIR/timing/points.tsv\n"
           "Benchmark names: variant/shape/scalar/threads/kind, model/name/scalar/one/step, "
@@ -336,12 +336,12 @@ bool print_help(int argc, char** argv) {
   return false;
 }
 
-// The run's context in Google Benchmark's output: commit, config, machine, BLAS, clock cost, vector
-// ISA.
+// The run's context in Google Benchmark's output: commit, config, CPU, roofline, BLAS, clock, ISA.
 void add_context(const Options& o, const std::optional<roofline::Machine>& machine) {
   benchmark::AddCustomContext("cosda_git_commit", build_commit());
   benchmark::AddCustomContext("cosda_config", o.config);
-  benchmark::AddCustomContext("cosda_machine", machine ? o.machine : "missing");
+  benchmark::AddCustomContext("cosda_cpu", roofline::cpu_name());
+  benchmark::AddCustomContext("cosda_machine", machine ? o.machine : "none");
   benchmark::AddCustomContext("cosda_blas", blas::kAvailable ? "OpenBLAS" : "none");
   benchmark::AddCustomContext(
       "cosda_clock_read_ns",
@@ -456,7 +456,7 @@ int run_main(int argc, char** argv) {
 
   const TimingConfig cfg = read_config_as("timing", o.config, load_timing_config);
   if (!o.report.empty()) check_report_outputs(o);
-  const std::optional<roofline::Machine> machine = roofline::read_machine(o.machine);
+  const std::optional<roofline::Machine> machine = read_this_machine(o);
   add_context(o, machine);
 
   static std::vector<Case> cases;  // registered benchmarks refer to these

@@ -101,7 +101,9 @@ std::string preamble(const Options& o, const std::optional<roofline::Machine>& m
         m->peak_gflops(true, false), m->peak_gflops(false, false), m->read_gbs("l1", false),
         m->read_gbs("l2", false), m->read_gbs("l3", false), m->read_gbs("dram", false));
   } else {
-    md += "No roofline (" + o.machine + " missing): run `cosda roofline` first.\n\n";
+    md += fmt::format("Timed on {}. No roofline ({}): run `cosda roofline` first.\n\n",
+                      roofline::cpu_name(),
+                      o.machine_elsewhere.empty() ? o.machine + " missing" : o.machine_elsewhere);
   }
   md +=
       "Columns: **FLOP ratio** = FLOPs(att) / FLOPs(variant), the theoretical saving; **time "
@@ -378,6 +380,15 @@ void check_report_outputs(const Options& o) {
   const std::filesystem::path dir = std::filesystem::path(o.report) / "timing";
   check_output_dir(dir);
   for (const char* name : kReportFiles) check_output_file(dir / name);
+}
+
+std::optional<roofline::Machine> read_this_machine(Options& o) {
+  std::optional<roofline::Machine> m = roofline::read_machine(o.machine);
+  if (m) o.machine_elsewhere = roofline::measured_elsewhere(*m, o.machine, cores());
+  if (o.machine_elsewhere.empty()) return m;
+  fmt::print(stderr, "cosda-bench: {}: no bound counters; run `cosda roofline` here first\n",
+             o.machine_elsewhere);
+  return std::nullopt;
 }
 
 void write_reports(const Options& o, const TimingConfig& cfg, const std::vector<Case>& cases,

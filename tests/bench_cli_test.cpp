@@ -4,12 +4,16 @@
 // --benchmark_list_tests lists and writes nothing; a Google Benchmark flag value that library
 // would take for a usage request (exit 0) or fail on mid-run is refused first.
 #include <gtest/gtest.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "analysis/roofline_model.hpp"
 #include "tests/cli_refusal.hpp"
 #include "tests/cli_run.hpp"
 
@@ -96,6 +100,40 @@ TEST(BenchCommand, KeepsTheResultFileWhenOnlyAggregatesAreReported) {
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(written(dir, {}), std::vector<std::string>{"bench.json"}) << r.err;
     EXPECT_NE(read(dir / "bench.json").find("co_si/table3/double/one/step"), std::string::npos);
+  }
+  fs::remove_all(dir);
+}
+
+// A roofline measured on another CPU, or with another number of cores, bounds nothing timed here:
+// cosda-bench says so on stderr and realized.md names the CPU timed on, without bound columns.
+TEST(BenchCommand, BoundsStepsOnlyByThisMachinesRoofline) {
+  const fs::path dir = fs::temp_directory_path() / "cosda_bench_cli_machine_test";
+  const std::string here = roofline::cpu_name(), other = "Other CPU (family 1, model 1)";
+  const int cores = std::max(1, omp_get_num_procs());
+  for (const auto& [cpu, n] : {std::pair{here, cores}, {other, cores}, {here, cores + 1}}) {
+    SCOPED_TRACE(cpu + ", " + std::to_string(n) + " cores");
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::string json = read(fs::path(COSDA_SOURCE_DIR) / "results/roofline/machine.json");
+    json = std::regex_replace(json, std::regex("\"cpu\": \"[^\"]*\""), "\"cpu\": \"" + cpu + "\"");
+    json = std::regex_replace(json, std::regex("\"cores\": [0-9]+"),
+                              "\"cores\": " + std::to_string(n));
+    write(dir / "machine.json", json);
+    const Outcome r =
+        run({"--cosda_config=" COSDA_SOURCE_DIR "/configs/timing.toml", "--cosda_models=none",
+             "--cosda_machine=machine.json", "--cosda_report=rep",
+             "--benchmark_filter=^co_si/table3/double/one/step", "--benchmark_min_time=0.001"},
+            dir, COSDA_BENCH_BIN);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const bool ours = cpu == here && n == cores;
+    const std::string md = read(dir / "rep/timing/realized.md");
+    EXPECT_NE(md.find(here), std::string::npos) << md.substr(0, 2000);
+    EXPECT_EQ(md.find("No roofline") == std::string::npos, ours) << md.substr(0, 2000);
+    EXPECT_EQ(md.find("compute peak") == std::string::npos, !ours);  // the roofline's line
+    EXPECT_EQ(r.err.find("machine.json is the roofline of " + cpu + ", " + std::to_string(n) +
+                         " cores, not of this machine") == std::string::npos,
+              ours)
+        << r.err;
   }
   fs::remove_all(dir);
 }
