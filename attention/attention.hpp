@@ -33,6 +33,36 @@ enum class LandmarkKind { kNone, kSegmentMeans, kContinual, kFixed, kRandomFeatu
 // worked example of docs/adding-a-variant.md).
 enum class Family { kSoftmax, kNystrom, kRandomFeatures, kLinear };
 
+// The names `cosda variants` and the Python module's variants() print.
+constexpr std::string_view landmarks_name(LandmarkKind k) {
+  switch (k) {
+    case LandmarkKind::kSegmentMeans:
+      return "segment_means";
+    case LandmarkKind::kContinual:
+      return "continual";
+    case LandmarkKind::kFixed:
+      return "fixed";
+    case LandmarkKind::kRandomFeatures:
+      return "random_features";
+    case LandmarkKind::kNone:
+      break;
+  }
+  return "none";
+}
+constexpr std::string_view family_name(Family f) {
+  switch (f) {
+    case Family::kNystrom:
+      return "nystrom";
+    case Family::kRandomFeatures:
+      return "random_features";
+    case Family::kLinear:
+      return "linear";
+    case Family::kSoftmax:
+      break;
+  }
+  return "softmax";
+}
+
 // How a variant is drawn in every figure: a gnuplot colour and point type.
 struct PlotStyle {
   std::string_view colour;

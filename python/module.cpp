@@ -18,46 +18,16 @@ namespace py = pybind11;
 namespace cosda::python {
 namespace {
 
-const char* family_name(Family f) {
-  switch (f) {
-    case Family::kNystrom:
-      return "nystrom";
-    case Family::kRandomFeatures:
-      return "random_features";
-    case Family::kLinear:
-      return "linear";
-    case Family::kSoftmax:
-      break;
-  }
-  return "softmax";
-}
-
-const char* landmarks_name(LandmarkKind k) {
-  switch (k) {
-    case LandmarkKind::kSegmentMeans:
-      return "segment_means";
-    case LandmarkKind::kContinual:
-      return "continual";
-    case LandmarkKind::kFixed:
-      return "fixed";
-    case LandmarkKind::kRandomFeatures:
-      return "random_features";
-    case LandmarkKind::kNone:
-      break;
-  }
-  return "none";
-}
-
 py::list variants() {
   py::list out;
   for (const auto& v : kVariants) {
     py::dict d;
     d["id"] = std::string(v.id);
     d["paper_name"] = std::string(v.paper_name);
-    d["family"] = family_name(v.family);
+    d["family"] = std::string(family_name(v.family));
     d["single_output"] = v.single_output;
     d["continual"] = v.continual;
-    d["landmarks"] = landmarks_name(v.landmarks);
+    d["landmarks"] = std::string(landmarks_name(v.landmarks));
     out.append(d);
   }
   return out;

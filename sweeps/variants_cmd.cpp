@@ -8,39 +8,6 @@
 #include "sweeps/commands.hpp"
 
 namespace cosda {
-namespace {
-
-std::string landmarks_name(LandmarkKind k) {
-  switch (k) {
-    case LandmarkKind::kNone:
-      return "none";
-    case LandmarkKind::kSegmentMeans:
-      return "segment means";
-    case LandmarkKind::kContinual:
-      return "continual";
-    case LandmarkKind::kFixed:
-      return "fixed";
-    case LandmarkKind::kRandomFeatures:
-      return "random features";
-  }
-  return "?";
-}
-
-std::string family_name(Family f) {
-  switch (f) {
-    case Family::kSoftmax:
-      return "softmax";
-    case Family::kNystrom:
-      return "Nyström";
-    case Family::kRandomFeatures:
-      return "random features";
-    case Family::kLinear:
-      return "linear";
-  }
-  return "?";
-}
-
-}  // namespace
 
 int cmd_variants(const Argv& argv) {
   const Args a("variants",
