@@ -370,13 +370,5 @@ int run_main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   cosda::roofline::select_openblas_kernels(argv);
-  try {
-    return cosda::bench::run_main(argc, argv);
-  } catch (const cosda::InputError& e) {
-    fmt::print(stderr, "{}\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "cosda-peer-torch: error: {}\n", cosda::one_line(e.what()));
-    return 1;
-  }
+  return cosda::exit_status("cosda-peer-torch", [&] { return cosda::bench::run_main(argc, argv); });
 }

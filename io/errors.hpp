@@ -4,7 +4,11 @@
 
 #pragma once
 
+#include <fmt/format.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -39,5 +43,28 @@ class InputError : public std::runtime_error {
   // Through one_line(): what() has no newline even when a file name or quoted input does.
   explicit InputError(std::string_view message) : std::runtime_error(one_line(message)) {}
 };
+
+// A command's body under that policy: an InputError is printed as it is and a
+// std::invalid_argument (a bad flag value) after "<name>: ", both exit 2; any other error exits 1
+// as "<name>: error: ..."; a failed write to stdout (a full disk) is a failed run.
+template <class Body>
+int exit_status(std::string_view name, Body&& body) {
+  try {
+    const int status = body();
+    if (std::fflush(stdout) != 0 || std::ferror(stdout))
+      throw std::runtime_error(
+          fmt::format("cannot write to standard output: {}", std::strerror(errno)));
+    return status;
+  } catch (const InputError& e) {
+    fmt::print(stderr, "{}\n", e.what());
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "{}: {}\n", name, one_line(e.what()));
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "{}: error: {}\n", name, one_line(e.what()));
+    return 1;
+  }
+}
 
 }  // namespace cosda

@@ -1,11 +1,8 @@
 // build/bin/cosda: the command line of the suite.
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <exception>
-#include <stdexcept>
+#include <string>
 
 #include "io/errors.hpp"
 #include "sweeps/commands.hpp"
@@ -27,23 +24,7 @@ int main(int argc, char** argv) {
   const cosda::Argv args(argv + 2, argv + argc);
   for (const auto& c : cosda::kCommands) {
     if (std::strcmp(argv[1], c.name) != 0) continue;
-    try {
-      const int status = c.run(args);
-      // What is still buffered for stdout: a failed write (a full disk) is a failed run.
-      if (std::fflush(stdout) != 0 || std::ferror(stdout))
-        throw std::runtime_error(
-            fmt::format("cannot write to standard output: {}", std::strerror(errno)));
-      return status;
-    } catch (const cosda::InputError& e) {
-      fmt::print(stderr, "{}\n", cosda::one_line(e.what()));
-      return 2;
-    } catch (const std::invalid_argument& e) {
-      fmt::print(stderr, "cosda {}: {}\n", c.name, cosda::one_line(e.what()));
-      return 2;
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "cosda {}: error: {}\n", c.name, cosda::one_line(e.what()));
-      return 1;
-    }
+    return cosda::exit_status(std::string("cosda ") + c.name, [&] { return c.run(args); });
   }
   fmt::print(stderr, "cosda: unknown command '{}'; run 'cosda --help' for the list\n",
              cosda::one_line(argv[1]));

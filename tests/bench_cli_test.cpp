@@ -138,6 +138,23 @@ TEST(BenchCommand, BoundsStepsOnlyByThisMachinesRoofline) {
   fs::remove_all(dir);
 }
 
+// A failed write to stdout (a full disk: /dev/full) fails the run, exit 1 with one line, as in
+// cosda.
+TEST(BenchCommand, AFailedWriteToStdoutFailsTheRun) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full to inject a full disk with";
+  const fs::path dir = fs::temp_directory_path() / "cosda_bench_cli_full_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const Outcome r = run({"--cosda_config=" COSDA_SOURCE_DIR "/configs/timing.toml",
+                         "--cosda_models=none", "--benchmark_list_tests=true"},
+                        dir, COSDA_BENCH_BIN, "/dev/full");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.err.rfind("cosda-bench: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("No space left"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+  fs::remove_all(dir);
+}
+
 // A timing config is read as strictly as every other config: a misspelt or unknown key, an unknown
 // variant id and a bad cross-field value each get one line naming the key, before any timing.
 TEST(BenchCommand, RefusesABadTimingConfigNamingTheKey) {

@@ -3,9 +3,7 @@
 // and exit status 1, a failure at run time (not of the input), injected by giving the command
 // a full disk for its standard output. Each case: its exit status, one line on stderr naming
 // what is wrong, nothing on stdout and nothing written.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -172,32 +170,6 @@ TEST(CliCommands, BareCosdaPrintsUsageToStderrAndExitsTwo) {
   fs::remove_all(root);
 }
 
-// `cosda args` in `cwd` with stdout on /dev/full: every write to it fails with ENOSPC, a
-// failure of the run, not of the input, whoever runs the test.
-Outcome run_on_full_disk(const std::vector<std::string>& args, const fs::path& cwd) {
-  const fs::path err = cwd.string() + ".stderr";
-  const pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<std::string> copy = args;
-    std::vector<char*> argv{const_cast<char*>(COSDA_BIN)};
-    for (auto& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    const int out = open("/dev/full", O_WRONLY), e = open(err.c_str(), O_WRONLY | O_CREAT, 0644);
-    if (out < 0 || e < 0 || chdir(cwd.c_str()) != 0) _exit(126);
-    dup2(out, STDOUT_FILENO);
-    dup2(e, STDERR_FILENO);
-    execv(COSDA_BIN, argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  Outcome r;
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.err = read(err);
-  fs::remove(err);
-  return r;
-}
-
 // Exit status 1: the run failed (here: its output could not be written), as opposed to 2, the
 // input was refused. One line naming the command and the failure; nothing left behind.
 TEST(CliCommands, RuntimeFailureExitsOneWithOneLine) {
@@ -213,7 +185,7 @@ TEST(CliCommands, RuntimeFailureExitsOneWithOneLine) {
         {"variants"},
         {"completion", "bash"}}) {
     SCOPED_TRACE(args[0]);
-    const Outcome r = run_on_full_disk(args, root);
+    const Outcome r = run(args, root, COSDA_BIN, "/dev/full");  // every write fails: ENOSPC
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_EQ(r.err.rfind("cosda " + args[0] + ": error: ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find("No space left"), std::string::npos) << r.err;

@@ -75,19 +75,25 @@ inline pid_t spawn(const std::vector<std::string>& args, const std::filesystem::
   return pid;
 }
 
-// `bin args...` run inside `scratch`; stdout and stderr go through files outside it.
+// `bin args...` run inside `scratch`; stdout and stderr go through files outside it, or stdout to
+// `stdout_to` where given (/dev/full: a full disk), leaving Outcome::out empty.
 inline Outcome run(const std::vector<std::string>& args, const std::filesystem::path& scratch,
-                   const std::string& bin = COSDA_BIN) {
+                   const std::string& bin = COSDA_BIN,
+                   const std::filesystem::path& stdout_to = {}) {
   const std::filesystem::path base = scratch.parent_path() / scratch.filename();
-  const std::filesystem::path out = base.string() + ".stdout", err = base.string() + ".stderr";
+  const std::filesystem::path out =
+      stdout_to.empty() ? std::filesystem::path(base.string() + ".stdout") : stdout_to;
+  const std::filesystem::path err = base.string() + ".stderr";
   const pid_t pid = spawn(args, scratch, out, err, bin);
   int status = 0;
   waitpid(pid, &status, 0);
   Outcome r;
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read(out);
+  if (stdout_to.empty()) {
+    r.out = read(out);
+    std::filesystem::remove(out);
+  }
   r.err = read(err);
-  std::filesystem::remove(out);
   std::filesystem::remove(err);
   return r;
 }
