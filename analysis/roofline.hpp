@@ -14,7 +14,8 @@ namespace cosda::roofline {
 Machine measure_machine(int gemm_n, int reps);
 
 // cosda-bench --cosda_report's points file (kPointsHeader's columns); InputError names a bad line.
-std::vector<MeasuredPoint> read_points(const std::string& path);
+// *measured_on: the machine_name() of its kPointsMachine line ("" without one).
+std::vector<MeasuredPoint> read_points(const std::string& path, std::string* measured_on);
 
 // Draws `png` with gnuplot (its script saved beside it as .gp, io/plot.hpp): one-thread compute
 // roofs (float, double), read-bandwidth lines per level, and the measured points in each

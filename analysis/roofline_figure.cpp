@@ -1,6 +1,7 @@
 // The roofline's inputs and figure: cosda-bench's measured points; roofs, bandwidths and points.
 #include <fmt/format.h>
 
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -14,13 +15,15 @@
 
 namespace cosda::roofline {
 
-std::vector<MeasuredPoint> read_points(const std::string& path) {
+std::vector<MeasuredPoint> read_points(const std::string& path, std::string* measured_on) {
   std::vector<MeasuredPoint> pts;
   std::ifstream in(path);
   std::string line;
   int row = 0;
+  measured_on->clear();
   while (std::getline(in, line)) {
     ++row;
+    if (line.rfind(kPointsMachine, 0) == 0) *measured_on = line.substr(std::strlen(kPointsMachine));
     if (line.empty() || line[0] == '#') continue;
     std::istringstream is(line);
     MeasuredPoint p;

@@ -222,13 +222,19 @@ inline std::optional<Machine> read_machine(const std::string& path) {
   return m;
 }
 
+// "<cpu>, <cores> cores": the machine a roofline or a timing was measured on.
+inline std::string machine_name(const std::string& cpu, int cores) {
+  return cpu + ", " + std::to_string(cores) + " cores";
+}
+inline std::string machine_name(const Machine& m) {
+  const auto cpu = m.strings.find("cpu");
+  return machine_name(cpu == m.strings.end() ? "an unnamed CPU" : cpu->second, int(m.get("cores")));
+}
+
 // "" if `m`, read from `path`, was measured on this CPU with `cores` cores; else why its peaks
 // and bandwidths cannot bound steps timed here.
 inline std::string measured_elsewhere(const Machine& m, const std::string& path, int cores) {
-  const auto cpu = m.strings.find("cpu");
-  const std::string its = (cpu == m.strings.end() ? std::string("an unnamed CPU") : cpu->second) +
-                          ", " + std::to_string(int(m.get("cores"))) + " cores";
-  const std::string here = cpu_name() + ", " + std::to_string(cores) + " cores";
+  const std::string its = machine_name(m), here = machine_name(cpu_name(), cores);
   return its == here ? ""
                      : path + " is the roofline of " + its + ", not of this machine (" + here + ")";
 }
@@ -240,6 +246,7 @@ struct MeasuredPoint {
 };
 
 inline const char* const kPointsHeader = "# variant\tshape\tscalar\tflop_per_byte\tgflops\n";
+inline const char* const kPointsMachine = "# measured on ";  // + machine_name(), a line
 
 // Debian's OpenBLAS 0.3.21 predates Zen 5 and gives it AVX2 kernels despite its AVX-512 (so may a
 // pinned OPENBLAS_CORETYPE). So that the roofline and timed kernels get the AVX-512 GEMM, CPUs with

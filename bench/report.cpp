@@ -396,7 +396,8 @@ void write_reports(const Options& o, const TimingConfig& cfg, const std::vector<
                    const std::optional<roofline::Machine>& m) {
   const Lookup find(cases, results);
   std::string md = preamble(o, m);
-  std::string points = roofline::kPointsHeader;
+  std::string points = roofline::kPointsHeader + std::string(roofline::kPointsMachine) +
+                       roofline::machine_name(roofline::cpu_name(), cores()) + "\n";
   for (const auto& s : cfg.shapes) {
     bool any = false;
     for (const auto& c : cases)

@@ -56,8 +56,15 @@ int cmd_roofline(const Argv& argv) {
     m.strings["git_commit"] = build_commit();  // which build measured: meta.json's fields
     m.strings["date_utc"] = utc_now();
   }
-  const auto pts = std::filesystem::exists(points) ? roofline::read_points(points)
-                                                   : std::vector<roofline::MeasuredPoint>{};
+  std::string measured_on;
+  auto pts = std::filesystem::exists(points) ? roofline::read_points(points, &measured_on)
+                                             : std::vector<roofline::MeasuredPoint>{};
+  if (!pts.empty() && measured_on != roofline::machine_name(m)) {
+    fmt::print(stderr, "cosda roofline: {} was timed on {}, not on {}: its points are left out\n",
+               points, measured_on.empty() ? "a machine it does not name" : measured_on,
+               roofline::machine_name(m));
+    pts.clear();
+  }
   tx.stage([&](const std::filesystem::path& dir) {
     if (!a.has("plot-only")) write_file_atomic(dir / "machine.json", roofline::to_json(m));
     roofline::draw(m, pts, dir / "roofline.png");

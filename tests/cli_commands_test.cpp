@@ -13,6 +13,8 @@
 #include <tuple>
 #include <vector>
 
+#include "analysis/roofline_model.hpp"
+#include "io/plot.hpp"
 #include "sweeps/config_kinds.hpp"
 #include "tests/cli_refusal.hpp"
 #include "tests/cli_run.hpp"
@@ -191,6 +193,31 @@ TEST(CliCommands, RuntimeFailureExitsOneWithOneLine) {
     EXPECT_NE(r.err.find("No space left"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
     EXPECT_EQ(written(root, {"m.toml"}), std::vector<std::string>{});
+  }
+  fs::remove_all(root);
+}
+
+// The roofline draws cosda-bench's points only on the roofline of the machine that timed them: a
+// points file of another machine, or one that names none (written before it did), is left out.
+TEST(CliCommands, RooflineDrawsOnlyThePointsTimedOnItsMachine) {
+  if (!cosda::gnuplot_available()) GTEST_SKIP() << "gnuplot is not installed (make deps)";
+  const fs::path root = fs::temp_directory_path() / ("cosda_roofpts_" + std::to_string(getpid()));
+  const fs::path json = fs::path(COSDA_SOURCE_DIR) / "results/roofline/machine.json";
+  const std::string its =
+      cosda::roofline::machine_name(*cosda::roofline::read_machine(json.string()));
+  for (const auto& [on, drawn] :
+       {std::pair<std::string, bool>{its, true}, {"Other CPU, 2 cores", false}, {"", false}}) {
+    SCOPED_TRACE(on);
+    fs::remove_all(root);
+    write(root / "r/machine.json", read(json));
+    write(root / "p.tsv", cosda::roofline::kPointsHeader +
+                              (on.empty() ? "" : cosda::roofline::kPointsMachine + on + "\n") +
+                              "co_si\ttable3\tfloat\t0.5\t50\n");
+    const Outcome r = run({"roofline", "--plot-only", "--out", "r", "--points", "p.tsv"}, root);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find(drawn ? "(1 measured points)" : "(0 measured points)"), std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.err.find("its points are left out") == std::string::npos, drawn) << r.err;
   }
   fs::remove_all(root);
 }
