@@ -198,7 +198,12 @@ inline std::optional<Machine> read_machine(const std::string& path) {
     if (key == "schema") {
       schema = value == "\"cosda.roofline.v1\"";
     } else if (!value.empty() && value.front() == '"') {
-      m.strings[key] = value.substr(1, value.size() - 2);
+      std::string text;  // json_escape undone: a backslash stands before '"' or '\\'
+      for (std::size_t i = 1; i + 1 < value.size(); ++i) {
+        if (value[i] == '\\' && i + 2 < value.size()) ++i;
+        text += value[i];
+      }
+      m.strings[key] = text;
     } else {
       char* end = nullptr;
       const double x = std::strtod(value.c_str(), &end);

@@ -12,8 +12,8 @@
 // inflate it), all-core cases the wall clock; repetitions run interleaved in random order. The
 // plain-Eigen ring (bench/plain_ring.hpp) is timed on one thread beside its partner variant.
 // Counters: flops and bytes (memory read and written, each byte once) per step, counted under
-// Tally (update: the cycle's average); FLOP/s; flop/byte; with a machine file, bound_GFLOP/s and
-// roofline (the fraction of the bound reached).
+// Tally (update: the cycle's average); FLOP/s; flop/byte; with this machine's roofline,
+// bound_GFLOP/s and roofline (the fraction of the bound reached).
 // --cosda_report=DIR writes timing/realized.md and timing/points.tsv (bench/report.cpp). Whole
 // models come from bench/models.cpp; exp/<shape>/... (one exponential's cost) from here.
 #include <benchmark/benchmark.h>

@@ -19,7 +19,7 @@ int cmd_roofline(const Argv& argv) {
          {{"out", "DIR", "where machine.json, roofline.png and .gp go (default results/roofline)"},
           {"points", "FILE",
            "measured steps to plot (default results/timing/points.tsv, written by "
-           "cosda-bench --cosda_report; skipped when absent)"},
+           "cosda-bench --cosda_report; skipped when absent or timed on another machine)"},
           {"plot-only", "", "do not measure: redraw from DIR/machine.json"},
           {"repetitions", "R", "timed repetitions per figure, the best counts (default 10)"}},
          argv);

@@ -130,6 +130,10 @@ TEST(BenchCommand, BoundsStepsOnlyByThisMachinesRoofline) {
     EXPECT_NE(md.find(here), std::string::npos) << md.substr(0, 2000);
     EXPECT_EQ(md.find("No roofline") == std::string::npos, ours) << md.substr(0, 2000);
     EXPECT_EQ(md.find("compute peak") == std::string::npos, !ours);  // the roofline's line
+    // points.tsv names the machine that timed it as cosda roofline names its own.
+    EXPECT_NE(read(dir / "rep/timing/points.tsv")
+                  .find(roofline::kPointsMachine + roofline::machine_name(here, cores) + "\n"),
+              std::string::npos);
     EXPECT_EQ(r.err.find("machine.json is the roofline of " + cpu + ", " + std::to_string(n) +
                          " cores, not of this machine") == std::string::npos,
               ours)

@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "analysis/heap.hpp"
@@ -178,6 +180,29 @@ TEST(CpuName, NameFamilyModelSteppingOfTheFirstProcessor) {
   EXPECT_EQ(roofline::cpu_name(bare), "Some CPU");
   std::istringstream none("processor : 0\nfeatures : fp asimd\n");
   EXPECT_EQ(roofline::cpu_name(none), "unknown");
+}
+
+// machine.json keeps the CPU's name as read: json_escape's backslashes are undone on reading, so
+// a name with a quote or a backslash still names this machine (measured_elsewhere compares it).
+TEST(RooflineFile, ReadsBackTheStringsItWrote) {
+  roofline::Machine m;
+  m.numbers = {{"peak_gflops_float_one", 100},
+               {"peak_gflops_double_one", 50},
+               {"peak_gflops_float_all", 200},
+               {"peak_gflops_double_all", 100},
+               {"read_gbs_dram_one", 10},
+               {"read_gbs_dram_all", 20},
+               {"cores", 2}};
+  m.strings = {{"cpu", "A \"quoted\" \\ CPU (family 1, model 2)"}, {"vector_isa", "AVX2"}};
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("cosda_machine_" + std::to_string(getpid()) + ".json"))
+                               .string();
+  std::ofstream(path) << roofline::to_json(m);
+  const std::optional<roofline::Machine> read = roofline::read_machine(path);
+  std::filesystem::remove(path);
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->strings, m.strings);
+  EXPECT_EQ(roofline::machine_name(*read), "A \"quoted\" \\ CPU (family 1, model 2), 2 cores");
 }
 
 // The roofline figure goes through render_png like every figure: outside text (the CPU name, the

@@ -34,6 +34,15 @@ def test_variants_are_the_registry():
         assert v["id"] in out
 
 
+def test_variants_name_families_and_landmarks_as_the_cli_does():
+    from conftest import run_cli
+    rc, out, _ = run_cli("variants")
+    assert rc == 0
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[1:]}
+    for v in cosda.variants():
+        assert rows[v["id"]][-2:] == [v["landmarks"], v["family"]]
+
+
 def cli_count_help():
     from conftest import run_cli
     return run_cli("count", "--help")
