@@ -4,7 +4,11 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstring>
+#include <map>
+#include <mutex>
 
 #include "attention/kernels/blas.hpp"
 #include "attention/kernels/shallow_gemm.hpp"
@@ -114,6 +118,36 @@ void block_product(const ProductPath& path, bool trans_a, bool trans_b, MatCRef<
     c.noalias() = a * b;
 }
 
+// Whether t parts by columns give this product's unsplit bits on this machine, tried once per
+// shape on fixed operands. A BLAS call may compute its first block of columns in another order of
+// additions than the rest (OpenBLAS's Haswell and Zen sgemm), so a part's first columns can
+// change bits; rows keep them (parts at multiples of kSplitRowAlign).
+template <class T>
+bool column_split_keeps_bits(const ProductPath& path, bool trans_a, bool trans_b, std::int64_t r,
+                             std::int64_t n, std::int64_t k, int t) {
+  static std::mutex mutex;
+  static std::map<std::array<std::int64_t, 6>, bool> known;
+  const std::lock_guard lock(mutex);
+  const auto [at, fresh] = known.try_emplace({trans_a, trans_b, r, n, k, t}, false);
+  if (!fresh) return at->second;
+  const auto fixed = [](std::int64_t rows, std::int64_t cols) {
+    return Mat<T>(Mat<T>::NullaryExpr(rows, cols, [](Eigen::Index i, Eigen::Index j) {
+      return T(((i * 7919 + j * 104729) % 2003) - 1001) / T(1001);
+    }));
+  };
+  const Mat<T> a = trans_a ? fixed(k, r) : fixed(r, k), b = trans_b ? fixed(n, k) : fixed(k, n);
+  Mat<T> whole(r, n), split(r, n);
+  block_product<T>(path, trans_a, trans_b, a, b, whole);
+  for (int p = 0; p < t; ++p) {
+    const std::int64_t lo = split_row(n, p, t), part = split_row(n, p + 1, t) - lo;
+    block_product<T>(
+        path, trans_a, trans_b, a,
+        trans_b ? MatCRef<T>(b.middleRows(lo, part)) : MatCRef<T>(b.middleCols(lo, part)),
+        split.middleCols(lo, part));
+  }
+  return at->second = std::memcmp(whole.data(), split.data(), sizeof(T) * r * n) == 0;
+}
+
 // C = op(A) op(B) split among threads by rows where product_threads allows, else by columns (the
 // landmark products of m rows: ny's Q~ K^T and B V, rf's phi(K)^T V), each part on the whole
 // product's kernel so outputs keep their unsplit bits; false (nothing done) otherwise.
@@ -131,6 +165,7 @@ bool split_product(bool trans_a, bool trans_b, MatCRef<T> a, MatCRef<T> b, MatRe
     if (path_of<T>(trans_a, trans_b, by_rows ? part : r, by_rows ? n : part, k) != path)
       return false;
   }
+  if (!by_rows && !column_split_keeps_bits<T>(path, trans_a, trans_b, r, n, k, t)) return false;
   ++split_count();
 #pragma omp parallel for num_threads(t) schedule(static)
   for (int p = 0; p < t; ++p) {
